@@ -1,0 +1,71 @@
+import "server-only";
+
+import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
+import type { CandidateQuestion, Option } from "@/lib/shared/schemas/exams";
+import { acceptsUntil } from "@/lib/shared/deadline";
+
+import { db } from "../db/client";
+
+/** The select that every candidate-facing read of an attempt uses. Answer keys are never selected. */
+const attemptSelect = {
+  id: true,
+  examId: true,
+  status: true,
+  startedAt: true,
+  deadline: true,
+  revision: true,
+  exam: {
+    select: {
+      title: true,
+      graceSeconds: true,
+      questions: {
+        orderBy: { position: "asc" },
+        select: { id: true, position: true, type: true, prompt: true, points: true, options: true },
+      },
+    },
+  },
+  answers: { select: { questionId: true, value: true, version: true, deviceId: true } },
+  submission: { select: { id: true, submittedAt: true, digest: true } },
+} as const;
+
+/**
+ * Loads an attempt as its candidate sees it. Authorization lives in the query: the attempt must belong
+ * to the caller's enrollment, so someone else's id is indistinguishable from a missing one.
+ */
+export async function findAttemptView(options: { attemptId: string; enrollmentId: string }): Promise<AttemptView | null> {
+  const attempt = await db.attempt.findFirst({
+    where: { id: options.attemptId, enrollmentId: options.enrollmentId },
+    select: attemptSelect,
+  });
+  if (!attempt) return null;
+
+  const questions: CandidateQuestion[] = attempt.exam.questions.map((question) => ({
+    id: question.id,
+    position: question.position,
+    type: question.type,
+    prompt: question.prompt,
+    points: question.points,
+    ...(question.options ? { options: question.options as Option[] } : {}),
+  }));
+  return {
+    attemptId: attempt.id,
+    examId: attempt.examId,
+    examTitle: attempt.exam.title,
+    status: attempt.status,
+    startedAt: attempt.startedAt.toISOString(),
+    deadline: attempt.deadline.toISOString(),
+    acceptsUntil: acceptsUntil(attempt.deadline, attempt.exam.graceSeconds).toISOString(),
+    serverTime: new Date().toISOString(),
+    revision: attempt.revision,
+    questions,
+    answers: attempt.answers.map((answer) => ({
+      questionId: answer.questionId,
+      value: answer.value as AnswerValue,
+      version: answer.version,
+      deviceId: answer.deviceId,
+    })),
+    submission: attempt.submission
+      ? { submissionId: attempt.submission.id, submittedAt: attempt.submission.submittedAt.toISOString(), digest: attempt.submission.digest }
+      : null,
+  };
+}

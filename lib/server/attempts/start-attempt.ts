@@ -1,0 +1,92 @@
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import { computeDeadline } from "@/lib/shared/deadline";
+import { AppError } from "@/lib/shared/errors";
+import type { AttemptView } from "@/lib/shared/schemas/attempts";
+
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { CandidatePrincipal } from "../auth/sessions";
+import { db } from "../db/client";
+import { findAttemptView } from "./attempt-view";
+
+/**
+ * Starts the candidate's single attempt, or resumes it. Idempotent under any concurrency: the row is
+ * created with INSERT ... ON CONFLICT (enrollment_id) DO NOTHING, so two tabs or fifty parallel calls
+ * all end on the one attempt the unique constraint allows. (Prisma's upsert would read-then-write and
+ * can race into a unique violation; see prisma/prisma#3242.)
+ */
+export async function startAttempt(options: {
+  examId: string;
+  candidate: CandidatePrincipal;
+}): Promise<{ attempt: AttemptView; isNew: boolean }> {
+  const { examId, candidate } = options;
+  // The session is bound to one enrollment of one exam; any other exam id does not exist for it.
+  if (candidate.examId !== examId) throw new AppError("NOT_FOUND", "No such exam.");
+
+  const enrollment = await db.enrollment.findUnique({
+    where: { id: candidate.enrollmentId },
+    select: {
+      extraSeconds: true,
+      attempt: { select: { id: true } },
+      exam: { select: { status: true, durationSeconds: true, opensAt: true, closesAt: true } },
+    },
+  });
+  if (!enrollment) throw new AppError("NOT_FOUND", "No such exam.");
+
+  // Resuming is always allowed, even after the exam closed: the candidate can still see their paper.
+  if (enrollment.attempt) {
+    return { attempt: await requireView(enrollment.attempt.id, candidate.enrollmentId), isNew: false };
+  }
+
+  const { exam } = enrollment;
+  const now = new Date();
+  if (exam.status === "closed" || (exam.closesAt && exam.closesAt <= now)) {
+    throw new AppError("EXAM_CLOSED", "This exam has closed.");
+  }
+  if (exam.status !== "published") {
+    throw new AppError("EXAM_NOT_OPEN", "This exam is not open yet.");
+  }
+  if (exam.opensAt && exam.opensAt > now) {
+    throw new AppError("EXAM_NOT_OPEN", `This exam opens at ${exam.opensAt.toISOString()}.`, {
+      details: { opensAt: exam.opensAt.toISOString() },
+    });
+  }
+
+  const deadline = computeDeadline({
+    startedAt: now,
+    durationSeconds: exam.durationSeconds,
+    extraSeconds: enrollment.extraSeconds,
+    closesAt: exam.closesAt,
+  });
+  const inserted = await db.$queryRaw<{ id: string }[]>`
+    INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision)
+    VALUES (${randomUUID()}::uuid, ${candidate.enrollmentId}::uuid, ${examId}::uuid, 'in_progress', ${now}, ${deadline}, 0)
+    ON CONFLICT (enrollment_id) DO NOTHING
+    RETURNING id::text AS id`;
+  const created = inserted[0];
+
+  if (created) {
+    await recordAuditEvent({
+      actor: { type: "candidate", id: candidate.enrollmentId },
+      action: "attempt.started",
+      examId,
+      enrollmentId: candidate.enrollmentId,
+      attemptId: created.id,
+      data: { sessionId: candidate.sessionId, deadline: deadline.toISOString() },
+    });
+    return { attempt: await requireView(created.id, candidate.enrollmentId), isNew: true };
+  }
+
+  // Another request won the race; return the attempt it created.
+  const existing = await db.attempt.findUnique({ where: { enrollmentId: candidate.enrollmentId }, select: { id: true } });
+  if (!existing) throw new Error("attempt vanished after a conflicting insert");
+  return { attempt: await requireView(existing.id, candidate.enrollmentId), isNew: false };
+}
+
+async function requireView(attemptId: string, enrollmentId: string): Promise<AttemptView> {
+  const view = await findAttemptView({ attemptId, enrollmentId });
+  if (!view) throw new Error(`attempt ${attemptId} not readable by its own enrollment`);
+  return view;
+}

@@ -1,0 +1,85 @@
+import "server-only";
+
+import { db } from "../db/client";
+import { randomToken, sha256Hex } from "../crypto";
+import { env } from "../env.mjs";
+
+export type StaffPrincipal = {
+  kind: "staff";
+  sessionId: string;
+  userId: string;
+  role: "admin" | "proctor";
+  email: string;
+  name: string;
+};
+
+export type CandidatePrincipal = {
+  kind: "candidate";
+  sessionId: string;
+  enrollmentId: string;
+  examId: string;
+  name: string;
+};
+
+/** A script holding ADMIN_API_TOKEN. It may do what an admin may do. */
+export type ApiTokenPrincipal = { kind: "api-token" };
+
+export type Principal = StaffPrincipal | CandidatePrincipal | ApiTokenPrincipal;
+
+function expiry(): Date {
+  return new Date(Date.now() + env.SESSION_TTL_HOURS * 3600 * 1000);
+}
+
+/** Creates a session and returns the only copy of its token (the database keeps its hash). */
+export async function createSession(
+  options:
+    | { kind: "staff"; staffUserId: string; userAgent?: string | null }
+    | { kind: "candidate"; enrollmentId: string; userAgent?: string | null },
+): Promise<{ token: string; expiresAt: Date; sessionId: string }> {
+  const token = randomToken();
+  const expiresAt = expiry();
+  const session = await db.session.create({
+    data: {
+      tokenHash: sha256Hex(token),
+      kind: options.kind,
+      staffUserId: options.kind === "staff" ? options.staffUserId : null,
+      enrollmentId: options.kind === "candidate" ? options.enrollmentId : null,
+      userAgent: options.userAgent?.slice(0, 500) ?? null,
+      expiresAt,
+    },
+    select: { id: true },
+  });
+  return { token, expiresAt, sessionId: session.id };
+}
+
+export async function deleteSessionByToken(token: string): Promise<void> {
+  await db.session.deleteMany({ where: { tokenHash: sha256Hex(token) } });
+}
+
+export async function findStaffSession(token: string | undefined): Promise<StaffPrincipal | null> {
+  if (!token) return null;
+  const session = await db.session.findFirst({
+    where: { tokenHash: sha256Hex(token), kind: "staff", expiresAt: { gt: new Date() } },
+    select: { id: true, staffUser: { select: { id: true, role: true, email: true, name: true } } },
+  });
+  if (!session?.staffUser) return null;
+  const { staffUser } = session;
+  return { kind: "staff", sessionId: session.id, userId: staffUser.id, role: staffUser.role, email: staffUser.email, name: staffUser.name };
+}
+
+/** A candidate session stays valid until it expires or staff revoke the enrollment's join link. */
+export async function findCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
+  if (!token) return null;
+  const session = await db.session.findFirst({
+    where: {
+      tokenHash: sha256Hex(token),
+      kind: "candidate",
+      expiresAt: { gt: new Date() },
+      enrollment: { joinRevokedAt: null },
+    },
+    select: { id: true, enrollment: { select: { id: true, examId: true, name: true } } },
+  });
+  if (!session?.enrollment) return null;
+  const { enrollment } = session;
+  return { kind: "candidate", sessionId: session.id, enrollmentId: enrollment.id, examId: enrollment.examId, name: enrollment.name };
+}

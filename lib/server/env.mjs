@@ -1,0 +1,82 @@
+// The one place that reads process.env. Imported by next.config.mjs, so a bad environment stops
+// `next build` / `next start` with a list of what is wrong, before any request is served.
+//
+// This file is plain ESM (not TypeScript, no `import "server-only"`) because next.config.mjs and the
+// scripts load it under plain Node. It still belongs to the server room: never import it from client code.
+import { z } from "zod";
+
+const DEV_SECRET = "holdfast-development-secret-do-not-use-in-production";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+/** Every variable Holdfast reads. `.env.example` documents each of them. */
+const EnvSchema = z
+  .object({
+    /** development | test | production. Next.js sets it; production makes APP_SECRET mandatory. */
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    /** PostgreSQL connection string. The source of truth for every guarantee. */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
+    /** Connections in this instance's pool. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    /** Redis for locks, rate limits and live fan-out. Unset: try redis://127.0.0.1:6379, else single-instance mode. */
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    /** How many app instances share this database. More than 1 requires Redis. */
+    HOLDFAST_INSTANCES: z.coerce.number().int().min(1).max(1000).default(1),
+    /** Public base URL, used to build join links. */
+    APP_URL: z.url().default("http://localhost:3000"),
+    /** Secret for join-token derivation and submission receipts (HMAC). At least 32 characters. */
+    APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /** Bearer token for admin and proctor API calls from scripts and load tests. Unset disables it. */
+    ADMIN_API_TOKEN: z
+      .string()
+      .min(24, "must be at least 24 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    /** Hours a staff or candidate session lives. */
+    SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 14).default(12),
+    /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */
+    COOKIE_SECURE: booleanString,
+    /** Skip validation (only for building a container image without a database). */
+    SKIP_ENV_VALIDATION: booleanString,
+  })
+  .superRefine((value, ctx) => {
+    if (value.NODE_ENV === "production" && !value.APP_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["APP_SECRET"], message: "is required in production" });
+    }
+  })
+  .transform((value) => ({
+    ...value,
+    APP_SECRET: value.APP_SECRET ?? DEV_SECRET,
+    COOKIE_SECURE: value.COOKIE_SECURE || value.APP_URL.startsWith("https://"),
+  }));
+
+/** @typedef {z.infer<typeof EnvSchema>} Env */
+
+/**
+ * @param {Record<string, string | undefined>} source
+ * @returns {Env}
+ */
+export function parseEnv(source) {
+  const result = EnvSchema.safeParse(source);
+  if (result.success) return result.data;
+  if (source.SKIP_ENV_VALIDATION === "1" || source.SKIP_ENV_VALIDATION === "true") {
+    return EnvSchema.parse({
+      ...source,
+      DATABASE_URL: source.DATABASE_URL || "postgresql://unset@127.0.0.1:5432/unset",
+      APP_SECRET: source.APP_SECRET || DEV_SECRET,
+    });
+  }
+  const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".") || "(env)"}: ${issue.message}`);
+  throw new Error(`Holdfast cannot start: invalid environment.\n${lines.join("\n")}\nSee .env.example.`);
+}
+
+export const env = parseEnv(process.env);

