@@ -1,0 +1,43 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+
+import { AppError } from "@/lib/shared/errors";
+
+import { errorResponse } from "./errors";
+
+describe("errorResponse", () => {
+  it("renders AppErrors with their status and headers", async () => {
+    const response = errorResponse(new AppError("RATE_LIMITED", "Busy.", { headers: { "Retry-After": "3" } }));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("3");
+    expect(await response.json()).toEqual({ error: { code: "RATE_LIMITED", message: "Busy." } });
+  });
+
+  it("turns zod errors into 422 with field paths", async () => {
+    const result = z.object({ a: z.object({ b: z.number() }) }).safeParse({ a: { b: "x" } });
+    if (result.success) throw new Error("expected failure");
+    const response = errorResponse(result.error);
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.error.details.issues[0].path).toBe("a.b");
+  });
+
+  it("never echoes internals on a 500, and gives a request id to find the log line", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = errorResponse(new Error("secret internals at /srv/app.ts:12"));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain("secret");
+    expect(JSON.parse(text).error.details.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(spy).toHaveBeenCalledOnce();
+    spy.mockRestore();
+  });
+
+  it("answers 503 with Retry-After when the database is unreachable", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = errorResponse(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("2");
+    spy.mockRestore();
+  });
+});

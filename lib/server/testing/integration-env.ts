@@ -1,0 +1,9 @@
+// Runs before each integration test file is imported: the env module parses process.env at import.
+import { inject } from "vitest";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+process.env.APP_SECRET ??= "integration-test-secret-integration-test-secret";
+process.env.ADMIN_API_TOKEN ??= "integration-test-admin-token-0123456789";
+process.env.APP_URL ??= "http://holdfast.test";
+process.env.REDIS_URL ??= process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+process.env.DATABASE_POOL_MAX ??= "20";

@@ -1,0 +1,47 @@
+import { fileURLToPath } from "node:url";
+
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+const shared = {
+  resolve: {
+    alias: [
+      { find: /^@\//, replacement: `${root}/` },
+      // `server-only` throws outside React Server Components; tests import server code directly.
+      { find: /^server-only$/, replacement: `${root}/lib/server/testing/server-only-stub.ts` },
+    ],
+  },
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          setupFiles: ["lib/server/testing/unit-env.ts"],
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["lib/**/*.int.test.ts", "app/**/*.int.test.ts"],
+          globalSetup: ["lib/server/testing/integration-global-setup.ts"],
+          setupFiles: ["lib/server/testing/integration-env.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Files run one after another: several assert that bad input left whole tables unchanged,
+          // which another file writing at the same time would falsify. Races are raced inside a test.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
