@@ -3,4 +3,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { announceRedisMode } = await import("./lib/server/redis/client");
   await announceRedisMode();
+  // Overdue attempts are submitted by the server, also those that fell due while no instance ran.
+  const { startAutoSubmitSweeper } = await import("./lib/server/attempts/auto-submit");
+  startAutoSubmitSweeper();
 }

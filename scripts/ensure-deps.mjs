@@ -10,9 +10,21 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const marker = join(root, "node_modules", ".package-lock.json");
 const lock = join(root, "package-lock.json");
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// The Prisma CLI (run by `npm ci`'s postinstall) would download a native schema engine from a host that
+// machines reaching only the npm registry cannot reach. Where the offline stand-in sits beside the
+// project (../shared/tools/prisma-engine), use it; otherwise Prisma downloads its own as usual.
+const offlineEngine = join(root, "..", "shared", "tools", "prisma-engine", "schema-engine.mjs");
+if (!process.env.PRISMA_SCHEMA_ENGINE_BINARY && existsSync(offlineEngine)) {
+  process.env.PRISMA_SCHEMA_ENGINE_BINARY = offlineEngine;
 }
 
 const isStale = !existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs;

@@ -7,8 +7,15 @@ const PREFIX = "holdfast:v1";
 export const redisKeys = {
   /** Liveness probe written by the health check. */
   healthProbe: () => `${PREFIX}:health:probe`,
-  /** Serialises concurrent starts of one enrollment's attempt (Postgres still decides). */
-  startAttemptLock: (enrollmentId: string) => `${PREFIX}:lock:start:${enrollmentId}`,
+  /** Keeps concurrent submits of one attempt off Postgres (Postgres still decides). */
+  submitLock: (attemptId: string) => `${PREFIX}:lock:submit:${attemptId}`,
+  /**
+   * Prefix of one rate limiter's counters (lib/server/limits). rate-limiter-flexible appends `:{key}`
+   * (an attempt id, or `all` for a cluster-wide budget). `namespace` separates configurations.
+   */
+  rateLimit: (namespace: string, limiter: string) => `${PREFIX}:rl:${namespace}:${limiter}`,
+  /** Latest heartbeat of each device of an attempt: a hash from device id to JSON (lib/server/heartbeats). */
+  heartbeats: (attemptId: string) => `${PREFIX}:heartbeats:${attemptId}`,
 } as const;
 
 export type RedisKey = ReturnType<(typeof redisKeys)[keyof typeof redisKeys]>;

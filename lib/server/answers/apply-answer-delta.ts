@@ -1,0 +1,76 @@
+import "server-only";
+
+import type { AnswerValue } from "@/lib/shared/schemas/attempts";
+
+import { db } from "../db/client";
+
+type Queryable = Pick<typeof db, "$queryRaw">;
+
+export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
+
+export type ApplyOutcome =
+  /** The attempt was open: `applied` lists the question ids whose row changed. */
+  | { isOpen: true; revision: number; applied: Set<string> }
+  /** The attempt is frozen (submitted) or past deadline + grace: nothing was applied. */
+  | { isOpen: false };
+
+/**
+ * Applies a delta with the contract's rule, in ONE statement (docs/sync-protocol.md, "Autosave"):
+ *
+ * 1. Lock the attempt row (FOR UPDATE), and only if it is still open: in progress and before
+ *    deadline + grace by the database's clock. A submit holds the same lock while it freezes the paper,
+ *    so an autosave racing a submit either lands before the freeze or not at all.
+ * 2. Upsert every answer; ON CONFLICT overwrites the stored row only WHERE the incoming
+ *    (version, deviceId) is greater than the stored one. Prisma's upsert cannot express this guard and
+ *    would read-then-write in JavaScript, which races; this is why it is raw SQL.
+ * 3. Bump the attempt's revision once if anything was applied.
+ *
+ * Device ids compare byte-wise (COLLATE "C"), the same order as JavaScript's `<` on the ASCII ids the
+ * contract allows, so client and server agree on every tie; the database's locale never decides.
+ * Values travel as JSON text and are cast to jsonb in SQL.
+ */
+export async function applyAnswerDelta(
+  client: Queryable,
+  options: { attemptId: string; deviceId: string; answers: readonly DeltaAnswer[] },
+): Promise<ApplyOutcome> {
+  const { attemptId, deviceId, answers } = options;
+  const questionIds = answers.map((answer) => answer.questionId);
+  const values = answers.map((answer) => JSON.stringify(answer.value));
+  const versions = answers.map((answer) => answer.version);
+
+  const rows = await client.$queryRaw<{ open: number; revision: number | null; applied: string[] }[]>`
+    WITH att AS (
+      SELECT a.id, a.revision
+      FROM attempts a JOIN exams e ON e.id = a.exam_id
+      WHERE a.id = ${attemptId}::uuid
+        AND a.status = 'in_progress'
+        AND clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds)
+      FOR UPDATE OF a
+    ),
+    input AS (
+      SELECT * FROM unnest(${questionIds}::uuid[], ${values}::text[], ${versions}::int[]) AS t(question_id, value, version)
+    ),
+    upserted AS (
+      INSERT INTO answers (id, attempt_id, question_id, value, version, device_id, saved_at)
+      SELECT gen_random_uuid(), att.id, input.question_id, input.value::jsonb, input.version, ${deviceId}, clock_timestamp()
+      FROM input CROSS JOIN att
+      ON CONFLICT (attempt_id, question_id) DO UPDATE
+        SET value = EXCLUDED.value, version = EXCLUDED.version, device_id = EXCLUDED.device_id, saved_at = EXCLUDED.saved_at
+        WHERE (answers.version, answers.device_id COLLATE "C") < (EXCLUDED.version, EXCLUDED.device_id COLLATE "C")
+      RETURNING question_id
+    ),
+    bumped AS (
+      UPDATE attempts SET revision = attempts.revision + 1
+      FROM att
+      WHERE attempts.id = att.id AND EXISTS (SELECT 1 FROM upserted)
+      RETURNING attempts.revision
+    )
+    SELECT
+      (SELECT count(*) FROM att)::int AS open,
+      COALESCE((SELECT revision FROM bumped), (SELECT revision FROM att)) AS revision,
+      COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied`;
+
+  const row = rows[0];
+  if (!row || row.open === 0 || row.revision === null) return { isOpen: false };
+  return { isOpen: true, revision: row.revision, applied: new Set(row.applied) };
+}

@@ -1,0 +1,29 @@
+import "server-only";
+
+import { db } from "../db/client";
+import type { ValidatedAnswer } from "./validate-delta";
+
+type Client = Pick<typeof db, "lateAnswer">;
+
+/**
+ * Keeps answers that reached a frozen attempt (contract: "Late answers"). They are never applied and
+ * never dropped; staff see them with the time they arrived and the edit time the device claimed.
+ */
+export async function storeLateAnswers(
+  options: { attemptId: string; deviceId: string; answers: readonly ValidatedAnswer[]; via: "autosave" | "submit" },
+  client: Client = db,
+): Promise<number> {
+  if (options.answers.length === 0) return 0;
+  const result = await client.lateAnswer.createMany({
+    data: options.answers.map((answer) => ({
+      attemptId: options.attemptId,
+      questionId: answer.questionId,
+      value: answer.value,
+      version: answer.version,
+      deviceId: options.deviceId,
+      clientEditedAt: answer.editedAt ? new Date(answer.editedAt) : null,
+      via: options.via,
+    })),
+  });
+  return result.count;
+}

@@ -1,0 +1,75 @@
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import { answersDigest } from "@/lib/shared/digest";
+import type { AnswerValue } from "@/lib/shared/schemas/attempts";
+import type { SubmitResponse } from "@/lib/shared/schemas/sync";
+
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { Prisma } from "../db/client";
+import { signReceipt } from "./receipt";
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Freezes an attempt and creates its one submission. Must run inside a transaction that holds the
+ * attempt row FOR UPDATE. The conditional transition `in_progress -> submitted` decides who freezes;
+ * the unique constraint on submissions.attempt_id is the backstop. Returns null when the attempt was
+ * already frozen (by another device, a proctor, or the deadline).
+ */
+export async function freezeAttempt(
+  tx: Tx,
+  options: {
+    attemptId: string;
+    source: SubmitResponse["source"];
+    idempotencyKey?: string;
+    requestHash?: string;
+    clientDigest?: string;
+    actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
+  },
+): Promise<SubmitResponse | null> {
+  const frozen = await tx.$executeRaw`
+    UPDATE attempts SET status = 'submitted' WHERE id = ${options.attemptId}::uuid AND status = 'in_progress'`;
+  if (frozen === 0) return null;
+
+  const answers = await tx.answer.findMany({ where: { attemptId: options.attemptId }, select: { questionId: true, value: true } });
+  const digest = await answersDigest(answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })));
+  const submissionId = randomUUID();
+  const submittedAt = new Date();
+  const clientDigest = options.clientDigest ?? null;
+  const response: SubmitResponse = {
+    submissionId,
+    attemptId: options.attemptId,
+    submittedAt: submittedAt.toISOString(),
+    source: options.source,
+    digest,
+    clientDigest,
+    digestMatches: clientDigest === null ? null : clientDigest === digest,
+    receipt: signReceipt({ attemptId: options.attemptId, submittedAt, digest }),
+  };
+  await tx.submission.create({
+    data: {
+      id: submissionId,
+      attemptId: options.attemptId,
+      idempotencyKey: options.idempotencyKey ?? null,
+      requestHash: options.requestHash ?? null,
+      digest,
+      clientDigest,
+      receipt: response.receipt,
+      source: options.source,
+      submittedAt,
+      response: JSON.stringify(response),
+    },
+  });
+  await recordAuditEvent(
+    {
+      actor: options.actor ?? { type: "system" },
+      action: "attempt.submitted",
+      attemptId: options.attemptId,
+      data: { submissionId, source: options.source, answers: answers.length, digestMatches: response.digestMatches },
+    },
+    tx,
+  );
+  return response;
+}

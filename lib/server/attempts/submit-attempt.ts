@@ -1,0 +1,155 @@
+import "server-only";
+
+import { requestHash } from "@/lib/shared/digest";
+import { AppError } from "@/lib/shared/errors";
+import type { SubmitResponse } from "@/lib/shared/schemas/sync";
+import type { z } from "zod";
+import type { SubmitSchema } from "@/lib/shared/schemas/sync";
+
+import { applyAnswerDelta } from "../answers/apply-answer-delta";
+import { storeLateAnswers } from "../answers/store-late-answers";
+import { validateDelta, type ValidatedAnswer } from "../answers/validate-delta";
+import type { CandidatePrincipal } from "../auth/sessions";
+import { db } from "../db/client";
+import { isLockTimeout } from "../db/errors";
+import { redisKeys } from "../redis/keys";
+import { acquireLock, releaseLock, waitForLockRelease } from "../redis/lock";
+import { freezeAttempt } from "./freeze-attempt";
+import { loadAttemptForWrite, timeDetails } from "./load-attempt-for-write";
+
+export type SubmitResult = { response: SubmitResponse; isReplay: boolean };
+
+const LOCK_TTL_MS = 15_000;
+/** How long a duplicate waits for an in-flight submit of the same attempt before answering 409. */
+const DUPLICATE_WAIT_MS = 2_000;
+
+function inProgress(): AppError {
+  return new AppError("REQUEST_IN_PROGRESS", "This submission is still being processed. It is safe to retry.", {
+    headers: { "Retry-After": "1" },
+  });
+}
+
+/**
+ * Idempotent submit (docs/sync-protocol.md, "Submit"). The steps:
+ *
+ * 1. Validate the final delta against the attempt's questions (422 before anything else happens).
+ * 2. Already submitted? Answer from the stored submission: replay, key reused, or ALREADY_SUBMITTED.
+ * 3. Take the Redis lock for the attempt. If another request holds it, wait briefly for it, then go
+ *    on (or 409 REQUEST_IN_PROGRESS if it is still running). If Redis is away, go on without it.
+ * 4. In one transaction: lock the attempt row FOR UPDATE (lock_timeout 3 s), apply the delta with the
+ *    autosave rule, freeze the attempt and create the submission. Past deadline + grace the attempt is
+ *    auto-submitted with what the server held and the delta is kept as late answers.
+ * 5. Release the lock only if it is still ours.
+ *
+ * Correctness never depends on step 3: the row lock, the conditional status transition and the unique
+ * submission per attempt make a second submission impossible even if the Redis lock expired mid-way.
+ */
+export async function submitAttempt(options: {
+  attemptId: string;
+  candidate: CandidatePrincipal;
+  idempotencyKey: string;
+  body: z.output<typeof SubmitSchema>;
+  lockTtlMs?: number;
+}): Promise<SubmitResult> {
+  const { attemptId, candidate, idempotencyKey, body } = options;
+  const hash = await requestHash(body);
+
+  // 1.
+  const attempt = await loadAttemptForWrite({ attemptId, enrollmentId: candidate.enrollmentId });
+  const answers = validateDelta(body.answers, attempt.questions);
+
+  // 2.
+  if (attempt.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+
+  // 3.
+  const lockKey = redisKeys.submitLock(attemptId);
+  let lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
+  if (lock.status === "held") {
+    if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw inProgress();
+    // The request we waited for has most likely finished: answer from its submission without a transaction.
+    const current = await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { status: true } });
+    if (current.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+    lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
+  }
+
+  try {
+    // 4.
+    const outcome = await db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SET LOCAL lock_timeout = '3s'`;
+        const rows = await tx.$queryRaw<{ status: string; overdue: boolean }[]>`
+          SELECT a.status::text AS status, clock_timestamp() > a.deadline + make_interval(secs => e.grace_seconds) AS overdue
+          FROM attempts a JOIN exams e ON e.id = a.exam_id
+          WHERE a.id = ${attemptId}::uuid
+          FOR UPDATE OF a`;
+        const row = rows[0];
+        if (!row || row.status === "submitted") return { kind: "existing" as const };
+        if (row.overdue) {
+          await freezeAttempt(tx, { attemptId, source: "auto" });
+          await storeLateAnswers({ attemptId, deviceId: body.deviceId, answers, via: "submit" }, tx);
+          return { kind: "late" as const };
+        }
+        const applied = await applyAnswerDelta(tx, { attemptId, deviceId: body.deviceId, answers });
+        if (!applied.isOpen) throw new Error(`attempt ${attemptId} closed while its row was locked`);
+        const response = await freezeAttempt(tx, {
+          attemptId,
+          source: "candidate",
+          idempotencyKey,
+          requestHash: hash,
+          clientDigest: body.digest,
+          actor: { type: "candidate", id: candidate.enrollmentId },
+        });
+        if (!response) throw new Error(`attempt ${attemptId} frozen while its row was locked`);
+        return { kind: "created" as const, response };
+      },
+      { maxWait: 5_000, timeout: 15_000 },
+    );
+
+    if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
+    if (outcome.kind === "late") {
+      const submission = await db.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
+      throw new AppError("ALREADY_SUBMITTED", "The time for this exam was up; the server submitted what it held at the deadline. Your last changes were kept as late answers.", {
+        details: { submissionId: submission.id, ...timeDetails(attempt) },
+      });
+    }
+    return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+  } catch (error) {
+    if (isLockTimeout(error)) throw inProgress();
+    throw error;
+  } finally {
+    // 5.
+    if (lock.status === "acquired") await releaseLock(lockKey, lock.token);
+  }
+}
+
+/** Step 2: the attempt already has its submission. */
+async function resolveExisting(options: {
+  attemptId: string;
+  idempotencyKey: string;
+  hash: string;
+  deviceId: string;
+  answers: readonly ValidatedAnswer[];
+}): Promise<SubmitResult> {
+  const submission = await db.submission.findUniqueOrThrow({
+    where: { attemptId: options.attemptId },
+    select: { id: true, idempotencyKey: true, requestHash: true, response: true, attempt: { select: { deadline: true } } },
+  });
+  if (submission.idempotencyKey === options.idempotencyKey) {
+    if (submission.requestHash === options.hash && submission.response) {
+      return { response: JSON.parse(submission.response) as SubmitResponse, isReplay: true };
+    }
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+  }
+  // Another device, a proctor or the deadline submitted first. Whatever this request carried that the
+  // frozen paper does not hold is kept as late answers, never dropped.
+  const frozen = await db.answer.findMany({
+    where: { attemptId: options.attemptId },
+    select: { questionId: true, version: true, deviceId: true },
+  });
+  const held = new Set(frozen.map((answer) => `${answer.questionId}:${answer.version}:${answer.deviceId}`));
+  const unheld = options.answers.filter((answer) => !held.has(`${answer.questionId}:${answer.version}:${options.deviceId}`));
+  await storeLateAnswers({ attemptId: options.attemptId, deviceId: options.deviceId, answers: unheld, via: "submit" });
+  throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted.", {
+    details: { submissionId: submission.id, ...timeDetails(submission.attempt) },
+  });
+}

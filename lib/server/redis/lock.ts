@@ -1,0 +1,45 @@
+import "server-only";
+
+import { randomToken } from "../crypto";
+import { getRedis } from "./client";
+
+export type LockResult = { status: "acquired"; token: string } | { status: "held" } | { status: "unavailable" };
+
+// Deletes the key only if it still holds our token: a lock that expired and was taken by someone else
+// is never released by us.
+const RELEASE_SCRIPT = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
+
+/**
+ * Tries to take a Redis lock with a random token and an expiry. It only keeps concurrent duplicates off
+ * Postgres; Postgres decides correctness, so "unavailable" means "go ahead without it".
+ */
+export async function acquireLock(key: string, ttlMs: number): Promise<LockResult> {
+  const client = await getRedis();
+  if (!client || client.status !== "ready") return { status: "unavailable" };
+  const token = randomToken(16);
+  try {
+    const result = await client.set(key, token, "PX", ttlMs, "NX");
+    return result === "OK" ? { status: "acquired", token } : { status: "held" };
+  } catch {
+    return { status: "unavailable" };
+  }
+}
+
+export async function releaseLock(key: string, token: string): Promise<void> {
+  const client = await getRedis();
+  if (!client) return;
+  await client.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
+}
+
+/** Waits until the lock is free, Redis is away, or `maxWaitMs` passes. True when it is free (or unknowable). */
+export async function waitForLockRelease(key: string, maxWaitMs: number, pollMs = 50): Promise<boolean> {
+  const until = Date.now() + maxWaitMs;
+  for (;;) {
+    const client = await getRedis();
+    if (!client || client.status !== "ready") return true;
+    const exists = await client.exists(key).catch(() => 0);
+    if (exists === 0) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}

@@ -1,0 +1,38 @@
+// Helpers for tests that drive an attempt through the public endpoints.
+import { POST as answersRoute } from "@/app/api/attempts/[attemptId]/answers/route";
+import { POST as submitRoute } from "@/app/api/attempts/[attemptId]/submit/route";
+import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+
+import { createExam, enroll, join } from "./fixtures";
+import { call } from "./http";
+
+export type StartedAttempt = {
+  examId: string;
+  attemptId: string;
+  cookie: string;
+  enrollmentId: string;
+  questions: { id: string; type: string; position: number }[];
+};
+
+/** A published exam with the sample questions, one candidate, and their started attempt. */
+export async function startedAttempt(examOverrides: Record<string, unknown> = {}): Promise<StartedAttempt> {
+  const exam = await createExam(examOverrides);
+  const [candidate] = await enroll(exam.id);
+  const cookie = await join(candidate!.joinToken);
+  const started = await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie });
+  if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);
+  return { examId: exam.id, attemptId: started.body.attemptId, cookie, enrollmentId: candidate!.id, questions: exam.questions };
+}
+
+export function autosave(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, body: unknown) {
+  return call(answersRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: body });
+}
+
+export function submit(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, body: unknown, idempotencyKey?: string) {
+  return call(submitRoute, {
+    params: { attemptId: attempt.attemptId },
+    cookie: attempt.cookie,
+    json: body,
+    headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey },
+  });
+}

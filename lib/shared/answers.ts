@@ -1,0 +1,42 @@
+import { LIMITS } from "./limits";
+import type { AnswerValue } from "./schemas/attempts";
+import type { Option, QuestionType } from "./schemas/exams";
+
+type QuestionShape = { type: QuestionType; options?: Option[] | null };
+
+/**
+ * Checks an answer value against its question (contract: "Limits"). Returns a message for the
+ * candidate-facing 422, or null when the value is valid. Used by the server on every write and by the
+ * client before it stores a draft, so both sides agree on what a valid answer is.
+ */
+export function answerValueProblem(question: QuestionShape, value: unknown): string | null {
+  const optionIds = (question.options ?? []).map((option) => option.id);
+  switch (question.type) {
+    case "single_choice":
+      if (typeof value !== "string") return "must be one option id";
+      return optionIds.includes(value) ? null : `"${value.slice(0, 64)}" is not an option of this question`;
+    case "multiple_choice": {
+      if (!Array.isArray(value)) return "must be an array of option ids";
+      if (value.length > optionIds.length) return "names more options than the question has";
+      const seen = new Set<string>();
+      for (const id of value) {
+        if (typeof id !== "string" || !optionIds.includes(id)) return `${JSON.stringify(id).slice(0, 64)} is not an option of this question`;
+        if (seen.has(id)) return `option "${id}" is named twice`;
+        seen.add(id);
+      }
+      return null;
+    }
+    case "short_text":
+      if (typeof value !== "string") return "must be text";
+      return value.length <= LIMITS.shortTextChars ? null : `is longer than ${LIMITS.shortTextChars} characters`;
+    case "essay":
+      if (typeof value !== "string") return "must be text";
+      return value.length <= LIMITS.essayChars ? null : `is longer than ${LIMITS.essayChars} characters`;
+    case "numeric":
+      return typeof value === "number" && Number.isFinite(value) ? null : "must be a finite number";
+  }
+}
+
+export function isAnswerValue(question: QuestionShape, value: unknown): value is AnswerValue {
+  return answerValueProblem(question, value) === null;
+}
