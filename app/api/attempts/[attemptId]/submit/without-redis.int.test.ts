@@ -14,6 +14,9 @@ const { getRedis } = await import("@/lib/server/redis/client");
 describe("submit with Redis down", () => {
   it("really has no Redis", async () => {
     const client = await getRedis();
+    // Give the lazy connect time to fail (or, wrongly, succeed) before looking.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(client?.options.port).toBe(1);
     expect(client?.status).not.toBe("ready");
   });
 

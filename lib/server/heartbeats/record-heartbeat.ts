@@ -1,0 +1,97 @@
+import "server-only";
+
+import { AppError } from "@/lib/shared/errors";
+import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
+
+import type { CandidatePrincipal } from "../auth/sessions";
+import { db } from "../db/client";
+import { redisKeys } from "../redis/keys";
+import { withRedis } from "../redis/client";
+import {
+  LIVE_HEARTBEAT_TTL_SECONDS,
+  parseLiveHeartbeat,
+  shouldPersistHeartbeat,
+  type LiveHeartbeat,
+} from "./live-heartbeat";
+
+/**
+ * Keeps the latest heartbeat of a device (contract: "Heartbeat and live status"):
+ *
+ * 1. Load the attempt scoped to the caller's enrollment: someone else's attempt is a 404. A submitted
+ *    attempt still takes heartbeats (its page may be open) and answers with its status.
+ * 2. Read the device's live copy from Redis. Null means Redis is away.
+ * 3. Upsert the durable row in Postgres when Redis is away, or when shouldPersistHeartbeat says the
+ *    change matters (or 30 s passed). Postgres first: a failure here fails the request before the
+ *    live copy claims a write that did not happen.
+ * 4. Write the live copy with the attempt's key expiry renewed.
+ */
+export async function recordHeartbeat(options: {
+  attemptId: string;
+  candidate: CandidatePrincipal;
+  heartbeat: Heartbeat;
+}): Promise<HeartbeatResponse> {
+  const { heartbeat } = options;
+
+  // 1.
+  const attempt = await db.attempt.findFirst({
+    where: { id: options.attemptId, enrollmentId: options.candidate.enrollmentId },
+    select: { id: true, status: true, deadline: true, revision: true },
+  });
+  if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
+
+  // 2.
+  const key = redisKeys.heartbeats(attempt.id);
+  const live = await withRedis(
+    async (client) => ({ previous: parseLiveHeartbeat(await client.hget(key, heartbeat.deviceId)) }),
+    null,
+  );
+  const previous = live?.previous ?? null;
+
+  // 3.
+  const receivedAt = Date.now();
+  const isPersisted = live === null || shouldPersistHeartbeat(previous, heartbeat, receivedAt);
+  if (isPersisted) await upsertDeviceHeartbeat(attempt.id, heartbeat, new Date(receivedAt));
+
+  // 4.
+  const next: LiveHeartbeat = {
+    ...heartbeat,
+    storagePersisted: heartbeat.storagePersisted ?? null,
+    receivedAt,
+    persistedAt: isPersisted || !previous ? receivedAt : previous.persistedAt,
+  };
+  await withRedis(
+    (client) =>
+      client.multi().hset(key, heartbeat.deviceId, JSON.stringify(next)).expire(key, LIVE_HEARTBEAT_TTL_SECONDS).exec(),
+    null,
+  );
+
+  return {
+    serverTime: new Date().toISOString(),
+    deadline: attempt.deadline.toISOString(),
+    revision: attempt.revision,
+    status: attempt.status,
+  };
+}
+
+/**
+ * One statement, so two heartbeats of a new device racing each other both land (Prisma's upsert is
+ * read-then-write and can fail on the second insert, prisma/prisma#3242). `first_seen_at` is written
+ * only by the insert.
+ */
+async function upsertDeviceHeartbeat(attemptId: string, heartbeat: Heartbeat, receivedAt: Date): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO device_heartbeats (attempt_id, device_id, online, pending, oldest_pending_ms, last_ack_revision, clock,
+                                   consecutive_failures, storage_persisted, first_seen_at, received_at)
+    VALUES (${attemptId}::uuid, ${heartbeat.deviceId}, ${heartbeat.online}, ${heartbeat.pending}, ${heartbeat.oldestPendingMs},
+            ${heartbeat.lastAckRevision}, ${heartbeat.clock}, ${heartbeat.consecutiveFailures}, ${heartbeat.storagePersisted ?? null}::boolean,
+            ${receivedAt}, ${receivedAt})
+    ON CONFLICT (attempt_id, device_id) DO UPDATE SET
+      online = EXCLUDED.online,
+      pending = EXCLUDED.pending,
+      oldest_pending_ms = EXCLUDED.oldest_pending_ms,
+      last_ack_revision = EXCLUDED.last_ack_revision,
+      clock = EXCLUDED.clock,
+      consecutive_failures = EXCLUDED.consecutive_failures,
+      storage_persisted = EXCLUDED.storage_persisted,
+      received_at = EXCLUDED.received_at`;
+}

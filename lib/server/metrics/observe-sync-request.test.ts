@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from "vitest";
+
+import { AppError } from "@/lib/shared/errors";
+
+import { observeSyncRequest } from "./observe-sync-request";
+import { countingLateAnswers, recordAutosaveResults } from "./record-answer-outcomes";
+import { getMetrics } from "./registry";
+
+/** The value of one series in the exposition text, e.g. `value('x_total{outcome="ok"}')`; 0 if absent. */
+async function value(series: string): Promise<number> {
+  const text = await getMetrics().registry.metrics();
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+const context = { params: Promise.resolve({ attemptId: "0190f0c8-0000-7000-8000-000000000000" }) };
+
+describe("observeSyncRequest", () => {
+  it("counts and times each request by outcome", async () => {
+    const before = await value('holdfast_submit_requests_total{outcome="replayed"}');
+    const handler = observeSyncRequest("submit", async () =>
+      Response.json({}, { headers: { "Idempotent-Replayed": "true" } }),
+    );
+    const response = await handler(new Request("http://holdfast.test/"), context);
+
+    expect(response.status).toBe(200);
+    expect(await value('holdfast_submit_requests_total{outcome="replayed"}')).toBe(before + 1);
+    expect(await value('holdfast_submit_request_duration_seconds_count{outcome="replayed"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("logs a 5xx with the attempt id and request id, not the body", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const handler = observeSyncRequest("autosave", async () =>
+        Response.json({ error: { code: "INTERNAL", message: "x", details: { requestId: "req-1" } } }, { status: 500 }),
+      );
+      await handler(
+        new Request("http://holdfast.test/", { method: "POST", body: '{"answers":[{"value":"secret essay"}]}' }),
+        context,
+      );
+      const line = JSON.parse(String(spy.mock.calls.at(-1)?.[0]));
+      expect(line).toMatchObject({
+        level: "error",
+        message: "autosave failed",
+        attemptId: "0190f0c8-0000-7000-8000-000000000000",
+        status: 500,
+        requestId: "req-1",
+      });
+      expect(JSON.stringify(line)).not.toContain("secret essay");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await value('holdfast_autosave_requests_total{outcome="error"}')).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("recordAutosaveResults and countingLateAnswers", () => {
+  it("counts answers by status, and the answers of a write refused because the attempt is frozen", async () => {
+    const applied = await value('holdfast_autosave_answers_total{status="applied"}');
+    recordAutosaveResults([{ status: "applied" }, { status: "applied" }, { status: "stale" }]);
+    expect(await value('holdfast_autosave_answers_total{status="applied"}')).toBe(applied + 2);
+
+    const late = await value('holdfast_late_answers_total{via="autosave"}');
+    const frozen = () => Promise.reject(new AppError("ALREADY_SUBMITTED", "done"));
+    await expect(countingLateAnswers("autosave", ["q1", "q2", "q1"], frozen)).rejects.toThrow("done");
+    expect(await value('holdfast_late_answers_total{via="autosave"}')).toBe(late + 2);
+
+    const invalid = () => Promise.reject(new AppError("VALIDATION_FAILED", "bad"));
+    await expect(countingLateAnswers("autosave", ["q1"], invalid)).rejects.toThrow("bad");
+    expect(await value('holdfast_late_answers_total{via="autosave"}')).toBe(late + 2);
+  });
+});
