@@ -79,7 +79,8 @@ describe("GET /api/metrics", () => {
     expect(delta('holdfast_submit_requests_total{outcome="replayed"}')).toBe(1);
     expect(delta('holdfast_submit_requests_total{outcome="conflict"}')).toBe(1);
     expect(delta('holdfast_late_answers_total{via="autosave"}')).toBe(2);
-    expect(delta('holdfast_late_answers_total{via="submit"}')).toBe(1);
+    // The refused submit carried an edit the frozen paper already holds: not late, not counted.
+    expect(delta('holdfast_late_answers_total{via="submit"}')).toBe(0);
     expect(delta('holdfast_autosave_request_duration_seconds_count{outcome="ok"}')).toBe(3);
     expect(delta('holdfast_submit_request_duration_seconds_count{outcome="ok"}')).toBe(1);
     expect(after).toContain('holdfast_submit_request_duration_seconds_bucket{le="0.1",outcome="ok"}');

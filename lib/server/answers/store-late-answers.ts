@@ -1,6 +1,7 @@
 import "server-only";
 
 import { db } from "../db/client";
+import { recordLateAnswers } from "../metrics/record-answer-outcomes";
 import type { ValidatedAnswer } from "./validate-delta";
 
 type Client = Pick<typeof db, "lateAnswer">;
@@ -25,5 +26,6 @@ export async function storeLateAnswers(
       via: options.via,
     })),
   });
+  recordLateAnswers(options.via, result.count);
   return result.count;
 }

@@ -61,7 +61,7 @@ function createMetrics(): Metrics {
   });
   const lateAnswers = new Counter({
     name: "holdfast_late_answers_total",
-    help: "Answers that arrived for an attempt already frozen (submitted, or past deadline + grace). Each is kept as a late answer unless the frozen paper already holds that exact edit.",
+    help: "Answers that arrived for an attempt already frozen (submitted, or past deadline + grace). Counted as they are stored in late_answers; an edit the frozen paper already holds is not late.",
     labelNames: ["via"],
     registers: [registry],
   });

@@ -2,7 +2,7 @@ import { saveAnswers } from "@/lib/server/answers/save-answers";
 import { json, route } from "@/lib/server/http/route";
 import { consumeAutosave } from "@/lib/server/limits/consume-sync-capacity";
 import { observeSyncRequest } from "@/lib/server/metrics/observe-sync-request";
-import { countingLateAnswers, recordAutosaveResults } from "@/lib/server/metrics/record-answer-outcomes";
+import { recordAutosaveResults } from "@/lib/server/metrics/record-answer-outcomes";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 import { AutosaveSchema } from "@/lib/shared/schemas/sync";
 
@@ -13,17 +13,12 @@ export const POST = observeSyncRequest(
     { access: "candidate", params: AttemptParamsSchema, body: AutosaveSchema },
     async ({ params, body, principal }) => {
       await consumeAutosave(principal.enrollmentId);
-      const result = await countingLateAnswers(
-        "autosave",
-        body.answers.map((answer) => answer.questionId),
-        () =>
-          saveAnswers({
-            attemptId: params.attemptId,
-            candidate: principal,
-            deviceId: body.deviceId,
-            answers: body.answers,
-          }),
-      );
+      const result = await saveAnswers({
+        attemptId: params.attemptId,
+        candidate: principal,
+        deviceId: body.deviceId,
+        answers: body.answers,
+      });
       recordAutosaveResults(result.results);
       return json(result);
     },

@@ -2,7 +2,6 @@ import { submitAttempt } from "@/lib/server/attempts/submit-attempt";
 import { json, route } from "@/lib/server/http/route";
 import { consumeSubmit } from "@/lib/server/limits/consume-sync-capacity";
 import { observeSyncRequest } from "@/lib/server/metrics/observe-sync-request";
-import { countingLateAnswers } from "@/lib/server/metrics/record-answer-outcomes";
 import { AppError } from "@/lib/shared/errors";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 import { IdempotencyKeySchema, SubmitSchema } from "@/lib/shared/schemas/sync";
@@ -23,11 +22,12 @@ export const POST = observeSyncRequest(
       if (!key.success)
         throw new AppError("BAD_REQUEST", "The Idempotency-Key header must be 1–255 printable ASCII characters.");
 
-      const { response, isReplay } = await countingLateAnswers(
-        "submit",
-        body.answers.map((answer) => answer.questionId),
-        () => submitAttempt({ attemptId: params.attemptId, candidate: principal, idempotencyKey: key.data, body }),
-      );
+      const { response, isReplay } = await submitAttempt({
+        attemptId: params.attemptId,
+        candidate: principal,
+        idempotencyKey: key.data,
+        body,
+      });
       return json(response, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });
     },
   ),
