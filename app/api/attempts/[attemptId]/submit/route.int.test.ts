@@ -138,6 +138,68 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     expect(await state(attempt.attemptId)).toEqual(before);
   });
 
+  describe("in flight (same key while the first is still running)", () => {
+    it("waits briefly for the holder of the submit lock, then answers 409 REQUEST_IN_PROGRESS with Retry-After", async () => {
+      const { getRedis } = await import("@/lib/server/redis/client");
+      const { redisKeys } = await import("@/lib/server/redis/keys");
+      const attempt = await startedAttempt();
+      const redis = (await getRedis())!;
+      // Another request (on another instance, say) holds the lock and has not finished.
+      await redis.set(redisKeys.submitLock(attempt.attemptId), "someone-else", "PX", 10_000);
+      try {
+        const before = await state(attempt.attemptId);
+        const started = Date.now();
+        const response = await submit(attempt, { deviceId: "d", answers: [] }, randomUUID());
+        expect(response.status).toBe(409);
+        expect(response.body.error.code).toBe("REQUEST_IN_PROGRESS");
+        expect(response.headers.get("retry-after")).toBe("1");
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+        expect(await state(attempt.attemptId)).toEqual(before);
+      } finally {
+        await redis.del(redisKeys.submitLock(attempt.attemptId));
+      }
+    });
+
+    it("answers from the first request's result when it finishes while the duplicate waits", async () => {
+      const { getRedis } = await import("@/lib/server/redis/client");
+      const { redisKeys } = await import("@/lib/server/redis/keys");
+      const attempt = await startedAttempt();
+      const redis = (await getRedis())!;
+      const key = randomUUID();
+      const body = { deviceId: "d", answers: [] };
+      await redis.set(redisKeys.submitLock(attempt.attemptId), "first-request", "PX", 10_000);
+      const waiting = submit(attempt, body, key);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The "first request" completes: it submits and releases its lock.
+      await redis.del(redisKeys.submitLock(attempt.attemptId));
+      const first = await submit(attempt, body, key);
+      const duplicate = await waiting;
+      expect([first.status, duplicate.status]).toEqual([200, 200]);
+      expect(duplicate.text).toBe(first.text);
+      expect((await state(attempt.attemptId)).submissions).toBe(1);
+    });
+
+    it("a row lock held past lock_timeout (a request whose Redis lock expired, or Redis away) gives 409 REQUEST_IN_PROGRESS, not an endless wait", async () => {
+      const pg = (await import("pg")).default;
+      const attempt = await startedAttempt();
+      const { env } = await import("@/lib/server/env.mjs");
+      const holder = new pg.Client({ connectionString: env.DATABASE_URL });
+      await holder.connect();
+      try {
+        await holder.query("BEGIN");
+        await holder.query("SELECT id FROM attempts WHERE id = $1 FOR UPDATE", [attempt.attemptId]);
+        const response = await submit(attempt, { deviceId: "d", answers: [] }, randomUUID());
+        expect(response.status).toBe(409);
+        expect(response.body.error.code).toBe("REQUEST_IN_PROGRESS");
+        expect(response.headers.get("retry-after")).toBe("1");
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+      expect((await state(attempt.attemptId)).submissions).toBe(0);
+    });
+  });
+
   describe("races (guarantee 2: no duplicate)", () => {
     it("200 parallel submits with one key: exactly one submission and 200 identical bodies", async () => {
       const attempt = await startedAttempt();
