@@ -4,19 +4,20 @@
 // dependencies and the Prisma client exist (scripts/ensure-deps.mjs), then hands over to
 // scripts/demo/main.ts, which does the real work (TypeScript, loaded through tsx).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { schemaEngine } from "./prisma-engine.mjs";
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-// Machines that reach only the npm registry cannot download Prisma's native schema engine. Such a
-// workspace ships a stand-in beside the project; use it unless the user already chose an engine.
-const offlineEngine = resolve(root, "..", "shared", "tools", "prisma-engine", "schema-engine.mjs");
-if (!process.env.PRISMA_SCHEMA_ENGINE_BINARY && existsSync(offlineEngine)) {
-  process.env.PRISMA_SCHEMA_ENGINE_BINARY = realpathSync(offlineEngine);
-  console.log(`holdfast: PRISMA_SCHEMA_ENGINE_BINARY is unset; using ${process.env.PRISMA_SCHEMA_ENGINE_BINARY}`);
+// Machines that reach only the npm registry cannot download Prisma's native schema engine; say which
+// engine the demo's migrations will use when the user did not choose one (scripts/prisma-engine.mjs).
+const engine = schemaEngine();
+if (!process.env.PRISMA_SCHEMA_ENGINE_BINARY && engine) {
+  process.env.PRISMA_SCHEMA_ENGINE_BINARY = engine;
+  console.log(`holdfast: PRISMA_SCHEMA_ENGINE_BINARY is unset; using ${engine}`);
 }
 
 const deps = spawnSync(process.execPath, [join(root, "scripts", "ensure-deps.mjs")], { cwd: root, stdio: "inherit" });

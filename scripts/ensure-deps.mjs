@@ -6,6 +6,8 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { withSchemaEngine } from "./prisma-engine.mjs";
+
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const marker = join(root, "node_modules", ".package-lock.json");
 const lock = join(root, "package-lock.json");
@@ -15,16 +17,8 @@ const lock = join(root, "package-lock.json");
  * @param {string[]} args
  */
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: withSchemaEngine(process.env) });
   if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-// The Prisma CLI (run by `npm ci`'s postinstall) would download a native schema engine from a host that
-// machines reaching only the npm registry cannot reach. Where the offline stand-in sits beside the
-// project (../shared/tools/prisma-engine), use it; otherwise Prisma downloads its own as usual.
-const offlineEngine = join(root, "..", "shared", "tools", "prisma-engine", "schema-engine.mjs");
-if (!process.env.PRISMA_SCHEMA_ENGINE_BINARY && existsSync(offlineEngine)) {
-  process.env.PRISMA_SCHEMA_ENGINE_BINARY = offlineEngine;
 }
 
 const isStale = !existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs;
@@ -33,5 +27,5 @@ if (isStale) {
   run("npm", ["ci", "--no-audit", "--no-fund"]);
 }
 if (!existsSync(join(root, "lib", "server", "db", "generated", "client.ts"))) {
-  run("npx", ["prisma", "generate"]);
+  run(process.execPath, [join(root, "scripts", "prisma.mjs"), "generate"]);
 }
