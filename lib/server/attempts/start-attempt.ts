@@ -3,6 +3,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 
 import { computeDeadline } from "@/lib/shared/deadline";
+import { examAvailability } from "@/lib/shared/exam-availability";
 import { AppError } from "@/lib/shared/errors";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
@@ -42,15 +43,12 @@ export async function startAttempt(options: {
 
   const { exam } = enrollment;
   const now = new Date();
-  if (exam.status === "closed" || (exam.closesAt && exam.closesAt <= now)) {
-    throw new AppError("EXAM_CLOSED", "This exam has closed.");
-  }
-  if (exam.status !== "published") {
-    throw new AppError("EXAM_NOT_OPEN", "This exam is not open yet.");
-  }
-  if (exam.opensAt && exam.opensAt > now) {
-    throw new AppError("EXAM_NOT_OPEN", `This exam opens at ${exam.opensAt.toISOString()}.`, {
-      details: { opensAt: exam.opensAt.toISOString() },
+  const availability = examAvailability(exam, now);
+  if (availability === "closed") throw new AppError("EXAM_CLOSED", "This exam has closed.");
+  if (availability === "not_open") {
+    const opensLater = exam.status === "published" && exam.opensAt !== null;
+    throw new AppError("EXAM_NOT_OPEN", opensLater ? `This exam opens at ${exam.opensAt!.toISOString()}.` : "This exam is not open yet.", {
+      details: opensLater ? { opensAt: exam.opensAt!.toISOString() } : undefined,
     });
   }
 

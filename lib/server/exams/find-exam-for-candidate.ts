@@ -1,12 +1,11 @@
 import "server-only";
 
+import { examAvailability, type ExamAvailability } from "@/lib/shared/exam-availability";
 import type { AttemptStatus } from "@/lib/shared/schemas/attempts";
 
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 
-/** Whether a candidate could start this exam now. The same rules as startAttempt, read without writing. */
-export type ExamAvailability = "open" | "not_open" | "closed";
 
 export type CandidateExam = {
   id: string;
@@ -23,17 +22,14 @@ export type CandidateExam = {
   attempt: { id: string; status: AttemptStatus; deadline: Date } | null;
 };
 
-function availabilityOf(exam: { status: string; opensAt: Date | null; closesAt: Date | null }, now: Date): ExamAvailability {
-  if (exam.status === "closed" || (exam.closesAt && exam.closesAt <= now)) return "closed";
-  if (exam.status !== "published" || (exam.opensAt && exam.opensAt > now)) return "not_open";
-  return "open";
-}
-
 /**
  * The exam behind a candidate's start page. Authorization lives in the query: the candidate's own
  * enrollment must belong to `examId`, so any other exam id reads as missing (null). No answer keys.
  */
-export async function findExamForCandidate(options: { examId: string; candidate: CandidatePrincipal }): Promise<CandidateExam | null> {
+export async function findExamForCandidate(options: {
+  examId: string;
+  candidate: CandidatePrincipal;
+}): Promise<CandidateExam | null> {
   const enrollment = await db.enrollment.findFirst({
     where: { id: options.candidate.enrollmentId, examId: options.examId },
     select: {
@@ -67,7 +63,7 @@ export async function findExamForCandidate(options: { examId: string; candidate:
     opensAt: exam.opensAt,
     closesAt: exam.closesAt,
     questionCount: exam._count.questions,
-    availability: availabilityOf(exam, new Date()),
+    availability: examAvailability(exam, new Date()),
     attempt: enrollment.attempt,
   };
 }

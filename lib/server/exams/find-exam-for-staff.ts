@@ -46,7 +46,10 @@ export type StaffExamDetail = {
 };
 
 const OptionsSchema = z.array(OptionSchema);
-const AnswerKeySchema = z.union([z.string(), z.number(), z.array(z.string())]).nullable().catch(null);
+const AnswerKeySchema = z
+  .union([z.string(), z.number(), z.array(z.string())])
+  .nullable()
+  .catch(null);
 
 /**
  * One exam as staff see it: questions with answer keys, candidates with their join links and attempts.
@@ -72,7 +75,16 @@ export async function findExamForStaff(options: {
       closesAt: true,
       questions: {
         orderBy: { position: "asc" },
-        select: { id: true, position: true, type: true, prompt: true, points: true, options: true, answerKey: true, tolerance: true },
+        select: {
+          id: true,
+          position: true,
+          type: true,
+          prompt: true,
+          points: true,
+          options: true,
+          answerKey: true,
+          tolerance: true,
+        },
       },
       enrollments: {
         orderBy: [{ name: "asc" }, { email: "asc" }],
@@ -84,7 +96,13 @@ export async function findExamForStaff(options: {
           tokenGeneration: true,
           joinRevokedAt: true,
           attempt: {
-            select: { id: true, status: true, startedAt: true, deadline: true, submission: { select: { submittedAt: true } } },
+            select: {
+              id: true,
+              status: true,
+              startedAt: true,
+              deadline: true,
+              submission: { select: { submittedAt: true } },
+            },
           },
         },
       },

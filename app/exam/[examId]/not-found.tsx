@@ -1,0 +1,5 @@
+import { JoinLinkNeeded } from "@/components/join-link-needed";
+
+export default function ExamNotFound() {
+  return <JoinLinkNeeded />;
+}

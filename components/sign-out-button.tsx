@@ -1,0 +1,45 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+
+/** Ends the staff session on the server (not only the cookie) and returns to the sign-in page. */
+export function SignOutButton() {
+  const router = useRouter();
+  const [error, setError] = useState("");
+  const [isPending, setIsPending] = useState(false);
+
+  async function onSignOut() {
+    setIsPending(true);
+    setError("");
+    try {
+      const response = await fetch("/api/staff/session", { method: "DELETE" });
+      if (!response.ok) {
+        setError(await apiErrorMessage(response));
+        setIsPending(false);
+        return;
+      }
+    } catch {
+      setError(NETWORK_ERROR_MESSAGE);
+      setIsPending(false);
+      return;
+    }
+    router.replace("/signin");
+    router.refresh();
+  }
+
+  return (
+    <span className="sign-out">
+      <button className="button button--quiet" type="button" onClick={onSignOut} disabled={isPending}>
+        {isPending ? "Signing out…" : "Sign out"}
+      </button>
+      {error ? (
+        <span className="form-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}

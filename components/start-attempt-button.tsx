@@ -1,0 +1,61 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { z } from "zod";
+
+import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+
+const StartedSchema = z.object({ attemptId: z.uuid() });
+
+/**
+ * Starts the candidate's single attempt, or resumes it (the API is idempotent, so "Start" twice, or from
+ * two devices, lands on the same attempt), then opens the exam page.
+ */
+export function StartAttemptButton({ examId, label }: { examId: string; label: "Start" | "Resume" }) {
+  const router = useRouter();
+  const [error, setError] = useState("");
+  const [isPending, setIsPending] = useState(false);
+
+  async function onStart() {
+    setIsPending(true);
+    setError("");
+    let response: Response;
+    try {
+      response = await fetch(`/api/exams/${encodeURIComponent(examId)}/attempts`, { method: "POST" });
+    } catch {
+      setError(NETWORK_ERROR_MESSAGE);
+      setIsPending(false);
+      return;
+    }
+    if (!response.ok) {
+      setError(await apiErrorMessage(response));
+      setIsPending(false);
+      return;
+    }
+    const started = StartedSchema.safeParse(await response.json().catch(() => null));
+    if (!started.success) {
+      setError("Holdfast answered in a way this page does not understand. Reload the page and try again.");
+      setIsPending(false);
+      return;
+    }
+    router.push(`/attempts/${started.data.attemptId}`);
+  }
+
+  return (
+    <div className="start">
+      <button
+        className="button button--primary button--large"
+        type="button"
+        onClick={onStart}
+        disabled={isPending}
+        aria-busy={isPending}
+      >
+        {isPending ? (label === "Start" ? "Starting…" : "Opening…") : label}
+      </button>
+      <p className="form-error" role="alert" aria-live="assertive">
+        {error}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { hash } from "@node-rs/argon2";
+import { test as base, expect, type APIRequestContext, type BrowserContext } from "@playwright/test";
+import pg from "pg";
+
+// Every test makes its own rows — exams and candidates through the admin API (bearer ADMIN_API_TOKEN),
+// staff users straight into Postgres — and removes them when it ends. No test reads or changes another's
+// rows, so the suite runs in parallel and in any order. The database itself is the run's own
+// (scripts/e2e-server.mjs) and is dropped at the end.
+
+type E2EServer = { baseURL: string; databaseUrl: string; adminApiToken: string };
+
+/** Written by scripts/e2e-server.mjs once the app is built; the same file for every worker. */
+function readServer(): E2EServer {
+  const path = fileURLToPath(new URL("./.artifacts/e2e-server.json", import.meta.url));
+  let state: Partial<E2EServer>;
+  try {
+    state = JSON.parse(readFileSync(path, "utf8")) as Partial<E2EServer>;
+  } catch {
+    throw new Error(
+      `${path} is missing: start the e2e server with \`npx playwright test\` (or \`node scripts/e2e-server.mjs\`).`,
+    );
+  }
+  if (!state.baseURL || !state.databaseUrl || !state.adminApiToken) throw new Error(`${path} is incomplete.`);
+  return { baseURL: state.baseURL, databaseUrl: state.databaseUrl, adminApiToken: state.adminApiToken };
+}
+
+export type QuestionInput = Record<string, unknown> & { type: string; prompt: string };
+
+export type ExamInput = {
+  title: string;
+  description?: string;
+  rules?: string;
+  durationSeconds: number;
+  graceSeconds?: number;
+  opensAt?: string | null;
+  closesAt?: string | null;
+  status?: "draft" | "published" | "closed";
+  questions: QuestionInput[];
+};
+
+export type CreatedExam = ExamInput & { id: string; questionIds: string[] };
+
+export type Candidate = { id: string; name: string; email: string; joinToken: string; joinUrl: string };
+
+export type StaffUser = { id: string; email: string; name: string; password: string; role: "admin" | "proctor" };
+
+/** A short unique tag, so parallel tests' rows never collide and each test can find its own on a page. */
+export function uniqueTag(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/** One question of every type: the shape of a real paper. */
+export function sampleQuestions(): QuestionInput[] {
+  return [
+    {
+      type: "single_choice",
+      prompt: "Which layer of the OSI model routes packets between networks?",
+      options: [
+        { id: "a", label: "Data link" },
+        { id: "b", label: "Network" },
+        { id: "c", label: "Transport" },
+      ],
+      answerKey: "b",
+      points: 1,
+    },
+    {
+      type: "multiple_choice",
+      prompt: "Which of these are private IPv4 ranges?",
+      options: [
+        { id: "a", label: "10.0.0.0/8" },
+        { id: "b", label: "172.16.0.0/12" },
+        { id: "c", label: "8.8.8.0/24" },
+      ],
+      answerKey: ["a", "b"],
+      points: 2,
+    },
+    {
+      type: "short_text",
+      prompt: "Name the protocol that maps IPv4 addresses to MAC addresses.",
+      answerKey: "ARP",
+      points: 1,
+    },
+    { type: "essay", prompt: "Explain, in a few paragraphs, why TCP needs a three-way handshake.", points: 5 },
+    {
+      type: "numeric",
+      prompt: "How many usable host addresses does a /29 subnet have?",
+      answerKey: 6,
+      tolerance: 0,
+      points: 1,
+    },
+  ];
+}
+
+type WorkerFixtures = {
+  server: E2EServer;
+  /** Direct Postgres access to the run's database, for what has no API yet (staff users, assignments). */
+  sql: pg.Pool;
+  /** The admin API, authenticated with the bearer token. */
+  adminApi: APIRequestContext;
+};
+
+type TestFixtures = {
+  /** Creates a published, always-open exam with one question of every type; override anything. */
+  createExam: (overrides?: Partial<ExamInput>) => Promise<CreatedExam>;
+  /** Enrolls one candidate and returns their personal join link. */
+  enrollCandidate: (
+    examId: string,
+    overrides?: { name?: string; email?: string; extraSeconds?: number },
+  ) => Promise<Candidate>;
+  /** Creates a staff user with a known password. */
+  createStaff: (role: "admin" | "proctor") => Promise<StaffUser>;
+  /** Lets a proctor watch an exam. */
+  assignProctor: (examId: string, proctor: StaffUser) => Promise<void>;
+  /** Signs a staff member in through the API, so the browser context carries their session cookie. */
+  signIn: (context: BrowserContext, staff: StaffUser) => Promise<void>;
+};
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  server: [
+    async ({}, provide) => {
+      await provide(readServer());
+    },
+    { scope: "worker" },
+  ],
+
+  sql: [
+    async ({ server }, provide) => {
+      const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
+      await provide(pool);
+      await pool.end();
+    },
+    { scope: "worker" },
+  ],
+
+  adminApi: [
+    async ({ playwright, server }, provide) => {
+      const context = await playwright.request.newContext({
+        baseURL: server.baseURL,
+        extraHTTPHeaders: { Authorization: `Bearer ${server.adminApiToken}` },
+      });
+      await provide(context);
+      await context.dispose();
+    },
+    { scope: "worker" },
+  ],
+
+  createExam: async ({ adminApi, sql }, provide) => {
+    const created: string[] = [];
+    await provide(async (overrides = {}) => {
+      const input: ExamInput = {
+        title: `Networking 101 (${uniqueTag()})`,
+        description: "A short check of networking basics.",
+        rules: "No notes or books. A calculator is allowed. Keep this tab open.",
+        durationSeconds: 3600,
+        graceSeconds: 60,
+        status: "published",
+        questions: sampleQuestions(),
+        ...overrides,
+      };
+      const response = await adminApi.post("/api/admin/exams", { data: input });
+      expect(response.status(), await response.text()).toBe(201);
+      const body = (await response.json()) as { id: string; questions: { id: string }[] };
+      created.push(body.id);
+      return { ...input, id: body.id, questionIds: body.questions.map((question) => question.id) };
+    });
+    // Enrollments, attempts and candidate sessions go with their exam (ON DELETE CASCADE).
+    if (created.length > 0) await sql.query("DELETE FROM exams WHERE id = ANY($1::uuid[])", [created]);
+  },
+
+  enrollCandidate: async ({ adminApi }, provide) => {
+    await provide(async (examId, overrides = {}) => {
+      const tag = uniqueTag();
+      const candidate = {
+        name: overrides.name ?? `Candidate ${tag}`,
+        email: overrides.email ?? `candidate-${tag}@example.org`,
+        extraSeconds: overrides.extraSeconds ?? 0,
+      };
+      const response = await adminApi.post(`/api/admin/exams/${examId}/candidates`, {
+        data: { candidates: [candidate] },
+      });
+      expect(response.status(), await response.text()).toBe(201);
+      const body = (await response.json()) as { candidates: { id: string; joinToken: string; joinUrl: string }[] };
+      const enrolled = body.candidates[0];
+      if (!enrolled) throw new Error("the enroll response listed no candidate");
+      return {
+        id: enrolled.id,
+        name: candidate.name,
+        email: candidate.email,
+        joinToken: enrolled.joinToken,
+        joinUrl: enrolled.joinUrl,
+      };
+    });
+  },
+
+  createStaff: async ({ sql }, provide) => {
+    const created: string[] = [];
+    await provide(async (role) => {
+      const tag = uniqueTag();
+      const user: StaffUser = {
+        id: randomUUID(),
+        email: `${role}-${tag}@example.org`,
+        name: role === "admin" ? `Ada Admin ${tag}` : `Pat Proctor ${tag}`,
+        password: `correct horse ${tag}`,
+        role,
+      };
+      await sql.query("INSERT INTO staff_users (id, email, name, role, password_hash) VALUES ($1, $2, $3, $4, $5)", [
+        user.id,
+        user.email,
+        user.name,
+        user.role,
+        await hash(user.password),
+      ]);
+      created.push(user.id);
+      return user;
+    });
+    // Their sessions and exam assignments go with them (ON DELETE CASCADE).
+    if (created.length > 0) await sql.query("DELETE FROM staff_users WHERE id = ANY($1::uuid[])", [created]);
+  },
+
+  assignProctor: async ({ sql }, provide) => {
+    await provide(async (examId, proctor) => {
+      await sql.query("INSERT INTO exam_proctors (exam_id, staff_user_id) VALUES ($1, $2)", [examId, proctor.id]);
+    });
+  },
+
+  signIn: async ({}, provide) => {
+    await provide(async (context, staff) => {
+      const response = await context.request.post("/api/staff/session", {
+        data: { email: staff.email, password: staff.password },
+      });
+      expect(response.status(), await response.text()).toBe(200);
+    });
+  },
+});
+
+export { expect };
+
+/** The standard error body of every API failure. */
+export type ErrorBody = {
+  error: { code: string; message: string; details?: { issues?: { path: string; message: string }[] } };
+};

@@ -1,0 +1,95 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import type { Page } from "@playwright/test";
+
+import { expect, test } from "./fixtures";
+
+// Not a check of behaviour: pictures of every page, at desktop and phone width, for a person to look at
+// (e2e/.artifacts/screenshots/, not committed). The other specs assert what the pages do.
+
+const SCREENSHOTS = fileURLToPath(new URL("./.artifacts/screenshots/", import.meta.url));
+
+const VIEWPORTS = [
+  { name: "desktop", use: { viewport: { width: 1280, height: 800 } } },
+  {
+    name: "phone",
+    use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  },
+] as const;
+
+async function capture(page: Page, viewport: string, name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${viewport}-${name}.png`), fullPage: true });
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`Screenshots at ${viewport.name} width`, () => {
+    test.use(viewport.use);
+
+    test("every page", async ({ page, browser, createStaff, createExam, enrollCandidate, assignProctor, signIn }) => {
+      const hour = 3600 * 1000;
+      const exam = await createExam({
+        // Both viewports run at once and the admin list shows every exam: titles tell them apart.
+        title: `Networking 101 — final exam (${viewport.name} screenshots)`,
+        opensAt: new Date(Date.now() - hour).toISOString(),
+        closesAt: new Date(Date.now() + 6 * hour).toISOString(),
+      });
+      const ada = await enrollCandidate(exam.id, { name: "Ada Lovelace", extraSeconds: 900 });
+      await enrollCandidate(exam.id, { name: "Grace Hopper" });
+      await enrollCandidate(exam.id, { name: "Alan Turing" });
+      const admin = await createStaff("admin");
+      const proctor = await createStaff("proctor");
+      await assignProctor(exam.id, proctor);
+
+      await page.goto("/signin");
+      await capture(page, viewport.name, "signin");
+      await page.getByLabel("Email").fill(admin.email);
+      await page.getByLabel("Password").fill("wrong password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "incorrect" })).toBeVisible();
+      await capture(page, viewport.name, "signin-error");
+
+      const candidateContext = await browser.newContext(viewport.use);
+      try {
+        const candidatePage = await candidateContext.newPage();
+        await candidatePage.goto(ada.joinUrl);
+        await expect(candidatePage.getByRole("button", { name: "Start" })).toBeVisible();
+        await capture(candidatePage, viewport.name, "candidate-start");
+        await candidatePage.getByRole("button", { name: "Start" }).click();
+        await expect(candidatePage.getByRole("list", { name: "Questions" })).toBeVisible();
+        await capture(candidatePage, viewport.name, "candidate-exam");
+        await candidatePage.goto(ada.joinUrl);
+        await expect(candidatePage.getByRole("button", { name: "Resume" })).toBeVisible();
+        await capture(candidatePage, viewport.name, "candidate-resume");
+      } finally {
+        await candidateContext.close();
+      }
+
+      await signIn(page.context(), admin);
+      await page.goto("/admin");
+      await expect(page.getByRole("link", { name: exam.title })).toBeVisible();
+      await capture(page, viewport.name, "admin-exams");
+      await page.getByRole("link", { name: exam.title }).click();
+      await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+      await capture(page, viewport.name, "admin-exam-detail");
+
+      const proctorContext = await browser.newContext(viewport.use);
+      try {
+        await signIn(proctorContext, proctor);
+        const proctorPage = await proctorContext.newPage();
+        await proctorPage.goto("/proctor");
+        await expect(proctorPage.getByRole("heading", { level: 1, name: "Your exams" })).toBeVisible();
+        await capture(proctorPage, viewport.name, "proctor");
+      } finally {
+        await proctorContext.close();
+      }
+
+      await page.goto(`/exam/${exam.id}`);
+      await capture(page, viewport.name, "exam-without-join-link");
+      await page.goto("/join/not-a-valid-token");
+      await capture(page, viewport.name, "join-problem");
+      await page.goto("/no-such-page");
+      await capture(page, viewport.name, "not-found");
+    });
+  });
+}

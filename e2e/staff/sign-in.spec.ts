@@ -1,0 +1,129 @@
+import type { Page } from "@playwright/test";
+
+import { expect, test, type StaffUser } from "../fixtures";
+
+async function signInThroughTheForm(page: Page, staff: Pick<StaffUser, "email" | "password">) {
+  await page.getByLabel("Email").fill(staff.email);
+  await page.getByLabel("Password").fill(staff.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test.describe("Staff sign-in", () => {
+  test("an admin signs in and sees the exams, each with its counts and its own page", async ({
+    page,
+    createStaff,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const admin = await createStaff("admin");
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+
+    await page.goto("/signin");
+    await signInThroughTheForm(page, admin);
+
+    await expect(page).toHaveURL("/admin");
+    await expect(page.getByRole("heading", { level: 1, name: "Exams" })).toBeVisible();
+    const row = page.getByRole("row").filter({ hasText: exam.title });
+    await expect(row.getByRole("cell")).toHaveText(["Published", "1 hour", "Always open", "5", "1", "0", "0"]);
+
+    await row.getByRole("link", { name: exam.title }).click();
+
+    await expect(page).toHaveURL(`/admin/exams/${exam.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 3, name: /^Question \d+$/ })).toHaveCount(5);
+    await expect(page.getByText("Answer key: 6")).toBeVisible();
+    const candidateRow = page.getByRole("row").filter({ hasText: candidate.email });
+    await expect(candidateRow).toContainText("Not started");
+    await expect(candidateRow).toContainText(candidate.joinUrl);
+  });
+
+  test("a wrong password shows an error and stays signed out", async ({ page, context, createStaff }) => {
+    const admin = await createStaff("admin");
+
+    await page.goto("/signin");
+    await signInThroughTheForm(page, { email: admin.email, password: "not the password" });
+
+    await expect(page.getByRole("alert").filter({ hasText: "Email or password is incorrect." })).toBeVisible();
+    await expect(page).toHaveURL("/signin");
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain("holdfast_staff");
+    await page.goto("/admin");
+    await expect(page).toHaveURL("/signin?next=%2Fadmin");
+  });
+
+  test("a proctor signs in, lands on their exams, and cannot open admin pages", async ({
+    page,
+    createStaff,
+    createExam,
+    assignProctor,
+  }) => {
+    const proctor = await createStaff("proctor");
+    const assigned = await createExam();
+    const notAssigned = await createExam();
+    await assignProctor(assigned.id, proctor);
+
+    await page.goto("/signin");
+    await signInThroughTheForm(page, proctor);
+
+    await expect(page).toHaveURL("/proctor");
+    await expect(page.getByRole("heading", { level: 1, name: "Your exams" })).toBeVisible();
+    await expect(
+      page.getByText("The live proctoring dashboard arrives in a later release.", { exact: false }),
+    ).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: assigned.title })).toBeVisible();
+    await expect(page.getByText(notAssigned.title)).toHaveCount(0);
+
+    await page.goto("/admin");
+    await expect(page).toHaveURL("/proctor");
+    await page.goto(`/admin/exams/${assigned.id}`);
+    await expect(page).toHaveURL("/proctor");
+  });
+
+  test("sign-out ends the session on the server, so the old cookie no longer opens /admin", async ({
+    page,
+    context,
+    browser,
+    createStaff,
+    signIn,
+  }) => {
+    const admin = await createStaff("admin");
+    await signIn(context, admin);
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { level: 1, name: "Exams" })).toBeVisible();
+    const oldCookie = (await context.cookies()).find((cookie) => cookie.name === "holdfast_staff");
+    expect(oldCookie).toBeDefined();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+
+    await expect(page).toHaveURL("/signin");
+    await expect(page.getByRole("heading", { level: 1, name: "Staff sign-in" })).toBeVisible();
+    const replay = await browser.newContext();
+    try {
+      await replay.addCookies(oldCookie ? [oldCookie] : []);
+      const replayPage = await replay.newPage();
+      await replayPage.goto("/admin");
+      await expect(replayPage).toHaveURL("/signin?next=%2Fadmin");
+    } finally {
+      await replay.close();
+    }
+  });
+
+  test("signing in returns to the page that asked for it, but never to another site", async ({
+    page,
+    createStaff,
+    createExam,
+  }) => {
+    const admin = await createStaff("admin");
+    const exam = await createExam();
+
+    await page.goto(`/admin/exams/${exam.id}`);
+    await expect(page).toHaveURL(`/signin?next=${encodeURIComponent(`/admin/exams/${exam.id}`)}`);
+    await signInThroughTheForm(page, admin);
+    await expect(page).toHaveURL(`/admin/exams/${exam.id}`);
+
+    await page.context().clearCookies();
+    await page.goto(`/signin?next=${encodeURIComponent("https://attacker.example/admin")}`);
+    await signInThroughTheForm(page, admin);
+    await expect(page).toHaveURL("/admin");
+  });
+});

@@ -1,0 +1,52 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// The suite runs against a production build (`next build` + `next start`) on its own, freshly created
+// database: scripts/e2e-server.mjs makes the database, builds, serves, and drops the database when
+// Playwright stops it. Tests find the server, its database and its API token through
+// e2e/.artifacts/e2e-server.json (see e2e/fixtures.ts), which every worker process can read.
+
+const PORT = 3100;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+/** Debian's Chromium: Playwright cannot download its own browsers on these machines. */
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // Two cores: one worker per core, with the app server sharing them.
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL,
+    launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [{ name: "chromium" }],
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: !process.env.CI,
+    // Migrations plus a production build on two cores.
+    timeout: 10 * 60_000,
+    // SIGTERM lets the script stop the app and drop its database; without this Playwright sends SIGKILL.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { E2E_PORT: String(PORT) },
+  },
+});
