@@ -23,8 +23,17 @@ export default defineConfig({
           name: "unit",
           environment: "node",
           include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          exclude: ["**/*.int.test.ts", "node_modules/**", "lib/client/**"],
           setupFiles: ["lib/server/testing/unit-env.ts"],
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "client",
+          environment: "node",
+          include: ["lib/client/**/*.test.ts"],
+          setupFiles: ["lib/client/testing/setup.ts"],
         },
       },
       {

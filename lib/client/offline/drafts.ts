@@ -1,0 +1,225 @@
+import { LIMITS } from "@/lib/shared/limits";
+import type { AnswerValue, StoredAnswer } from "@/lib/shared/schemas/attempts";
+import type { AutosaveResponse } from "@/lib/shared/schemas/sync";
+import { compareEdits } from "@/lib/shared/versions";
+
+import type { AttemptRecord, DraftRecord, HoldfastDb, RecordedError } from "./db";
+import { withServerFacts, type ServerFacts } from "./server-facts";
+
+/**
+ * Operations on `drafts`: one row per answered question, holding the device's view of the answer (its own
+ * edit or a value adopted from the server). Steps refer to docs/sync-protocol.md, "The client".
+ */
+
+export async function listDrafts(db: HoldfastDb, attemptId: string): Promise<DraftRecord[]> {
+  return db.drafts.where("attemptId").equals(attemptId).toArray();
+}
+
+export async function getDrafts(
+  db: HoldfastDb,
+  attemptId: string,
+  questionIds: readonly string[],
+): Promise<DraftRecord[]> {
+  const rows = await db.drafts.bulkGet(questionIds.map((questionId): [string, string] => [attemptId, questionId]));
+  return rows.filter((row): row is DraftRecord => row !== undefined);
+}
+
+/** What the next autosave sends: dirty drafts not rejected for this version, oldest edit first. */
+export async function listDirty(db: HoldfastDb, attemptId: string): Promise<DraftRecord[]> {
+  const rows = await db.drafts.where("[attemptId+dirty]").equals([attemptId, 1]).toArray();
+  return rows.filter((row) => row.rejected === null).sort((a, b) => a.editedAt - b.editedAt);
+}
+
+export type EditRefusal = "no-attempt" | "submitting" | "submitted" | "closed" | "version-limit";
+export type EditOutcome =
+  { kind: "written"; draft: DraftRecord; attempt: AttemptRecord } | { kind: "refused"; reason: EditRefusal };
+
+/**
+ * Step E1 — every edit, in one read-write transaction over `attempts` and `drafts`: refuse it if the attempt
+ * is being submitted or is closed, else `clock = clock + 1`, `version = clock`, and the draft is written dirty
+ * with this device's id. The transaction is the lock: a Submit click in another tab either commits before
+ * (and this edit is refused) or after (and this edit is in the submitted delta).
+ */
+export async function writeEdit(
+  db: HoldfastDb,
+  input: { attemptId: string; questionId: string; value: AnswerValue; deviceId: string; now: number },
+): Promise<EditOutcome> {
+  return db.transaction("rw", db.attempts, db.drafts, async (): Promise<EditOutcome> => {
+    const attempt = await db.attempts.get(input.attemptId);
+    if (!attempt) return { kind: "refused", reason: "no-attempt" };
+    if (attempt.submitState !== "unsubmitted") return { kind: "refused", reason: attempt.submitState };
+    if (attempt.closed) return { kind: "refused", reason: "closed" };
+    const version = attempt.clock + 1;
+    if (version > LIMITS.maxVersion) return { kind: "refused", reason: "version-limit" };
+
+    const draft: DraftRecord = {
+      attemptId: input.attemptId,
+      questionId: input.questionId,
+      value: input.value,
+      version,
+      deviceId: input.deviceId,
+      dirty: 1,
+      editedAt: input.now,
+      rejected: null,
+    };
+    const next: AttemptRecord = { ...attempt, clock: version };
+    await db.attempts.put(next);
+    await db.drafts.put(draft);
+    return { kind: "written", draft, attempt: next };
+  });
+}
+
+/** A server answer as a clean draft (it is what the server holds, so nothing is left to send). Call inside a transaction. */
+export async function adoptServerAnswer(db: HoldfastDb, attemptId: string, answer: StoredAnswer): Promise<DraftRecord> {
+  const draft: DraftRecord = {
+    attemptId,
+    questionId: answer.questionId,
+    value: answer.value,
+    version: answer.version,
+    deviceId: answer.deviceId,
+    dirty: 0,
+    editedAt: 0,
+    rejected: null,
+  };
+  await db.drafts.put(draft);
+  return draft;
+}
+
+/**
+ * Step L2 — merge on load, per question: the greater `(version, deviceId)` wins (compareEdits).
+ * Server greater → adopt it, clean. Equal → the server holds our draft: clean. Local greater → it is
+ * pushed: this device's own edit stays (or becomes) dirty. A value another device made is never re-sent
+ * under this device's id. Call inside a read-write transaction over `drafts`; returns the highest version
+ * seen on either side, for the Lamport clock.
+ */
+export async function mergeServerAnswers(
+  db: HoldfastDb,
+  input: { attemptId: string; deviceId: string; answers: readonly StoredAnswer[] },
+): Promise<number> {
+  const local = new Map((await listDrafts(db, input.attemptId)).map((draft) => [draft.questionId, draft]));
+  let highest = 0;
+  for (const draft of local.values()) highest = Math.max(highest, draft.version);
+
+  const onServer = new Set<string>();
+  for (const answer of input.answers) {
+    onServer.add(answer.questionId);
+    highest = Math.max(highest, answer.version);
+    const draft = local.get(answer.questionId);
+    const order = draft ? compareEdits(answer, draft) : 1;
+    if (!draft || order > 0) {
+      await adoptServerAnswer(db, input.attemptId, answer);
+    } else if (order === 0) {
+      if (draft.dirty === 1) await db.drafts.put({ ...draft, dirty: 0 });
+    } else if (draft.deviceId === input.deviceId && draft.dirty === 0 && draft.rejected === null) {
+      await db.drafts.put({ ...draft, dirty: 1 });
+    }
+  }
+  // Our own edits the server does not hold at all (e.g. acknowledged, then lost in a server restore): push again.
+  for (const draft of local.values()) {
+    if (onServer.has(draft.questionId)) continue;
+    if (draft.deviceId === input.deviceId && draft.dirty === 0 && draft.rejected === null) {
+      await db.drafts.put({ ...draft, dirty: 1 });
+    }
+  }
+  return highest;
+}
+
+export type AcknowledgeInput = {
+  attemptId: string;
+  deviceId: string;
+  response: AutosaveResponse;
+  facts: ServerFacts;
+  now: number;
+};
+
+/**
+ * Step F4 — an autosave's 200, in one transaction. Per result: `applied`/`duplicate` clean the draft only
+ * if it still holds the version that was sent (an edit made while the request flew stays dirty); `stale`
+ * adopts the server's edit if it is greater than the local draft, which it is unless the candidate edited
+ * again meanwhile. The clock moves to the highest version seen, so the next edit beats the adopted one.
+ */
+export async function markAcknowledged(
+  db: HoldfastDb,
+  input: AcknowledgeInput,
+): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
+  return db.transaction("rw", db.attempts, db.drafts, async () => {
+    const attempt = await db.attempts.get(input.attemptId);
+    if (!attempt) throw new Error(`attempt ${input.attemptId} is not stored on this device`);
+    const changed: DraftRecord[] = [];
+    let clock = attempt.clock;
+    for (const result of input.response.results) {
+      clock = Math.max(clock, result.version);
+      const draft = await db.drafts.get([input.attemptId, result.questionId]);
+      if (result.status === "stale") {
+        const server = {
+          questionId: result.questionId,
+          value: result.value,
+          version: result.version,
+          deviceId: result.deviceId,
+        };
+        const order = draft ? compareEdits(server, draft) : 1;
+        if (!draft || order > 0) changed.push(await adoptServerAnswer(db, input.attemptId, server));
+        else if (order === 0 && draft.dirty === 1) changed.push(await putDraft(db, { ...draft, dirty: 0 }));
+        continue;
+      }
+      if (draft && draft.dirty === 1 && draft.version === result.version && draft.deviceId === input.deviceId) {
+        changed.push(await putDraft(db, { ...draft, dirty: 0, rejected: null }));
+      }
+    }
+    const next = withServerFacts(
+      {
+        ...attempt,
+        clock,
+        lastAckRevision: Math.max(attempt.lastAckRevision, input.response.revision),
+        lastSyncAt: input.now,
+      },
+      input.facts,
+    );
+    await db.attempts.put(next);
+    return { attempt: next, drafts: changed };
+  });
+}
+
+/**
+ * Step F6 — a final 4xx about the answers themselves: each named draft is marked rejected with the
+ * server's message, if it still holds the version that was sent. It stays on the device and is shown;
+ * the next edit of the question clears the mark.
+ */
+export async function markRejected(
+  db: HoldfastDb,
+  input: { attemptId: string; items: readonly { questionId: string; version: number }[]; error: RecordedError },
+): Promise<DraftRecord[]> {
+  return db.transaction("rw", db.drafts, async () => {
+    const changed: DraftRecord[] = [];
+    for (const item of input.items) {
+      const draft = await db.drafts.get([input.attemptId, item.questionId]);
+      if (draft && draft.dirty === 1 && draft.version === item.version) {
+        changed.push(await putDraft(db, { ...draft, rejected: input.error }));
+      }
+    }
+    return changed;
+  });
+}
+
+/**
+ * After a submit's 200: the drafts the stored body carried are what the server froze, so they are clean.
+ * Call inside a read-write transaction over `drafts`.
+ */
+export async function markSubmittedDrafts(
+  db: HoldfastDb,
+  input: { attemptId: string; deviceId: string; sent: readonly { questionId: string; version: number }[] },
+): Promise<DraftRecord[]> {
+  const changed: DraftRecord[] = [];
+  for (const item of input.sent) {
+    const draft = await db.drafts.get([input.attemptId, item.questionId]);
+    if (draft && draft.dirty === 1 && draft.version === item.version && draft.deviceId === input.deviceId) {
+      changed.push(await putDraft(db, { ...draft, dirty: 0 }));
+    }
+  }
+  return changed;
+}
+
+async function putDraft(db: HoldfastDb, draft: DraftRecord): Promise<DraftRecord> {
+  await db.drafts.put(draft);
+  return draft;
+}

@@ -1,0 +1,122 @@
+import type { ChannelLike, LockManagerLike, SyncEnvironment } from "../sync/environment";
+
+type Waiter = {
+  callback: () => Promise<void>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/** An exclusive, first-come Web Locks stand-in shared by the "tabs" of a test. */
+export class FakeLockManager implements LockManagerLike {
+  private readonly held = new Set<string>();
+  private readonly queues = new Map<string, Waiter[]>();
+
+  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { callback, resolve, reject };
+      const signal = options.signal;
+      if (signal?.aborted) {
+        reject(new DOMException("The lock request was aborted.", "AbortError"));
+        return;
+      }
+      signal?.addEventListener("abort", () => {
+        const queue = this.queues.get(name) ?? [];
+        const index = queue.indexOf(waiter);
+        if (index >= 0) {
+          queue.splice(index, 1);
+          reject(new DOMException("The lock request was aborted.", "AbortError"));
+        }
+      });
+      const queue = this.queues.get(name) ?? [];
+      queue.push(waiter);
+      this.queues.set(name, queue);
+      this.grant(name);
+    });
+  }
+
+  isHeld(name: string): boolean {
+    return this.held.has(name);
+  }
+
+  private grant(name: string): void {
+    if (this.held.has(name)) return;
+    const waiter = this.queues.get(name)?.shift();
+    if (!waiter) return;
+    this.held.add(name);
+    const release = () => {
+      this.held.delete(name);
+      this.grant(name);
+    };
+    Promise.resolve()
+      .then(() => waiter.callback())
+      .then(
+        (value) => {
+          release();
+          waiter.resolve(value);
+        },
+        (error: unknown) => {
+          release();
+          waiter.reject(error);
+        },
+      );
+  }
+}
+
+/** BroadcastChannel stand-in: delivers to every other open channel of the same name, never to the sender. */
+export class FakeChannelHub {
+  private readonly open = new Set<{ name: string; onMessage: (data: unknown) => void }>();
+
+  readonly openChannel = (name: string, onMessage: (data: unknown) => void): ChannelLike => {
+    const self = { name, onMessage };
+    this.open.add(self);
+    return {
+      post: (message) => {
+        const data = structuredClone(message);
+        for (const other of this.open) {
+          if (other !== self && other.name === name) queueMicrotask(() => other.onMessage(structuredClone(data)));
+        }
+      },
+      close: () => {
+        this.open.delete(self);
+      },
+    };
+  };
+}
+
+export type TestEnvironment = SyncEnvironment & {
+  window: EventTarget;
+  document: EventTarget;
+  setOnline(online: boolean): void;
+  setVisible(visible: boolean): void;
+  pageHide(): void;
+};
+
+/** One "tab": its own window and document events, sharing locks and channels with the other tabs of the test. */
+export function testEnvironment(
+  options: { locks?: LockManagerLike | null; hub?: FakeChannelHub | null; storagePersisted?: boolean | null } = {},
+): TestEnvironment {
+  const win = new EventTarget();
+  const doc = new EventTarget();
+  let online = true;
+  let visible = true;
+  return {
+    window: win,
+    document: doc,
+    isOnline: () => online,
+    isVisible: () => visible,
+    storagePersisted: async () => options.storagePersisted ?? null,
+    locks: options.locks ?? null,
+    openChannel: options.hub ? options.hub.openChannel : null,
+    setOnline(next) {
+      online = next;
+      win.dispatchEvent(new Event(next ? "online" : "offline"));
+    },
+    setVisible(next) {
+      visible = next;
+      doc.dispatchEvent(new Event("visibilitychange"));
+    },
+    pageHide() {
+      win.dispatchEvent(new Event("pagehide"));
+    },
+  };
+}

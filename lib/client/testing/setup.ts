@@ -1,0 +1,2 @@
+// The client project runs in Node: fake-indexeddb provides IndexedDB (and IDBKeyRange) before Dexie loads.
+import "fake-indexeddb/auto";

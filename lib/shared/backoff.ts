@@ -1,0 +1,114 @@
+/**
+ * Retry arithmetic of the contract's "Client retry discipline" (docs/sync-protocol.md, "The client"):
+ * exponential backoff with full jitter, `Retry-After`, a circuit breaker, and which answers are retried
+ * at all. Pure functions over plain values, so the sync engine and its tests share one definition.
+ */
+
+/** Full-jitter exponential backoff: 0.5 s doubling to a cap of 8 s. */
+export const BACKOFF = { baseMs: 500, capMs: 8_000 } as const;
+
+/**
+ * How long to wait before retry number `attempt` (0 for the first retry):
+ * `random() * min(cap, base * 2^attempt)`, never less than the server's `Retry-After`.
+ * Full jitter spreads a thousand candidates who lost the same Wi-Fi at the same second over the whole
+ * window instead of letting them come back in lockstep.
+ */
+export function backoffDelay(attempt: number, random: () => number, retryAfterMs: number | null = null): number {
+  const exponent = Math.max(0, Math.floor(attempt));
+  // 2^exponent overflows to Infinity for absurd counts; min() with the cap keeps it finite.
+  const window = Math.min(BACKOFF.capMs, BACKOFF.baseMs * 2 ** exponent);
+  const unit = Math.min(Math.max(random(), 0), 1);
+  const jittered = Math.floor(unit * window);
+  return Math.max(jittered, retryAfterMs !== null && retryAfterMs > 0 ? retryAfterMs : 0);
+}
+
+/**
+ * `Retry-After` in milliseconds: either delta-seconds ("3") or an HTTP date. Null when absent or unreadable;
+ * never negative.
+ */
+export function parseRetryAfterMs(header: string | null | undefined, nowMs: number): number | null {
+  if (header === null || header === undefined) return null;
+  const text = header.trim();
+  if (text === "") return null;
+  // Delta-seconds is a non-negative integer; an HTTP date starts with the day's name.
+  if (/^[+-]?\d/.test(text)) return /^\d+$/.test(text) ? Number(text) * 1000 : null;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - nowMs);
+}
+
+/** The breaker's numbers: open after 5 failures in a row, probe again after 20 s. */
+export const BREAKER_DEFAULTS = { failureThreshold: 5, coolDownMs: 20_000 } as const;
+export type BreakerOptions = { failureThreshold: number; coolDownMs: number };
+
+/**
+ * A circuit breaker (closed → open → half-open → closed | open). `failures` counts consecutive
+ * failures in every state; `openUntil` is when an open breaker lets one probe through.
+ */
+export type BreakerState =
+  | { kind: "closed"; failures: number }
+  | { kind: "open"; failures: number; openUntil: number }
+  | { kind: "half-open"; failures: number };
+export type BreakerKind = BreakerState["kind"];
+
+export const CLOSED_BREAKER: BreakerState = { kind: "closed", failures: 0 };
+
+/** The earliest time a request may be sent: now for closed and half-open, the end of the cool-down for open. */
+export function breakerReadyAt(state: BreakerState): number {
+  return state.kind === "open" ? state.openUntil : 0;
+}
+
+/** Before a request: an open breaker whose cool-down is over lets one probe through (half-open). */
+export function breakerBeforeRequest(state: BreakerState, nowMs: number): BreakerState {
+  if (state.kind === "open" && nowMs >= state.openUntil) return { kind: "half-open", failures: state.failures };
+  return state;
+}
+
+/** Any answer from the server that is not a retry class closes the breaker. */
+export function breakerOnSuccess(): BreakerState {
+  return CLOSED_BREAKER;
+}
+
+/**
+ * A retry-class failure: a closed breaker opens at the threshold; a failed probe (half-open) opens it again
+ * for another cool-down.
+ */
+export function breakerOnFailure(
+  state: BreakerState,
+  nowMs: number,
+  options: BreakerOptions = BREAKER_DEFAULTS,
+): BreakerState {
+  const failures = state.failures + 1;
+  if (state.kind === "half-open" || failures >= options.failureThreshold) {
+    return { kind: "open", failures, openUntil: nowMs + options.coolDownMs };
+  }
+  if (state.kind === "open") return { ...state, failures };
+  return { kind: "closed", failures };
+}
+
+/** A strong signal that the network is back (the `online` event, a candidate's "retry now"): probe at once. */
+export function breakerForceProbe(state: BreakerState): BreakerState {
+  return state.kind === "open" ? { kind: "half-open", failures: state.failures } : state;
+}
+
+/**
+ * What a sync client does with an answer (contract: "Client retry discipline"):
+ * - `ok`: 2xx;
+ * - `retry`: a network error (`status` null), 5xx, 429, 409 `REQUEST_IN_PROGRESS` — back off and send again;
+ * - `closed`: 409 `ALREADY_SUBMITTED` / `DEADLINE_PASSED` — the attempt is frozen (for a submit,
+ *   `ALREADY_SUBMITTED` means done);
+ * - `final`: any other 4xx (and anything else unexpected) — shown, kept locally, not retried.
+ */
+export type SyncResponseClass = "ok" | "retry" | "final" | "closed";
+
+export function classifySyncResponse(status: number | null, errorCode: string | null = null): SyncResponseClass {
+  if (status === null || status === 0) return "retry";
+  if (status >= 200 && status < 300) return "ok";
+  if (status >= 500) return "retry";
+  if (status === 429) return "retry";
+  if (status === 409) {
+    if (errorCode === "REQUEST_IN_PROGRESS") return "retry";
+    if (errorCode === "ALREADY_SUBMITTED" || errorCode === "DEADLINE_PASSED") return "closed";
+  }
+  return "final";
+}
