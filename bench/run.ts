@@ -1,0 +1,85 @@
+// `npm run bench -- <scenario> [flags]`: Holdfast's benchmarks, each against the real app as a
+// production server and a bare baseline measured in the same run. See bench/README.md.
+//
+// Whatever happens (a normal end, an error, the time limit, Ctrl-C), the run stops the servers it
+// started and drops the databases it created before it exits.
+import { setMaxListeners } from "node:events";
+
+import { parseArgs, UsageError } from "./lib/args";
+import { runCleanups } from "./lib/cleanup";
+import { errorMessage, say, shout } from "./lib/log";
+import type { Scenario } from "./lib/scenario";
+import { syncScenario } from "./scenarios/sync";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
+const SCENARIOS: Record<string, Scenario<any>> = {
+  [syncScenario.name]: syncScenario,
+};
+
+const DEFAULT_MAX_MINUTES = 30;
+
+function usage(): string {
+  const lines = ["usage: npm run bench -- <scenario> [flags]", "", "scenarios:"];
+  for (const scenario of Object.values(SCENARIOS)) lines.push(`  ${scenario.name.padEnd(10)} ${scenario.summary}`, "", scenario.usage, "");
+  lines.push("every scenario:", `  --max-minutes M          stop and clean up after this long                       ${DEFAULT_MAX_MINUTES}`);
+  return lines.join("\n");
+}
+
+let shutdown: Promise<never> | undefined;
+
+/** Undoes everything once, then exits. A second Ctrl-C exits at once, leaving what is not undone yet. */
+function exitAfterCleanup(code: number): Promise<never> {
+  shutdown ??= runCleanups().then(() => process.exit(code));
+  return shutdown;
+}
+
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  // Every client of a load run may wait on this signal at the same time.
+  setMaxListeners(10_000, controller.signal);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      if (shutdown) {
+        shout(`${signal} again: exiting without finishing the cleanup; servers or holdfast_bench_* databases may be left (the next run drops those databases)`);
+        process.exit(130);
+      }
+      say(`${signal}: stopping and cleaning up (again to exit at once)`);
+      controller.abort();
+      void exitAfterCleanup(130);
+    });
+  }
+
+  const { positional, flags } = parseArgs(process.argv.slice(2));
+  const name = positional[0];
+  const isHelp = name === "help" || flags.boolean("help");
+  if (!name || isHelp) {
+    console.log(usage());
+    return exitAfterCleanup(isHelp ? 0 : 2);
+  }
+  const scenario = SCENARIOS[name];
+  if (!scenario) throw new UsageError(`unknown scenario "${name}"; scenarios: ${Object.keys(SCENARIOS).join(", ")}`);
+  const maxMinutes = flags.number("max-minutes", DEFAULT_MAX_MINUTES, { min: 1, max: 24 * 60 });
+  const options: unknown = scenario.options(flags);
+  const unknown = flags.unread();
+  if (unknown.length) throw new UsageError(`unknown flag${unknown.length > 1 ? "s" : ""} for ${name}: ${unknown.map((flag) => `--${flag}`).join(", ")}`);
+
+  const timer = setTimeout(() => {
+    shout(`the run exceeded --max-minutes ${maxMinutes}; stopping and cleaning up`);
+    controller.abort();
+    void exitAfterCleanup(1);
+  }, maxMinutes * 60_000);
+  timer.unref();
+
+  const result = await scenario.run(options, controller.signal);
+  if (controller.signal.aborted) return exitAfterCleanup(130);
+  return exitAfterCleanup(result.isOk ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${usage()}`);
+    return exitAfterCleanup(2);
+  }
+  if (!shutdown) shout(`bench failed: ${error instanceof Error && error.stack ? error.stack : errorMessage(error)}`);
+  return exitAfterCleanup(1);
+});
