@@ -5,7 +5,8 @@ import { defineConfig, devices } from "@playwright/test";
 // Playwright stops it. Tests find the server, its database and its API token through
 // e2e/.artifacts/e2e-server.json (see e2e/fixtures.ts), which every worker process can read.
 
-const PORT = 3100;
+// E2E_PORT lets two suites (say, a CI check beside a developer's run) share one machine.
+const PORT = Number(process.env.E2E_PORT || "3100");
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 /** Debian's Chromium: Playwright cannot download its own browsers on these machines. */
