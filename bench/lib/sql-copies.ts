@@ -10,7 +10,7 @@ const PROJECT_ROOT = join(import.meta.dirname, "..", "..");
 /** Each copy and the file its text comes from. */
 export const SQL_COPIES = {
   "apply-answer-delta": "lib/server/answers/apply-answer-delta.ts",
-  "lock-attempt-for-submit": "lib/server/attempts/submit-attempt.ts",
+  "lock-attempt-for-submit": "lib/server/attempts/lock-attempt-row.ts",
   "freeze-attempt": "lib/server/attempts/freeze-attempt.ts",
 } as const;
 export type SqlCopyName = keyof typeof SQL_COPIES;

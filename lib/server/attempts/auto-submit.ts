@@ -3,6 +3,7 @@ import "server-only";
 import { db } from "../db/client";
 import { log } from "../log";
 import { freezeAttempt } from "./freeze-attempt";
+import { lockAttemptRow } from "./lock-attempt-row";
 
 // One key for the whole cluster: only one instance sweeps at a time (the others skip, not wait).
 const SWEEP_LOCK_KEY = 0x486f6c64; // "Hold"
@@ -14,15 +15,10 @@ const SWEEP_LOCK_KEY = 0x486f6c64; // "Hold"
  */
 export async function autoSubmitAttempt(attemptId: string): Promise<string | null> {
   return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ overdue: boolean; status: string }[]>`
-      SELECT a.status::text AS status, clock_timestamp() > a.deadline + make_interval(secs => e.grace_seconds) AS overdue
-      FROM attempts a JOIN exams e ON e.id = a.exam_id
-      WHERE a.id = ${attemptId}::uuid
-      FOR UPDATE OF a`;
-    const row = rows[0];
+    const row = await lockAttemptRow(tx, attemptId);
     if (!row) return null;
     if (row.status === "in_progress") {
-      if (!row.overdue) return null;
+      if (!row.isOverdue) return null;
       const response = await freezeAttempt(tx, { attemptId, source: "auto" });
       return response?.submissionId ?? null;
     }

@@ -15,6 +15,7 @@ import { isLockTimeout } from "../db/errors";
 import { redisKeys } from "../redis/keys";
 import { acquireLock, releaseLock, waitForLockRelease } from "../redis/lock";
 import { freezeAttempt } from "./freeze-attempt";
+import { lockAttemptRow } from "./lock-attempt-row";
 import { loadAttemptForWrite, timeDetails } from "./load-attempt-for-write";
 
 export type SubmitResult = { response: SubmitResponse; isReplay: boolean };
@@ -77,14 +78,9 @@ export async function submitAttempt(options: {
     const outcome = await db.$transaction(
       async (tx) => {
         await tx.$executeRaw`SET LOCAL lock_timeout = '3s'`;
-        const rows = await tx.$queryRaw<{ status: string; overdue: boolean }[]>`
-          SELECT a.status::text AS status, clock_timestamp() > a.deadline + make_interval(secs => e.grace_seconds) AS overdue
-          FROM attempts a JOIN exams e ON e.id = a.exam_id
-          WHERE a.id = ${attemptId}::uuid
-          FOR UPDATE OF a`;
-        const row = rows[0];
+        const row = await lockAttemptRow(tx, attemptId);
         if (!row || row.status === "submitted") return { kind: "existing" as const };
-        if (row.overdue) {
+        if (row.isOverdue) {
           await freezeAttempt(tx, { attemptId, source: "auto" });
           await storeLateAnswers({ attemptId, deviceId: body.deviceId, answers, via: "submit" }, tx);
           return { kind: "late" as const };
