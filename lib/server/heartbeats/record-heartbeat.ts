@@ -5,6 +5,7 @@ import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbea
 
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { isForeignKeyViolation } from "../db/errors";
 import { redisKeys } from "../redis/keys";
 import { withRedis } from "../redis/client";
 import {
@@ -50,7 +51,15 @@ export async function recordHeartbeat(options: {
   // 3.
   const receivedAt = Date.now();
   const isPersisted = live === null || shouldPersistHeartbeat(previous, heartbeat, receivedAt);
-  if (isPersisted) await upsertDeviceHeartbeat(attempt.id, heartbeat, new Date(receivedAt));
+  if (isPersisted) {
+    try {
+      await upsertDeviceHeartbeat(attempt.id, heartbeat, new Date(receivedAt));
+    } catch (error) {
+      // The attempt (or its exam) was deleted between the read above and this write.
+      if (isForeignKeyViolation(error)) throw new AppError("NOT_FOUND", "No such attempt.");
+      throw error;
+    }
+  }
 
   // 4.
   const next: LiveHeartbeat = {
