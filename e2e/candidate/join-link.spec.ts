@@ -3,7 +3,7 @@ import { expect, test } from "../fixtures";
 const ATTEMPT_URL = /\/attempts\/[0-9a-f-]{36}$/;
 
 test.describe("A candidate's personal join link", () => {
-  test("opens the start page, and Start shows every question of the exam", async ({
+  test("opens the start page, and Start shows every question of the exam, ready to answer", async ({
     page,
     createExam,
     enrollCandidate,
@@ -31,11 +31,11 @@ test.describe("A candidate's personal join link", () => {
       await expect(card.getByRole("heading", { level: 2, name: `Question ${index + 1}` })).toBeVisible();
       await expect(card).toContainText(question.prompt);
     }
-    await expect(page.getByRole("list", { name: "Options for question 2" }).getByRole("listitem")).toHaveText([
-      /10\.0\.0\.0\/8/,
-      /172\.16\.0\.0\/12/,
-      /8\.8\.8\.0\/24/,
-    ]);
+    const choices = page.getByRole("article", { name: "Question 2" }).getByRole("checkbox");
+    await expect(choices).toHaveCount(3);
+    await expect(choices.nth(0)).toHaveAccessibleName("10.0.0.0/8");
+    await expect(choices.nth(1)).toHaveAccessibleName("172.16.0.0/12");
+    await expect(choices.nth(2)).toHaveAccessibleName("8.8.8.0/24");
     // Candidates never see answer keys.
     await expect(page.getByText("Answer key")).toHaveCount(0);
   });

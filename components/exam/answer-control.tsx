@@ -1,0 +1,194 @@
+"use client";
+
+import { useId, useState, type ChangeEvent } from "react";
+
+import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
+import { LIMITS } from "@/lib/shared/limits";
+import type { AnswerValue } from "@/lib/shared/schemas/attempts";
+import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
+
+export type AnswerControlProps = {
+  question: CandidateQuestion;
+  answer: AnswerState | undefined;
+  /** This browser's device id: an incoming value made elsewhere may replace what is in a focused field. */
+  deviceId: string | null;
+  /** Read-only: the device is still loading, or the paper is being submitted, submitted or closed. */
+  isLocked: boolean;
+  onEdit: (value: AnswerValue) => Promise<EditResult>;
+  /** Ids of the elements that describe the control (prompt, save status). */
+  describedBy: string;
+};
+
+const count = (value: number) => value.toLocaleString("en-GB");
+
+/** The native control for each question type; every change goes to `onEdit` at once. */
+export function AnswerControl(props: AnswerControlProps) {
+  switch (props.question.type) {
+    case "single_choice":
+    case "multiple_choice":
+      return <ChoiceControl {...props} />;
+    case "short_text":
+    case "essay":
+    case "numeric":
+      return <TextControl {...props} />;
+  }
+}
+
+function ChoiceControl({ question, answer, isLocked, onEdit, describedBy }: AnswerControlProps) {
+  const name = useId();
+  const isMultiple = question.type === "multiple_choice";
+  const options = question.options ?? [];
+  const selected = answer === undefined ? [] : Array.isArray(answer.value) ? answer.value : [String(answer.value)];
+
+  function onChange(optionId: string, isChecked: boolean) {
+    if (!isMultiple) {
+      void onEdit(optionId);
+      return;
+    }
+    // In the question's own option order, so the same choice is always the same value.
+    const next = options
+      .filter((option) => (option.id === optionId ? isChecked : selected.includes(option.id)))
+      .map((option) => option.id);
+    void onEdit(next);
+  }
+
+  return (
+    <fieldset className="answer answer--choice" disabled={isLocked} aria-describedby={describedBy}>
+      <legend className="answer__legend">
+        {isMultiple ? "Choose every option that applies" : "Choose one option"}
+      </legend>
+      <div className="choices">
+        {options.map((option) => (
+          <label key={option.id} className="choice">
+            <input
+              type={isMultiple ? "checkbox" : "radio"}
+              name={name}
+              value={option.id}
+              checked={selected.includes(option.id)}
+              onChange={(event) => onChange(option.id, event.currentTarget.checked)}
+            />
+            <span className="choice__label">{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The text a field shows for a stored value. */
+function asText(value: AnswerValue | undefined): string {
+  if (value === undefined) return "";
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+/**
+ * Short text, essay and numeric answers. The field keeps its own text, so an echo of the candidate's own
+ * edit never moves the caret; a value from elsewhere is adopted when the field is not focused and the value is
+ * not simply what this field last wrote, or at once when another device made a newer version.
+ */
+function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy }: AnswerControlProps) {
+  const inputId = useId();
+  const countId = useId();
+  const noteId = useId();
+  const incoming = asText(answer?.value);
+  const [text, setText] = useState(incoming);
+  const [lastWritten, setLastWritten] = useState<string | null>(null);
+  const [isFocused, setIsFocused] = useState(false);
+  const [isBadNumber, setIsBadNumber] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [seen, setSeen] = useState({ text: incoming, version: answer?.version ?? 0, deviceId: answer?.deviceId ?? "" });
+
+  const version = answer?.version ?? 0;
+  const author = answer?.deviceId ?? "";
+  if (seen.text !== incoming || seen.version !== version || seen.deviceId !== author) {
+    // Adjusting state to a new incoming value during render (React's "storing information from previous renders").
+    const isFromElsewhere = author !== "" && author !== deviceId && version !== seen.version;
+    setSeen({ text: incoming, version, deviceId: author });
+    if (incoming !== text && (isFromElsewhere || (!isFocused && incoming !== lastWritten))) {
+      setText(incoming);
+      setIsBadNumber(false);
+    }
+  }
+
+  function write(value: AnswerValue, written: string) {
+    setLastWritten(written);
+    void onEdit(value).then((result) => setRefusal(result.ok ? null : result.message));
+  }
+
+  function onChange(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) {
+    const next = event.currentTarget.value;
+    setText(next);
+    if (question.type !== "numeric") {
+      write(next, next);
+      return;
+    }
+    // An empty or unfinished number ("-", "1e") is not an answer yet: nothing is written, never a 0.
+    const isBad = event.currentTarget instanceof HTMLInputElement && event.currentTarget.validity.badInput;
+    setIsBadNumber(isBad);
+    if (next.trim() === "" || isBad) return;
+    const number = Number(next);
+    if (!Number.isFinite(number)) {
+      setIsBadNumber(true);
+      return;
+    }
+    write(number, String(number));
+  }
+
+  function onBlur() {
+    setIsFocused(false);
+    // Someone else wrote this question while the candidate was typing here: show the newest value now.
+    if (incoming !== text && lastWritten !== null && incoming !== lastWritten && answer?.status === "saved") {
+      setText(incoming);
+      setIsBadNumber(false);
+    }
+  }
+
+  const common = {
+    id: inputId,
+    value: text,
+    readOnly: isLocked,
+    onChange,
+    onFocus: () => setIsFocused(true),
+    onBlur,
+    "aria-describedby": `${countId} ${noteId} ${describedBy}`,
+  };
+
+  let field;
+  let countText: string;
+  if (question.type === "essay") {
+    field = (
+      <textarea {...common} className="answer__input answer__input--essay" rows={8} maxLength={LIMITS.essayChars} />
+    );
+    countText = `${count(text.length)} ${text.length === 1 ? "character" : "characters"} (up to ${count(LIMITS.essayChars)})`;
+  } else if (question.type === "short_text") {
+    field = (
+      <input {...common} type="text" className="answer__input" maxLength={LIMITS.shortTextChars} autoComplete="off" />
+    );
+    countText = `${count(text.length)} of ${count(LIMITS.shortTextChars)} characters`;
+  } else {
+    field = <input {...common} type="number" step="any" className="answer__input answer__input--number" />;
+    countText = "A number; decimals and negative numbers are fine.";
+  }
+
+  let note = refusal;
+  if (!note && question.type === "numeric") {
+    if (isBadNumber) note = "This is not a number yet, so it has not been saved.";
+    else if (text.trim() === "" && answer !== undefined)
+      note = `The field is empty, but your last number, ${asText(answer.value)}, is still your answer. Type a new number to change it.`;
+  }
+
+  return (
+    <div className="answer answer--text">
+      <label htmlFor={inputId} className="answer__label">
+        Your answer
+      </label>
+      {field}
+      <p className="answer__count muted" id={countId}>
+        {countText}
+      </p>
+      <p className="answer__note" id={noteId}>
+        {note}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+
+import { expect, type Candidate } from "../fixtures";
+
+// What the exam specs share: how a candidate reaches their exam page, where each question is, and what the
+// server holds (read through the candidate's own API, with the browser context's session cookie).
+
+export const ATTEMPT_URL = /\/attempts\/([0-9a-f-]{36})$/;
+
+/** Opens the candidate's join link and presses Start (or Resume, on a second device); returns the attempt id. */
+export async function openExam(page: Page, candidate: Candidate): Promise<string> {
+  await page.goto(candidate.joinUrl);
+  await page.getByRole("button", { name: /^(Start|Resume)$/ }).click();
+  await expect(page).toHaveURL(ATTEMPT_URL);
+  await expectReady(page);
+  return attemptIdOf(page);
+}
+
+export function attemptIdOf(page: Page): string {
+  const match = ATTEMPT_URL.exec(new URL(page.url()).pathname);
+  if (!match?.[1]) throw new Error(`not an attempt page: ${page.url()}`);
+  return match[1];
+}
+
+/** The page has read this device's store: the answer fields are editable. */
+export async function expectReady(page: Page) {
+  await expect(page.getByText("Opening your answers on this device…")).toHaveCount(0);
+  await expect(question(page, 3).getByLabel("Your answer")).toBeEditable();
+}
+
+export function question(page: Page, position: number) {
+  return page.getByRole("article", { name: `Question ${position}` });
+}
+
+export async function expectSaved(page: Page, positions: number[]) {
+  for (const position of positions) {
+    await expect(question(page, position).getByText("Saved to server", { exact: true })).toBeVisible();
+  }
+}
+
+type ServerAnswer = { questionId: string; value: unknown; version: number; deviceId: string };
+
+/** The server's answers of the attempt, by question id: GET /api/attempts/{id} with the candidate's cookie. */
+export async function serverAnswers(request: APIRequestContext, attemptId: string): Promise<Record<string, unknown>> {
+  const response = await request.get(`/api/attempts/${attemptId}`);
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { answers: ServerAnswer[] };
+  return Object.fromEntries(body.answers.map((answer) => [answer.questionId, answer.value]));
+}

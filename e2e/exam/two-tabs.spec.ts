@@ -1,0 +1,39 @@
+import { expect, test } from "../fixtures";
+
+import { expectSaved, openExam, question, serverAnswers } from "./exam-page";
+
+test.describe("A candidate with the exam open in two tabs", () => {
+  test("types in both tabs, in different questions, and loses nothing", async ({
+    page: first,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    const attemptId = await openExam(first, candidate);
+    const second = await context.newPage();
+    await second.goto(first.url());
+    await expect(question(second, 3).getByLabel("Your answer")).toBeEditable();
+
+    await question(first, 3).getByLabel("Your answer").pressSequentially("typed in the first tab");
+    await question(second, 4).getByLabel("Your answer").pressSequentially("typed in the second tab");
+    await question(first, 5).getByLabel("Your answer").fill("42");
+    await question(second, 1).getByRole("radio", { name: "Transport" }).check();
+
+    for (const page of [first, second]) {
+      await expectSaved(page, [1, 3, 4, 5]);
+    }
+    // Each tab shows what the other typed, without a reload.
+    await expect(question(second, 3).getByLabel("Your answer")).toHaveValue("typed in the first tab");
+    await expect(question(first, 4).getByLabel("Your answer")).toHaveValue("typed in the second tab");
+
+    const [q1, , q3, q4, q5] = exam.questionIds;
+    expect(await serverAnswers(first.request, attemptId)).toEqual({
+      [q1!]: "c",
+      [q3!]: "typed in the first tab",
+      [q4!]: "typed in the second tab",
+      [q5!]: 42,
+    });
+  });
+});
