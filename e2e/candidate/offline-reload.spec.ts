@@ -1,0 +1,157 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import type { Page } from "@playwright/test";
+
+import { expect, test, type CreatedExam } from "../fixtures";
+
+// A candidate on a bad connection reloads the exam page: the service worker (public/sw.js) serves the copy
+// it kept, with its scripts, so the page comes back and the sync engine can restore the answers from
+// IndexedDB. The exam page itself is being rebuilt; these tests rely only on its title and question prompts.
+
+const ATTEMPT_URL = /\/attempts\/[0-9a-f-]{36}$/;
+const OFFLINE_PAGE_HEADING = "This page needs a connection the first time";
+const SCREENSHOTS = fileURLToPath(new URL("../.artifacts/screenshots/", import.meta.url));
+
+/**
+ * What the worker does not keep yet, of this page and the scripts and stylesheets it loaded: empty once an
+ * offline reload can work.
+ */
+async function missingForOffline(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!navigator.serviceWorker.controller) return ["(the worker does not control this page yet)"];
+    const assets = performance
+      .getEntriesByType("resource")
+      .map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith("/_next/static/"))
+      .map((url) => url.href);
+    const wanted = [location.pathname, ...assets];
+    const found = await Promise.all(wanted.map((key) => caches.match(key, { ignoreVary: true })));
+    return wanted.filter((_key, index) => found[index] === undefined);
+  });
+}
+
+async function expectExamPage(page: Page, exam: CreatedExam) {
+  await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+  for (const question of exam.questions) await expect(page.getByText(question.prompt)).toBeVisible();
+}
+
+test.describe("A candidate who loses the connection", () => {
+  test("reloads the exam page offline and gets it back", async ({ page, context, createExam, enrollCandidate }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    await page.goto(candidate.joinUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect(page).toHaveURL(ATTEMPT_URL);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // Online, this reload goes through the worker, which keeps the page and its assets.
+    await page.reload();
+    await expectExamPage(page, exam);
+    await expect.poll(() => missingForOffline(page)).toEqual([]);
+
+    await context.setOffline(true);
+    await page.reload();
+
+    await expectExamPage(page, exam);
+    await expect(page.getByRole("heading", { name: OFFLINE_PAGE_HEADING })).toHaveCount(0);
+    await page.screenshot({ path: join(SCREENSHOTS, "desktop-candidate-exam-offline-reload.png"), fullPage: true });
+  });
+
+  test("right after the first visit can already reload offline", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    // The start page loads before the worker exists, and Start reaches the exam page client-side: the worker
+    // never saw either load, so the page tells it what to keep.
+    await page.goto(candidate.joinUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect(page).toHaveURL(ATTEMPT_URL);
+    await expectExamPage(page, exam);
+    await expect.poll(() => missingForOffline(page)).toEqual([]);
+
+    await context.setOffline(true);
+    await page.reload();
+
+    await expectExamPage(page, exam);
+  });
+
+  test("opening a page never visited on this device shows a calm offline page", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    await page.goto(candidate.joinUrl);
+    await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+    await expect.poll(() => missingForOffline(page)).toEqual([]);
+
+    await context.setOffline(true);
+    await page.goto(`/exam/${exam.id}/check`);
+
+    await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
+    await expect(
+      page.getByText("Pages you have already opened here, such as your exam, still open without a connection."),
+    ).toBeVisible();
+
+    // The start page was opened before, so it still opens.
+    await page.goto(`/exam/${exam.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+  });
+
+  test("following a link offline lands on the offline page rather than hanging", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    await page.goto(candidate.joinUrl);
+    await expect.poll(() => missingForOffline(page)).toEqual([]);
+
+    await context.setOffline(true);
+    // A client-side navigation: its RSC request fails, and Next.js falls back to loading the page itself.
+    await page.getByRole("link", { name: "Check this device" }).click();
+
+    await expect(page).toHaveURL(`/exam/${exam.id}/check`);
+    await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
+  });
+
+  test("on a shared computer, keeps no copy of the previous candidate's exam once another joins", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const alice = await enrollCandidate(exam.id);
+    const bob = await enrollCandidate(exam.id);
+    await page.goto(alice.joinUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect(page).toHaveURL(ATTEMPT_URL);
+    const alicesAttempt = new URL(page.url()).pathname;
+    await expect.poll(() => missingForOffline(page)).toEqual([]);
+
+    await page.goto(bob.joinUrl);
+    await expect(page.getByText(`Signed in as ${bob.name}`)).toBeVisible();
+    await expect
+      .poll(() =>
+        page.evaluate(async (path) => (await caches.match(path, { ignoreVary: true })) !== undefined, alicesAttempt),
+      )
+      .toBe(false);
+
+    await context.setOffline(true);
+    await page.goto(alicesAttempt);
+
+    await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
+    await expect(page.getByText(exam.questions[0]?.prompt ?? "")).toHaveCount(0);
+  });
+});
