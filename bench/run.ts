@@ -9,11 +9,13 @@ import { parseArgs, UsageError } from "./lib/args";
 import { runCleanups } from "./lib/cleanup";
 import { errorMessage, say, shout } from "./lib/log";
 import type { Scenario } from "./lib/scenario";
+import { clientScenario } from "./scenarios/client";
 import { syncScenario } from "./scenarios/sync";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
 const SCENARIOS: Record<string, Scenario<any>> = {
   [syncScenario.name]: syncScenario,
+  [clientScenario.name]: clientScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

@@ -1,0 +1,470 @@
+// `npm run bench -- client`: the candidate's exam page in Chromium, measured from outside the app.
+//
+// 1. A private database, migrated; the app built if needed and started from a private copy of the build.
+// 2. Seeding through the real API: one exam of 20 questions, one candidate enrolled (its join link kept).
+// 3. In Chromium (Debian's, as the e2e suite runs it): the candidate opens the join link, presses Start,
+//    lands on the exam page and waits until it is ready. Then it types N characters, with gaps of 30–80 ms
+//    and a pause now and then (long enough for an autosave to go out while typing goes on), into an essay
+//    and a short-text field, once online and once with the context offline. Per keystroke: keydown →
+//    the `drafts` transaction that holds its text has committed (`complete`), measured by an init script
+//    (bench/lib/idb-commit-probe.ts). Afterwards the server must hold exactly the typed text.
+// 4. First-load JS of the exam page (/attempts/[id]) and, as the baseline, of the start page
+//    (/exam/[id]), each in a fresh context: wire, decoded and gzip sizes, and the largest chunks.
+// 5. One line per figure, and the whole run in bench/results/client-<time>.json.
+import { randomBytes, randomInt } from "node:crypto";
+import { loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+
+import type { BrowserContext, Locator, Page } from "@playwright/test";
+
+import type { Flags } from "../lib/args";
+import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/app-server";
+import { launchChromium } from "../lib/browser";
+import { createMigratedDatabase } from "../lib/database";
+import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/first-load-js";
+import { createAgent } from "../lib/http-client";
+import { clearPending, installIdbCommitProbe, pendingKeystrokes, takeProbe, type KeystrokeSample, type ProbeTake } from "../lib/idb-commit-probe";
+import { LatencyRecorder, type LatencySummary } from "../lib/latency";
+import { say, shout, sleep } from "../lib/log";
+import { environment, formatRatio, ratio, writeResults } from "../lib/report";
+import type { Scenario } from "../lib/scenario";
+import { Api, createExam } from "../lib/seed";
+
+export type ClientOptions = {
+  /** Characters typed per phase (online, offline), half into an essay and half into a short-text field. */
+  chars: number;
+  minGapMs: number;
+  maxGapMs: number;
+  /** A pause of `pauseMs` after every this many characters (0: never). */
+  pauseEvery: number;
+  pauseMs: number;
+  /** How long keystrokes may stay uncommitted after the last one before they count as lost. */
+  settleTimeoutMs: number;
+  /** How long the server may take to hold the typed text (online; and after going back online). */
+  syncTimeoutMs: number;
+  largest: number;
+  build: BuildMode;
+};
+
+type PhaseName = "online" | "offline";
+type Field = { position: number; kind: "essay" | "short_text"; questionId: string; text: string };
+
+type Phase = {
+  name: PhaseName;
+  fields: Field[];
+  typed: number;
+  elapsedMs: number;
+  loadAverage: number;
+  total: LatencySummary;
+  toTransaction: LatencySummary;
+  commit: LatencySummary;
+  superseded: number;
+  pendingAfterSettle: number;
+  probe: Omit<ProbeTake, "samples">;
+  /** Last keystroke (online) or going back online (offline) → the server holds every typed text. */
+  toServerMs: number | null;
+  samples: Pick<KeystrokeSample, "totalMs" | "toTransactionMs" | "commitMs" | "length" | "isSuperseded">[];
+};
+
+const WORDS = "answers stay on this device first then reach the server when the network allows so a candidate never loses a keystroke even on a hotel wifi".split(" ");
+const EXAM_PAGE = /\/attempts\/([0-9a-f-]{36})(?:[?#].*)?$/;
+const OPENING_TEXT = "Opening your answers on this device…";
+// Bench exam (bench/lib/exam.ts): positions 1–8 short text, 9–12 essay.
+const FIELDS: Record<PhaseName, { essay: number; shortText: number }> = { online: { essay: 9, shortText: 1 }, offline: { essay: 10, shortText: 2 } };
+const READY_TIMEOUT_MS = 30_000;
+const ACTION_TIMEOUT_MS = 15_000;
+
+/** `length` characters of lower-case words and single spaces, never starting or ending with a space. */
+function textOf(length: number): string {
+  let text = "";
+  while (text.length < length) text += `${text ? " " : ""}${WORDS[randomInt(WORDS.length)]}`;
+  return text.slice(0, length).replace(/ $/, "x");
+}
+
+function question(page: Page, position: number): Locator {
+  return page.getByRole("article", { name: `Question ${position}`, exact: true });
+}
+
+function answerField(page: Page, position: number): Locator {
+  return question(page, position).getByLabel("Your answer", { exact: true });
+}
+
+/** The exam page has read this device's store and its fields are editable. */
+async function isExamReady(page: Page): Promise<boolean> {
+  try {
+    if ((await page.getByText(OPENING_TEXT).count()) > 0) return false;
+    return await answerField(page, 1).isEditable({ timeout: 500 });
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, signal: AbortSignal, everyMs = 50): Promise<number> {
+  const startedAt = performance.now();
+  const deadline = startedAt + timeoutMs;
+  while (!signal.aborted && performance.now() < deadline) {
+    if (await check()) return performance.now() - startedAt;
+    await sleep(everyMs, signal);
+  }
+  if (signal.aborted) throw new Error("stopped");
+  throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+}
+
+function summarise(values: readonly number[]): LatencySummary {
+  const recorder = new LatencyRecorder();
+  for (const value of values) recorder.record(value);
+  return recorder.summary();
+}
+
+async function serverAnswers(context: BrowserContext, baseUrl: string, attemptId: string): Promise<Map<string, unknown> | null> {
+  try {
+    const response = await context.request.get(`${baseUrl}/api/attempts/${attemptId}`, { timeout: 5_000 });
+    if (response.status() !== 200) return null;
+    const body = (await response.json()) as { answers?: { questionId: string; value: unknown }[] };
+    return new Map((body.answers ?? []).map((answer) => [answer.questionId, answer.value]));
+  } catch {
+    return null;
+  }
+}
+
+async function serverHolds(context: BrowserContext, baseUrl: string, attemptId: string, fields: readonly Field[]): Promise<boolean> {
+  const answers = await serverAnswers(context, baseUrl, attemptId);
+  return answers !== null && fields.every((field) => answers.get(field.questionId) === field.text);
+}
+
+/**
+ * Types `text` into `field` one key at a time, with random gaps and pauses (none after the phase's last key);
+ * returns the keys typed and when the last one was sent.
+ */
+async function typeInto(
+  page: Page,
+  field: Locator,
+  text: string,
+  options: ClientOptions,
+  signal: AbortSignal,
+  counts: { before: number; total: number },
+): Promise<{ typed: number; lastKeyAt: number }> {
+  await field.click({ timeout: ACTION_TIMEOUT_MS });
+  await page.keyboard.press("End");
+  let typed = 0;
+  let lastKeyAt = performance.now();
+  for (const character of text) {
+    if (signal.aborted) break;
+    await page.keyboard.type(character);
+    lastKeyAt = performance.now();
+    typed += 1;
+    const count = counts.before + typed;
+    if (count >= counts.total) break;
+    const isPause = options.pauseEvery > 0 && count % options.pauseEvery === 0;
+    await sleep(isPause ? options.pauseMs : options.minGapMs + randomInt(options.maxGapMs - options.minGapMs + 1), signal);
+  }
+  return { typed, lastKeyAt };
+}
+
+async function runPhase(options: {
+  name: PhaseName;
+  page: Page;
+  context: BrowserContext;
+  baseUrl: string;
+  attemptId: string;
+  questionIds: readonly string[];
+  clientOptions: ClientOptions;
+  problems: string[];
+  signal: AbortSignal;
+}): Promise<Phase> {
+  const { page, context, name, clientOptions, signal, problems } = options;
+  const positions = FIELDS[name];
+  const essayChars = Math.ceil(clientOptions.chars / 2);
+  const fields: Field[] = [
+    { position: positions.essay, kind: "essay", questionId: options.questionIds[positions.essay - 1] ?? "", text: textOf(essayChars) },
+    { position: positions.shortText, kind: "short_text", questionId: options.questionIds[positions.shortText - 1] ?? "", text: textOf(clientOptions.chars - essayChars) },
+  ];
+
+  if (name === "offline") {
+    await context.setOffline(true);
+    // Let the page see it (navigator.onLine, the `offline` event) before the first key.
+    await sleep(500, signal);
+  }
+  const leftOver = await clearPending(page);
+  if (leftOver > 0) say(`${name}: ${leftOver} keystrokes from before were still pending; forgotten`);
+  await takeProbe(page);
+
+  const loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
+  say(`${name}: typing ${clientOptions.chars} characters (${fields.map((field) => `${field.text.length} into question ${field.position}, ${field.kind.replace("_", " ")}`).join("; ")}), load ${loadAverage}`);
+  const startedAt = performance.now();
+  let typed = 0;
+  let lastKeyAt = startedAt;
+  for (const field of fields) {
+    const result = await typeInto(page, answerField(page, field.position), field.text, clientOptions, signal, { before: typed, total: clientOptions.chars });
+    typed += result.typed;
+    lastKeyAt = result.lastKeyAt;
+  }
+  const elapsedMs = lastKeyAt - startedAt;
+  if (signal.aborted) throw new Error("stopped");
+
+  let pendingAfterSettle = 0;
+  try {
+    await waitFor(`${name}: every keystroke committed to IndexedDB`, async () => (await pendingKeystrokes(page)) === 0, clientOptions.settleTimeoutMs, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    pendingAfterSettle = await pendingKeystrokes(page);
+    problems.push(`${name}: ${pendingAfterSettle} keystrokes were not committed to IndexedDB within ${clientOptions.settleTimeoutMs / 1000} s of the last one`);
+  }
+  const take = await takeProbe(page);
+  const { samples, ...probe } = take;
+
+  for (const field of fields) {
+    const shown = await answerField(page, field.position).inputValue({ timeout: ACTION_TIMEOUT_MS });
+    if (shown !== field.text) problems.push(`${name}: question ${field.position} shows ${JSON.stringify(shown.slice(-40))}… (${shown.length} chars), not the ${field.text.length} typed`);
+  }
+  if (samples.length !== typed) problems.push(`${name}: ${typed} keys typed, ${samples.length} keystroke commits seen (pending ${probe.pending}, dropped ${probe.dropped})`);
+  if (probe.aborted > 0) problems.push(`${name}: ${probe.aborted} drafts transactions aborted`);
+  const notStrict = Object.entries(probe.durability).filter(([durability]) => durability !== "strict");
+  if (notStrict.length > 0) problems.push(`${name}: drafts transactions with durability other than strict: ${JSON.stringify(probe.durability)}`);
+
+  let toServerMs: number | null = null;
+  if (name === "offline") {
+    const banner = await page.getByText("Every answer is saved on this device").first().isVisible().catch(() => false);
+    if (!banner) say("offline: the connection banner was not visible at the end of typing (information only)");
+    const onServer = await serverAnswers(context, options.baseUrl, options.attemptId);
+    if (onServer && fields.some((field) => onServer.get(field.questionId) === field.text)) problems.push("offline: the server already held text typed while offline");
+    await context.setOffline(false);
+  }
+  try {
+    const since = name === "offline" ? performance.now() : lastKeyAt;
+    await waitFor(`${name}: the server holds the typed text`, () => serverHolds(context, options.baseUrl, options.attemptId, fields), clientOptions.syncTimeoutMs, signal, 100);
+    toServerMs = Math.round(performance.now() - since);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    problems.push(`${name}: the server did not hold the typed text within ${clientOptions.syncTimeoutMs / 1000} s${name === "offline" ? " of going back online" : ""}`);
+  }
+
+  return {
+    name,
+    fields,
+    typed,
+    elapsedMs: Math.round(elapsedMs),
+    loadAverage,
+    total: summarise(samples.map((sample) => sample.totalMs)),
+    toTransaction: summarise(samples.map((sample) => sample.toTransactionMs)),
+    commit: summarise(samples.map((sample) => sample.commitMs)),
+    superseded: samples.filter((sample) => sample.isSuperseded).length,
+    pendingAfterSettle,
+    probe,
+    toServerMs,
+    samples: samples.map(({ totalMs, toTransactionMs, commitMs, length, isSuperseded }) => ({
+      totalMs: Math.round(totalMs * 100) / 100,
+      toTransactionMs: Math.round(toTransactionMs * 100) / 100,
+      commitMs: Math.round(commitMs * 100) / 100,
+      length,
+      isSuperseded,
+    })),
+  };
+}
+
+function formatPhase(phase: Phase): string {
+  const { total, toTransaction, commit } = phase;
+  const ms = (value: number): string => value.toFixed(1).padStart(6);
+  return (
+    `keystroke→IndexedDB ${phase.name.padEnd(7)}  p50 ${ms(total.p50)} ms  p95 ${ms(total.p95)} ms  p99 ${ms(total.p99)} ms  max ${ms(total.max)} ms  n=${total.count}` +
+    `  [keydown→transaction opened p50 ${toTransaction.p50.toFixed(1)} / p99 ${toTransaction.p99.toFixed(1)} ms;` +
+    ` opened→complete p50 ${commit.p50.toFixed(1)} / p99 ${commit.p99.toFixed(1)} ms]` +
+    `  durability ${Object.entries(phase.probe.durability).map(([key, count]) => `${key}×${count}`).join(" ") || "none"}` +
+    ` (${phase.probe.unpairedTransactions} without a keystroke: merges, acknowledgements)` +
+    `  pending ${phase.pendingAfterSettle}  superseded ${phase.superseded}  ${(phase.elapsedMs / 1000).toFixed(1)} s of typing  load ${phase.loadAverage.toFixed(1)}` +
+    `  server holds it ${phase.toServerMs === null ? "NEVER" : `${(phase.toServerMs / 1000).toFixed(1)} s`} after ${phase.name === "online" ? "the last key" : "going online"}`
+  );
+}
+
+function formatSize(size: FirstLoadJs, pathLabel: string): string {
+  const { initial, later } = size;
+  return (
+    `first-load JS ${size.label.padEnd(10)} ${pathLabel.padEnd(16)} ${String(initial.files).padStart(3)} files` +
+    `  wire ${kb(initial.transferBytes).padStart(9)}  decoded ${kb(initial.decodedBytes).padStart(9)}  gzip ${kb(initial.gzipBytes).padStart(9)}` +
+    `  (after load: ${later.files} more files, decoded ${kb(later.decodedBytes)}, gzip ${kb(later.gzipBytes)}` +
+    `${later.files > 0 && later.files <= 3 ? `: ${size.files.filter((file) => !file.isInitial).map((file) => file.path.replace("/_next/static/chunks/", "")).join(", ")}` : ""})` +
+    `  DOMContentLoaded ${size.timing.domContentLoadedMs ?? "?"} ms, load ${size.timing.loadMs ?? "?"} ms${size.timing.readyMs !== null ? `, ready ${size.timing.readyMs} ms` : ""}`
+  );
+}
+
+export const clientScenario: Scenario<ClientOptions> = {
+  name: "client",
+  summary: "the exam page in Chromium: keystroke → committed-to-IndexedDB latency (online, offline) and first-load JS",
+  usage: [
+    "  --chars N                characters typed per phase (online, offline)            300",
+    "  --min-gap-ms MS          least time between two keys                              30",
+    "  --max-gap-ms MS          most time between two keys                               80",
+    "  --pause-every N          a pause after every N characters (0: none)               60",
+    "  --pause-ms MS            that pause (above the 1.5 s debounce: autosaves go out)  2000",
+    "  --settle-timeout-ms MS   keystrokes not committed by then count as lost           10000",
+    "  --sync-timeout-ms MS     the server must hold the typed text by then              60000",
+    "  --largest N              largest chunks printed per page                          5",
+    "  --build auto|always|never  next build: when sources are newer than .next/BUILD_ID   auto",
+  ].join("\n"),
+
+  options(flags: Flags): ClientOptions {
+    const minGapMs = flags.number("min-gap-ms", 30, { min: 0, max: 5_000, isInteger: true });
+    return {
+      chars: flags.number("chars", 300, { min: 2, max: 5_000, isInteger: true }),
+      minGapMs,
+      maxGapMs: flags.number("max-gap-ms", Math.max(80, minGapMs), { min: minGapMs, max: 10_000, isInteger: true }),
+      pauseEvery: flags.number("pause-every", 60, { min: 0, max: 5_000, isInteger: true }),
+      pauseMs: flags.number("pause-ms", 2_000, { min: 0, max: 60_000, isInteger: true }),
+      settleTimeoutMs: flags.number("settle-timeout-ms", 10_000, { min: 100, max: 300_000, isInteger: true }),
+      syncTimeoutMs: flags.number("sync-timeout-ms", 60_000, { min: 1_000, max: 600_000, isInteger: true }),
+      largest: flags.number("largest", 5, { min: 0, max: 100, isInteger: true }),
+      build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+    };
+  },
+
+  async run(options, signal) {
+    const problems: string[] = [];
+    const startedAt = new Date();
+    const env0 = environment();
+
+    // 1.
+    const database = await createMigratedDatabase("client");
+    const appEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: database.url,
+      APP_SECRET: randomBytes(32).toString("base64url"),
+      ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
+      REDIS_URL: "redis://127.0.0.1:6379",
+      NEXT_TELEMETRY_DISABLED: "1",
+    };
+    const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
+    if (signal.aborted) return { isOk: false };
+    const app = await startApp({ buildId: build.buildId, env: appEnv, signal });
+    const baseUrl = `http://127.0.0.1:${app.port}`;
+    const health: unknown = await (await fetch(`${baseUrl}/api/health`)).json();
+    say(`app health: ${JSON.stringify(health)}`);
+
+    // 2.
+    const seedAgent = createAgent(2);
+    const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN ?? "", signal });
+    const exam = await createExam(api, `Client benchmark ${startedAt.toISOString()}`);
+    const enrolled = JSON.parse(
+      (
+        await api.call("POST", `/api/admin/exams/${exam.examId}/candidates`, {
+          body: { candidates: [{ name: "Bench Browser Candidate", email: "bench-browser-1@holdfast.test" }] },
+          isAdmin: true,
+          expect: [201],
+        })
+      ).body,
+    ) as { candidates: { joinToken: string }[] };
+    seedAgent.destroy();
+    const joinToken = enrolled.candidates[0]?.joinToken;
+    if (!joinToken) throw new Error("seeding: enrolling the candidate returned no join token");
+    const questionIds = exam.questions.map((item) => item.id);
+    say(`seeded exam ${exam.examId} (${questionIds.length} questions) and one candidate`);
+
+    // 3.
+    const chromium = await launchChromium();
+    const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    const page = await context.newPage();
+    await installIdbCommitProbe(page);
+    await page.goto(`${baseUrl}/join/${joinToken}`, { waitUntil: "load", timeout: 60_000 });
+    await page.getByRole("button", { name: /^(Start|Resume)$/ }).click();
+    await page.waitForURL(EXAM_PAGE, { timeout: 30_000 });
+    const attemptId = EXAM_PAGE.exec(page.url())?.[1];
+    if (!attemptId) throw new Error(`not an exam page: ${page.url()}`);
+    const readyMs = await waitFor("the exam page is ready", () => isExamReady(page), READY_TIMEOUT_MS, signal);
+    say(`exam page ready ${Math.round(readyMs)} ms after the URL changed (attempt ${attemptId})`);
+
+    const phases: Phase[] = [];
+    const lines: string[] = [];
+    for (const name of ["online", "offline"] as const) {
+      if (signal.aborted) return { isOk: false };
+      const phase = await runPhase({ name, page, context, baseUrl, attemptId, questionIds, clientOptions: options, problems, signal });
+      phases.push(phase);
+      const line = formatPhase(phase);
+      lines.push(line);
+      console.log(line);
+    }
+    const cookies = await context.cookies();
+    await context.close();
+
+    // 4.
+    const contextOptions = { viewport: { width: 1280, height: 900 }, storageState: { cookies, origins: [] } };
+    const startPage = await measureFirstLoadJs({
+      browser: chromium.browser,
+      label: "start page",
+      url: `${baseUrl}/exam/${exam.examId}`,
+      contextOptions,
+      isReady: async (target) => target.getByRole("button", { name: /^(Start|Resume)$/ }).isEnabled({ timeout: 500 }).catch(() => false),
+      signal,
+    });
+    const examPage = await measureFirstLoadJs({
+      browser: chromium.browser,
+      label: "exam page",
+      url: `${baseUrl}/attempts/${attemptId}`,
+      contextOptions,
+      isReady: isExamReady,
+      readyTimeoutMs: READY_TIMEOUT_MS,
+      signal,
+    });
+    await chromium.close();
+    for (const size of [startPage, examPage]) {
+      if (size.status !== 200) problems.push(`${size.label}: ${size.url} answered ${size.status ?? "nothing"}`);
+      if (size.initial.files === 0) problems.push(`${size.label}: no first-load script found (did the HTML change shape?)`);
+      if (size.missingTiming > 0) say(`${size.label}: ${size.missingTiming} scripts had no Resource Timing entry; their wire size is missing from the total`);
+    }
+    const sizeRatios = {
+      transfer: ratio(examPage.initial.transferBytes, startPage.initial.transferBytes),
+      decoded: ratio(examPage.initial.decodedBytes, startPage.initial.decodedBytes),
+      gzip: ratio(examPage.initial.gzipBytes, startPage.initial.gzipBytes),
+    };
+    for (const line of [
+      formatSize(examPage, "/attempts/[id]"),
+      formatSize(startPage, "/exam/[id]"),
+      `first-load JS exam page / start page  wire ${formatRatio(sizeRatios.transfer)}  decoded ${formatRatio(sizeRatios.decoded)}  gzip ${formatRatio(sizeRatios.gzip)}` +
+        `  (exam page only: +${kb(examPage.initial.decodedBytes - startPage.initial.decodedBytes)} decoded, +${kb(examPage.initial.gzipBytes - startPage.initial.gzipBytes)} gzip)`,
+    ]) {
+      lines.push(line);
+      console.log(line);
+    }
+    const startPaths = new Set(startPage.files.filter((file) => file.isInitial).map((file) => file.path));
+    for (const file of examPage.files.filter((item) => item.isInitial).slice(0, options.largest)) {
+      const line =
+        `  exam page chunk ${file.path.padEnd(60)} decoded ${kb(file.decodedBytes).padStart(9)}  gzip ${kb(file.gzipBytes).padStart(8)}` +
+        `  wire ${file.transferBytes === null ? "?" : kb(file.transferBytes)}${file.contentEncoding ? ` (${file.contentEncoding})` : " (uncompressed)"}${startPaths.has(file.path) ? "  shared with the start page" : "  exam page only"}`;
+      lines.push(line);
+      console.log(line);
+    }
+    if (currentBuildId() !== build.buildId) say(`note: .next was rebuilt by someone else during the run; this run measured build ${build.buildId} (from its private copy)`);
+    for (const problem of problems) shout(problem);
+
+    console.log(
+      `chromium ${chromium.version}; build ${build.buildId} (${build.isBuilt ? "built" : "reused"}: ${build.reason}); typing: ${options.chars} chars per phase,` +
+        ` gaps ${options.minGapMs}–${options.maxGapMs} ms, a ${options.pauseMs} ms pause every ${options.pauseEvery || "∞"} chars`,
+    );
+    console.log(`checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text)" : `${problems.length} FAILED (see above)`}`);
+
+    const file = writeResults("client", {
+      scenario: "client",
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      options,
+      environment: env0,
+      build,
+      chromium: { version: chromium.version },
+      appHealth: health,
+      method: {
+        keystroke:
+          "keydown event time stamp (capture listener on window) → `complete` of the readwrite IndexedDB transaction that put the field's text into `drafts` (init script wrapping IDBDatabase.transaction and IDBObjectStore.put; the app is unchanged)",
+        firstLoadJs:
+          "fresh context, service workers blocked, one navigation; first load = scripts the HTML names; wire = Resource Timing transferSize; decoded = body bytes; gzip = node:zlib level 6 of the body",
+      },
+      attemptId,
+      examReadyMs: Math.round(readyMs),
+      phases,
+      firstLoadJs: { examPage, startPage, ratios: sizeRatios },
+      problems,
+      lines,
+    });
+    console.log(`results: ${file}`);
+    return { isOk: problems.length === 0 };
+  },
+};
