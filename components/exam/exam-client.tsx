@@ -3,14 +3,17 @@
 import { useCallback, useState } from "react";
 
 import { useSyncEngine } from "@/lib/client/sync/use-sync-engine";
+import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { ConnectionBanner } from "./connection-banner";
 import { Countdown } from "./countdown";
+import { EmergencyExport } from "./emergency-export-button";
 import { ExamQuestion, questionHeadingId } from "./exam-question";
 import { FinalScreen } from "./final-screen";
 import { QuestionNavigator } from "./question-navigator";
 import { ReviewDialog } from "./review-dialog";
+import { useNow } from "./use-now";
 
 /** Scrolls to a question and moves focus to its heading, so keyboard users land where they asked. */
 function jumpTo(questionId: string) {
@@ -43,6 +46,14 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
   const isLocked = !state.ready || isSubmitting || isFinished;
   const title = state.examTitle ?? initialView.examTitle;
 
+  // Emergency export (docs/sync-protocol.md): the key is kept while online; the file is offered once the
+  // deadline has passed by server time with answers still waiting and no working connection.
+  useKeepExportKey(initialView.attemptId, { isReady: state.ready, isOnline: state.connection === "ok" });
+  const now = useNow();
+  const isPastDeadline =
+    now !== null && state.deadline !== null && now + state.serverOffsetMs > Date.parse(state.deadline);
+  const isExportOffered = isPastDeadline && state.pendingCount > 0 && state.connection !== "ok";
+
   return (
     <main className="page page--reading exam">
       <p className="eyebrow">Exam</p>
@@ -65,6 +76,8 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
           </div>
 
           <ConnectionBanner state={state} onRetryNow={() => void flushNow()} />
+
+          {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}
 
           {state.storageError ? (
             <p className="notice notice--warn" role="alert">

@@ -3,6 +3,7 @@
 import type { SyncSnapshot } from "@/lib/client/sync/sync-state";
 import { formatInstant } from "@/lib/shared/format";
 
+import { EmergencyExport } from "./emergency-export-button";
 import { Icon } from "./icons";
 
 type Receipt = {
@@ -62,6 +63,9 @@ export function FinalScreen({ state }: { state: SyncSnapshot }) {
             server. {state.pendingCount === 1 ? "It is" : "They are"} kept on this device; tell your proctor.
           </p>
         ) : null}
+        {state.pendingCount > 0 ? (
+          <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
+        ) : null}
       </section>
     );
   }
@@ -99,6 +103,9 @@ export function FinalScreen({ state }: { state: SyncSnapshot }) {
           The paper the server received differs from what this device holds. Your proctor can see this; keep this
           receipt.
         </p>
+      ) : null}
+      {state.pendingCount > 0 ? (
+        <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
       ) : null}
       <p>
         <button type="button" className="button button--primary" onClick={() => downloadReceipt(receipt)}>

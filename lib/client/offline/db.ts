@@ -68,6 +68,11 @@ export type AttemptRecord = {
   lastSyncAt: number | null;
   /** Question ids the candidate flagged for review (local only). */
   flagged: string[];
+  /**
+   * The attempt's emergency-export public key (base64url), fetched while online so an emergency file can be
+   * made offline (ADR 006). Not indexed, so adding it needed no schema version; absent on older records.
+   */
+  exportKey?: string;
 };
 
 export type DraftRecord = {

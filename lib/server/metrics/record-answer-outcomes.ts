@@ -9,6 +9,6 @@ export function recordAutosaveResults(results: readonly { status: AnswerStatus }
 }
 
 /** Counts answers kept as late answers (called where they are stored, so the count is exact). */
-export function recordLateAnswers(via: "autosave" | "submit", count: number): void {
+export function recordLateAnswers(via: "autosave" | "submit" | "export", count: number): void {
   if (count > 0) getMetrics().lateAnswers.inc({ via }, count);
 }

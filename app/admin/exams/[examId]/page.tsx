@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
+import { EmergencyExportUpload } from "@/components/emergency-export-upload";
 import { StatusBadge } from "@/components/exams-table";
 import { QuestionCard } from "@/components/question-card";
 import { StaffHeader } from "@/components/site-header";
@@ -183,6 +184,16 @@ export default async function AdminExamPage({ params }: Props) {
               </div>
             </>
           )}
+        </section>
+
+        <section aria-labelledby="emergency-upload-heading">
+          <h2 id="emergency-upload-heading">Emergency files</h2>
+          <p className="muted">
+            A candidate whose time ran out with answers stuck on their device can download an encrypted emergency file
+            from the exam page. Upload it here: answers for a running attempt are applied like an autosave (the newest
+            edit wins); answers for a closed attempt are kept as late answers and never change the submitted paper.
+          </p>
+          <EmergencyExportUpload examId={exam.id} />
         </section>
       </main>
     </>

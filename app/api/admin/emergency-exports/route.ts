@@ -1,0 +1,8 @@
+import { importEmergencyExport } from "@/lib/server/exports/import-emergency-export";
+import { json, route } from "@/lib/server/http/route";
+import { EmergencyExportFileSchema } from "@/lib/shared/emergency-export";
+
+/** Staff upload a candidate's emergency file: decrypted, scoped to the uploader's exams, applied or kept late. */
+export const POST = route({ access: "proctor", body: EmergencyExportFileSchema }, async ({ body, principal }) => {
+  return json(await importEmergencyExport({ file: body, principal }));
+});

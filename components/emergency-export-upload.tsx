@@ -1,0 +1,93 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+
+import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+import { EmergencyExportFileSchema, type EmergencyImportResult } from "@/lib/shared/emergency-export";
+import { LIMITS } from "@/lib/shared/limits";
+
+const NOT_A_FILE = "This is not a Holdfast emergency file. Ask the candidate for the file the exam page downloaded.";
+
+function describe(result: EmergencyImportResult): string {
+  const { applied, duplicate, stale, late } = result.counts;
+  if (result.mode === "late") {
+    return `The attempt was already closed: ${late} ${late === 1 ? "answer was" : "answers were"} kept as late answers for you to review, ${duplicate} the server already held.`;
+  }
+  return `${applied} applied, ${duplicate} already held by the server, ${stale} older than what the server holds (not applied).`;
+}
+
+/**
+ * Staff upload of a candidate's emergency file (docs/sync-protocol.md, "Emergency export"). The file is checked
+ * with the route's own schema first, so a wrong file is named before anything is sent.
+ */
+export function EmergencyExportUpload({ examId }: { examId: string }) {
+  const [error, setError] = useState("");
+  const [result, setResult] = useState<EmergencyImportResult | null>(null);
+  const [isPending, setIsPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError("");
+    setResult(null);
+    const upload = new FormData(event.currentTarget).get("file");
+    if (!(upload instanceof File) || upload.size === 0) {
+      setError("Choose the emergency file first.");
+      return;
+    }
+    if (upload.size > LIMITS.maxBodyBytes) {
+      setError("This file is larger than 1 MB: it is not a Holdfast emergency file.");
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await upload.text());
+    } catch {
+      setError(NOT_A_FILE);
+      return;
+    }
+    const file = EmergencyExportFileSchema.safeParse(parsed);
+    if (!file.success) {
+      setError(NOT_A_FILE);
+      return;
+    }
+
+    setIsPending(true);
+    try {
+      const response = await fetch("/api/admin/emergency-exports", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(file.data),
+      });
+      if (!response.ok) {
+        setError(await apiErrorMessage(response));
+        return;
+      }
+      setResult((await response.json()) as EmergencyImportResult);
+    } catch {
+      setError(NETWORK_ERROR_MESSAGE);
+    } finally {
+      setIsPending(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor="emergency-file">Emergency file</label>
+        <input id="emergency-file" name="file" type="file" accept="application/json,.json" required />
+      </div>
+      <p className="form-error" role="alert" aria-live="assertive">
+        {error}
+      </p>
+      {result ? (
+        <p className="notice" role="status">
+          {result.candidate.name} ({result.candidate.email}), device <code>{result.deviceId}</code>: {describe(result)}
+          {result.examId !== examId ? " This file belongs to another exam's attempt." : ""}
+        </p>
+      ) : null}
+      <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
+        {isPending ? "Uploading…" : "Upload emergency file"}
+      </button>
+    </form>
+  );
+}
