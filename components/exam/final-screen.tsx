@@ -21,8 +21,8 @@ function receiptOf(state: SyncSnapshot): Receipt {
   return {
     attemptId: state.attemptId,
     submissionId: response?.submissionId ?? elsewhere?.submissionId ?? state.closed?.submissionId ?? null,
-    submittedAt: response?.submittedAt ?? elsewhere?.submittedAt ?? null,
-    digest: response?.digest ?? elsewhere?.digest ?? null,
+    submittedAt: response?.submittedAt ?? elsewhere?.submittedAt ?? state.closed?.submittedAt ?? null,
+    digest: response?.digest ?? elsewhere?.digest ?? state.closed?.digest ?? null,
     receipt: response?.receipt ?? null,
     examTitle: state.examTitle,
   };
@@ -41,6 +41,20 @@ function downloadReceipt(receipt: Receipt) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Answers that reached the server only after the paper was frozen: kept there as late answers. */
+function LateAnswersNote({ state }: { state: SyncSnapshot }) {
+  const late = Object.values(state.answers).filter((answer) => answer.status === "late").length;
+  if (late === 0) return null;
+  return (
+    <p className="notice">
+      {late} {late === 1 ? "answer" : "answers"} from this device reached the server after the paper was frozen.{" "}
+      {late === 1 ? "It is" : "They are"} not part of the submitted paper, but the server kept{" "}
+      {late === 1 ? "it" : "them"} as late {late === 1 ? "answer" : "answers"} with the time {late === 1 ? "it" : "they"}{" "}
+      arrived; your proctor can see {late === 1 ? "it" : "them"} and decide.
+    </p>
+  );
+}
+
 /** The end of the exam: the receipt when submitted, or an honest word when the exam closed otherwise. */
 export function FinalScreen({ state }: { state: SyncSnapshot }) {
   const isSubmitted =
@@ -57,6 +71,7 @@ export function FinalScreen({ state }: { state: SyncSnapshot }) {
           The deadline has passed. The server submitted the answers it held at the deadline; answers can no longer
           change.
         </p>
+        <LateAnswersNote state={state} />
         {state.pendingCount > 0 ? (
           <p className="notice notice--warn">
             {state.pendingCount} {state.pendingCount === 1 ? "answer" : "answers"} on this device had not reached the
@@ -98,6 +113,7 @@ export function FinalScreen({ state }: { state: SyncSnapshot }) {
           </dd>
         </div>
       </dl>
+      <LateAnswersNote state={state} />
       {state.digestMismatch ? (
         <p className="notice notice--warn">
           The paper the server received differs from what this device holds. Your proctor can see this; keep this

@@ -12,6 +12,8 @@ export function saveStatusText(answer: AnswerState | undefined): string {
       return "On this device, waiting to send";
     case "rejected":
       return "Not accepted by the server";
+    case "late":
+      return "Reached the server after the exam closed: kept as a late answer";
   }
 }
 

@@ -100,7 +100,13 @@ function withSubmission(record: AttemptRecord, submission: AttemptView["submissi
   const submissionId = submission?.submissionId ?? record.closed?.submissionId ?? null;
   return {
     ...record,
-    closed: { reason: record.closed?.reason ?? "ALREADY_SUBMITTED", submissionId, at: record.closed?.at ?? now },
+    closed: {
+      reason: record.closed?.reason ?? "ALREADY_SUBMITTED",
+      submissionId,
+      at: record.closed?.at ?? now,
+      submittedAt: submission?.submittedAt ?? record.closed?.submittedAt ?? null,
+      digest: submission?.digest ?? record.closed?.digest ?? null,
+    },
   };
 }
 

@@ -23,6 +23,9 @@ export type ClosedInfo = {
   submissionId: string | null;
   /** When the device learned it (device clock, ms). */
   at: number;
+  /** The submission's time and digest, once a read of the attempt brought them. */
+  submittedAt?: string | null;
+  digest?: string | null;
 };
 
 /** The submission made by someone else (another device, a proctor, the deadline) when ours got ALREADY_SUBMITTED. */
@@ -88,6 +91,11 @@ export type DraftRecord = {
   editedAt: number;
   /** A final 4xx for this version: not sent again until the candidate edits the question again. */
   rejected: RecordedError | null;
+  /**
+   * Device time (ms) when this version reached the server after the attempt was frozen: the server kept it
+   * as a late answer (409 on autosave). Not part of the paper, but not lost either. Absent otherwise.
+   */
+  lateAt?: number;
 };
 
 export class HoldfastDb extends Dexie {

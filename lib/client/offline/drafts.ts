@@ -85,6 +85,11 @@ export async function adoptServerAnswer(db: HoldfastDb, attemptId: string, answe
   return draft;
 }
 
+/** This device's own clean edit, neither refused nor already delivered as a late answer. */
+function isResendable(draft: DraftRecord, deviceId: string): boolean {
+  return draft.deviceId === deviceId && draft.dirty === 0 && draft.rejected === null && !draft.lateAt;
+}
+
 /**
  * Step L2 — merge on load, per question: the greater `(version, deviceId)` wins (compareEdits).
  * Server greater → adopt it, clean. Equal → the server holds our draft: clean. Local greater → it is
@@ -110,14 +115,14 @@ export async function mergeServerAnswers(
       await adoptServerAnswer(db, input.attemptId, answer);
     } else if (order === 0) {
       if (draft.dirty === 1) await db.drafts.put({ ...draft, dirty: 0 });
-    } else if (draft.deviceId === input.deviceId && draft.dirty === 0 && draft.rejected === null) {
+    } else if (isResendable(draft, input.deviceId)) {
       await db.drafts.put({ ...draft, dirty: 1 });
     }
   }
   // Our own edits the server does not hold at all (e.g. acknowledged, then lost in a server restore): push again.
   for (const draft of local.values()) {
     if (onServer.has(draft.questionId)) continue;
-    if (draft.deviceId === input.deviceId && draft.dirty === 0 && draft.rejected === null) {
+    if (isResendable(draft, input.deviceId)) {
       await db.drafts.put({ ...draft, dirty: 1 });
     }
   }
@@ -195,6 +200,27 @@ export async function markRejected(
       const draft = await db.drafts.get([input.attemptId, item.questionId]);
       if (draft && draft.dirty === 1 && draft.version === item.version) {
         changed.push(await putDraft(db, { ...draft, rejected: input.error }));
+      }
+    }
+    return changed;
+  });
+}
+
+/**
+ * Step F5 — the server answered an autosave with 409 ALREADY_SUBMITTED / DEADLINE_PASSED, and kept every
+ * answer of that request as a late answer. Those drafts (still at the version sent) are delivered: clean,
+ * marked late, never sent again.
+ */
+export async function markDeliveredLate(
+  db: HoldfastDb,
+  input: { attemptId: string; items: readonly { questionId: string; version: number }[]; at: number },
+): Promise<DraftRecord[]> {
+  return db.transaction("rw", db.drafts, async () => {
+    const changed: DraftRecord[] = [];
+    for (const item of input.items) {
+      const draft = await db.drafts.get([input.attemptId, item.questionId]);
+      if (draft && draft.dirty === 1 && draft.version === item.version) {
+        changed.push(await putDraft(db, { ...draft, dirty: 0, lateAt: input.at }));
       }
     }
     return changed;

@@ -213,6 +213,31 @@ describe("final answers", () => {
       expect(await listDrafts(h.db, h.server.attemptId)).toHaveLength(1);
     },
   );
+
+  it("the drafts a 409-closed autosave carried are delivered late: never pending again, even after the re-read; the submission's facts arrive", async () => {
+    const { engine } = await started();
+    h.server.status = "submitted";
+    h.server.submission = { submissionId: "sub-9", submittedAt: "2026-11-29T10:00:00.000Z", digest: "d".repeat(64) };
+    h.server.next(
+      "answers",
+      respond.error(409, "DEADLINE_PASSED", {
+        details: { submissionId: "sub-9", serverTime: h.server.serverTime(), deadline: h.server.deadline },
+      }),
+    );
+    await engine.edit(Q.text, "arrived late");
+    await h.advance(1_500);
+    // The engine re-reads the attempt (merge) after learning it closed.
+    await h.advance(2_000);
+    await h.settle();
+    const snapshot = engine.getSnapshot();
+    expect(snapshot.answers[Q.text]).toMatchObject({ value: "arrived late", status: "late" });
+    expect(snapshot.pendingCount).toBe(0);
+    expect(snapshot.closed).toMatchObject({ submissionId: "sub-9", submittedAt: "2026-11-29T10:00:00.000Z", digest: "d".repeat(64) });
+    const [draft] = await listDrafts(h.db, h.server.attemptId);
+    expect(draft).toMatchObject({ dirty: 0, lateAt: expect.any(Number) });
+    await h.advance(60_000);
+    expect(autosaveTimes()).toHaveLength(1);
+  });
 });
 
 describe("circuit breaker", () => {

@@ -37,7 +37,15 @@ import {
 } from "../offline/attempts";
 import { getDb, type AttemptRecord, type DraftRecord, type HoldfastDb, type RecordedError } from "../offline/db";
 import { getOrCreateDeviceId } from "../offline/device";
-import { getDrafts, listDirty, listDrafts, markAcknowledged, markRejected, writeEdit } from "../offline/drafts";
+import {
+  getDrafts,
+  listDirty,
+  listDrafts,
+  markAcknowledged,
+  markDeliveredLate,
+  markRejected,
+  writeEdit,
+} from "../offline/drafts";
 import { browserEnvironment, type ChannelLike, type SyncEnvironment } from "./environment";
 import { send, type FetchLike, type HttpOutcome, type Timers } from "./http";
 import {
@@ -624,7 +632,8 @@ export class SyncEngine {
     if (outcome.kind !== "answer") return;
 
     if (verdict === "closed") {
-      // F5. The attempt is frozen (the server kept this delta as late answers). Stop sending; keep the drafts.
+      // F5. The attempt is frozen and the server kept this delta as late answers: those drafts are delivered
+      // (marked late, kept on the device). Stop sending; a read of the attempt brings the submission's facts.
       const details = outcome.details ?? {};
       const serverTime = typeof details.serverTime === "string" ? details.serverTime : null;
       const deadline = typeof details.deadline === "string" ? details.deadline : undefined;
@@ -638,7 +647,15 @@ export class SyncEngine {
           },
           facts: serverTime ? { serverTime, deadline } : null,
         });
+        const late = await markDeliveredLate(this.db, {
+          attemptId: this.attemptId,
+          items: sent.map((draft) => ({ questionId: draft.questionId, version: draft.version })),
+          at: receivedAt,
+        });
+        for (const draft of late) this.drafts.set(draft.questionId, draft);
+        return late;
       });
+      this.needsMerge = true;
       this.onAnswered();
       this.afterLocalWrite([], false);
       return;
@@ -1326,7 +1343,7 @@ export class SyncEngine {
       }
     }
     for (const draft of this.drafts.values()) {
-      const status = draft.rejected ? "rejected" : draft.dirty === 1 ? "pending" : "saved";
+      const status = draft.rejected ? "rejected" : draft.dirty === 1 ? "pending" : draft.lateAt ? "late" : "saved";
       put(draft.questionId, {
         value: draft.value,
         version: draft.version,

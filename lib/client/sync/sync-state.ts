@@ -11,9 +11,10 @@ export type { ClosedInfo, RecordedError, SubmitState, SubmittedElsewhere } from 
 /**
  * Per question, what the candidate should be told: `saved` (the server holds this value), `pending` (safe on
  * this device, waiting to be sent), `rejected` (the server refused this value for good; kept on the device,
- * `message` says why).
+ * `message` says why), `late` (it reached the server after the attempt was frozen and is kept there as a
+ * late answer, outside the submitted paper).
  */
-export type AnswerSyncStatus = "saved" | "pending" | "rejected";
+export type AnswerSyncStatus = "saved" | "pending" | "rejected" | "late";
 
 export type AnswerState = {
   value: AnswerValue;
