@@ -322,6 +322,8 @@ export class FakeServer {
           clientDigest: body.digest ?? null,
           digestMatches: body.digest === undefined ? null : body.digest === submission.digest,
           receipt: "receipt-signature",
+          serverTime: submission.submittedAt,
+          deadline: this.deadline,
         };
         const responseText = JSON.stringify(response);
         this.submitKeys.set(key, { hash, responseText });

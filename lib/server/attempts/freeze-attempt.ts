@@ -33,7 +33,9 @@ export async function freezeAttempt(
     UPDATE attempts SET status = 'submitted' WHERE id = ${options.attemptId}::uuid AND status = 'in_progress'`;
   if (frozen === 0) return null;
 
+  // One connection per transaction: these two run one after the other anyway.
   const answers = await tx.answer.findMany({ where: { attemptId: options.attemptId }, select: { questionId: true, value: true } });
+  const { deadline } = await tx.attempt.findUniqueOrThrow({ where: { id: options.attemptId }, select: { deadline: true } });
   const digest = await answersDigest(answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })));
   const submissionId = randomUUID();
   const submittedAt = new Date();
@@ -47,6 +49,8 @@ export async function freezeAttempt(
     clientDigest,
     digestMatches: clientDigest === null ? null : clientDigest === digest,
     receipt: signReceipt({ attemptId: options.attemptId, submittedAt, digest }),
+    serverTime: submittedAt.toISOString(),
+    deadline: deadline.toISOString(),
   };
   await tx.submission.create({
     data: {

@@ -35,6 +35,8 @@ describe("sync response schemas", () => {
         clientDigest: null,
         digestMatches: null,
         receipt: "r",
+        serverTime,
+        deadline: serverTime,
       }).source,
     ).toBe("auto");
     expect(

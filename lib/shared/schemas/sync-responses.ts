@@ -43,6 +43,8 @@ export const SubmitResponseSchema = z.object({
   clientDigest: z.string().nullable(),
   digestMatches: z.boolean().nullable(),
   receipt: z.string(),
+  serverTime: InstantSchema,
+  deadline: InstantSchema,
 }) satisfies z.ZodType<SubmitResponse>;
 
 export const HeartbeatResponseSchema = z.object({

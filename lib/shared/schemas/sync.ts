@@ -63,4 +63,10 @@ export type SubmitResponse = {
   /** False when the device's digest differs from the frozen paper's: the proctor sees it too. */
   digestMatches: boolean | null;
   receipt: string;
+  /**
+   * The server's clock and the attempt's deadline when the submission was made (every sync response carries
+   * both). A replay repeats them as they were, like the rest of the body.
+   */
+  serverTime: string;
+  deadline: string;
 };

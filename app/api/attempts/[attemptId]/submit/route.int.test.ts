@@ -42,6 +42,9 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     expect(response.headers.get("idempotent-replayed")).toBeNull();
     const body = response.body;
     expect(body).toMatchObject({ attemptId: attempt.attemptId, source: "candidate", digest, clientDigest: digest, digestMatches: true });
+    // Like every sync response, it carries the server's time and the attempt's deadline.
+    expect(body.serverTime).toBe(body.submittedAt);
+    expect(Date.parse(body.deadline)).toBeGreaterThan(Date.parse(body.submittedAt));
     expect(await frozenDigest(attempt.attemptId)).toBe(body.digest);
     expect(verifyReceipt({ attemptId: attempt.attemptId, submittedAt: body.submittedAt, digest: body.digest, receipt: body.receipt })).toBe(true);
     expect(verifyReceipt({ attemptId: attempt.attemptId, submittedAt: body.submittedAt, digest: "0".repeat(64), receipt: body.receipt })).toBe(false);
