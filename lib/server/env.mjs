@@ -41,6 +41,15 @@ const EnvSchema = z
       .min(24, "must be at least 24 characters")
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    /**
+     * Bearer token a Prometheus scrape must send to read GET /api/metrics (the admin token and staff
+     * sessions work too). Unset: metrics are open, like /api/health; they carry no ids and no answers.
+     */
+    METRICS_TOKEN: z
+      .string()
+      .min(24, "must be at least 24 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     /** Hours a staff or candidate session lives. */
     SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 14).default(12),
     /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */

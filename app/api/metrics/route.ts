@@ -4,10 +4,11 @@ import { renderMetrics } from "@/lib/server/metrics/render-metrics";
 export const dynamic = "force-dynamic";
 
 /**
- * Prometheus text format for operators: an admin or proctor session, or `Authorization: Bearer
- * $ADMIN_API_TOKEN` (what a Prometheus scrape job sends). Each instance reports its own counters.
+ * Prometheus text format for operators. Open while METRICS_TOKEN is unset (no ids, no answers in it);
+ * once set, a scrape sends `Authorization: Bearer $METRICS_TOKEN` (or the admin token, or a staff
+ * session). Each instance reports its own counters.
  */
-export const GET = route({ access: "proctor" }, async () => {
+export const GET = route({ access: "operator" }, async () => {
   const { text, contentType } = await renderMetrics();
   return new Response(text, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
 });

@@ -25,8 +25,10 @@ import { readJsonBody } from "./read-json-body";
  * - `admin`: an admin session or `Authorization: Bearer $ADMIN_API_TOKEN`;
  * - `proctor`: a proctor or admin session, or the bearer token. Which exams a proctor may see is
  *   decided by the operation's query, so another exam's id answers 404.
+ * - `operator`: anyone while METRICS_TOKEN is unset; once it is set, `Bearer $METRICS_TOKEN`, or what
+ *   `proctor` accepts.
  */
-export type Access = "public" | "candidate" | "staff" | "admin" | "proctor";
+export type Access = "public" | "candidate" | "staff" | "admin" | "proctor" | "operator";
 
 type PrincipalFor<A extends Access> = A extends "public"
   ? null
@@ -34,7 +36,9 @@ type PrincipalFor<A extends Access> = A extends "public"
     ? CandidatePrincipal
     : A extends "staff"
       ? StaffPrincipal
-      : StaffPrincipal | ApiTokenPrincipal;
+      : A extends "operator"
+        ? StaffPrincipal | ApiTokenPrincipal | null
+        : StaffPrincipal | ApiTokenPrincipal;
 
 type RouteConfig<A extends Access, B extends z.ZodType | undefined, P extends z.ZodType | undefined> = {
   access: A;
@@ -59,6 +63,12 @@ function bearerToken(request: Request): string | undefined {
 
 async function resolvePrincipal(request: Request, access: Access): Promise<unknown> {
   if (access === "public") return null;
+  if (access === "operator") {
+    if (!env.METRICS_TOKEN) return null;
+    const bearer = bearerToken(request);
+    if (bearer !== undefined && safeEqual(bearer, env.METRICS_TOKEN)) return null;
+    return resolvePrincipal(request, "proctor");
+  }
 
   if (access === "candidate") {
     const principal = await findCandidateSession(readCookie(request, SESSION_COOKIES.candidate));
