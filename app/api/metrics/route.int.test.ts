@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { adminToken, createStaff, signIn } from "@/lib/server/testing/fixtures";
+import { adminToken } from "@/lib/server/testing/fixtures";
 import { autosave, startedAttempt, submit } from "@/lib/server/testing/attempts";
 import { call } from "@/lib/server/testing/http";
 
