@@ -15,29 +15,54 @@ export type AttemptForWrite = {
   submissionId: string | null;
 };
 
+// An exam's questions never change once it is created (no endpoint edits them), so every autosave need not
+// read them again: they are kept per exam in this process, at most MAX_CACHED_EXAMS of them, oldest out
+// first. If an endpoint that edits questions is ever added, it must call forgetExamQuestions.
+const MAX_CACHED_EXAMS = 500;
+const globalForQuestions = globalThis as unknown as { holdfastQuestions?: Map<string, QuestionForValidation[]> };
+const questionCache = (globalForQuestions.holdfastQuestions ??= new Map());
+
+async function examQuestions(examId: string): Promise<QuestionForValidation[]> {
+  const cached = questionCache.get(examId);
+  if (cached) return cached;
+  const questions = await db.question.findMany({ where: { examId }, select: { id: true, type: true, options: true } });
+  questionCache.set(examId, questions);
+  if (questionCache.size > MAX_CACHED_EXAMS) {
+    const oldest = questionCache.keys().next().value;
+    if (oldest !== undefined) questionCache.delete(oldest);
+  }
+  return questions;
+}
+
+/** Drops an exam's cached questions (for an operation that changes them). */
+export function forgetExamQuestions(examId: string): void {
+  questionCache.delete(examId);
+}
+
 /**
  * The attempt as a write (autosave, submit) needs it, scoped to the caller's enrollment: someone else's
- * attempt id is a 404, like a missing one.
+ * attempt id is a 404, like a missing one. One raw statement on the hot path (Prisma's relation reads
+ * cost several queries and most of a request's CPU), plus the exam's questions from the cache above.
  */
 export async function loadAttemptForWrite(options: { attemptId: string; enrollmentId: string }): Promise<AttemptForWrite> {
-  const attempt = await db.attempt.findFirst({
-    where: { id: options.attemptId, enrollmentId: options.enrollmentId },
-    select: {
-      id: true,
-      status: true,
-      deadline: true,
-      submission: { select: { id: true } },
-      exam: { select: { graceSeconds: true, questions: { select: { id: true, type: true, options: true } } } },
-    },
-  });
+  const rows = await db.$queryRaw<
+    { id: string; status: "in_progress" | "submitted"; deadline: Date; exam_id: string; grace_seconds: number; submission_id: string | null }[]
+  >`
+    SELECT a.id::text AS id, a.status::text AS status, a.deadline, a.exam_id::text AS exam_id, e.grace_seconds,
+           s.id::text AS submission_id
+    FROM attempts a
+      JOIN exams e ON e.id = a.exam_id
+      LEFT JOIN submissions s ON s.attempt_id = a.id
+    WHERE a.id = ${options.attemptId}::uuid AND a.enrollment_id = ${options.enrollmentId}::uuid`;
+  const attempt = rows[0];
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
   return {
     id: attempt.id,
     status: attempt.status,
     deadline: attempt.deadline,
-    acceptsUntil: acceptsUntil(attempt.deadline, attempt.exam.graceSeconds),
-    questions: attempt.exam.questions,
-    submissionId: attempt.submission?.id ?? null,
+    acceptsUntil: acceptsUntil(attempt.deadline, attempt.grace_seconds),
+    questions: await examQuestions(attempt.exam_id),
+    submissionId: attempt.submission_id,
   };
 }
 

@@ -67,19 +67,18 @@ export async function findStaffSession(token: string | undefined): Promise<Staff
   return { kind: "staff", sessionId: session.id, userId: staffUser.id, role: staffUser.role, email: staffUser.email, name: staffUser.name };
 }
 
-/** A candidate session stays valid until it expires or staff revoke the enrollment's join link. */
+/**
+ * A candidate session stays valid until it expires or staff revoke the enrollment's join link. Every
+ * candidate request starts here, so it is one raw statement rather than a Prisma relation read.
+ */
 export async function findCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
   if (!token) return null;
-  const session = await db.session.findFirst({
-    where: {
-      tokenHash: sha256Hex(token),
-      kind: "candidate",
-      expiresAt: { gt: new Date() },
-      enrollment: { joinRevokedAt: null },
-    },
-    select: { id: true, enrollment: { select: { id: true, examId: true, name: true } } },
-  });
-  if (!session?.enrollment) return null;
-  const { enrollment } = session;
-  return { kind: "candidate", sessionId: session.id, enrollmentId: enrollment.id, examId: enrollment.examId, name: enrollment.name };
+  const rows = await db.$queryRaw<{ session_id: string; enrollment_id: string; exam_id: string; name: string }[]>`
+    SELECT s.id::text AS session_id, en.id::text AS enrollment_id, en.exam_id::text AS exam_id, en.name
+    FROM sessions s JOIN enrollments en ON en.id = s.enrollment_id
+    WHERE s.token_hash = ${sha256Hex(token)} AND s.kind = 'candidate' AND s.expires_at > now()
+      AND en.join_revoked_at IS NULL`;
+  const row = rows[0];
+  if (!row) return null;
+  return { kind: "candidate", sessionId: row.session_id, enrollmentId: row.enrollment_id, examId: row.exam_id, name: row.name };
 }
