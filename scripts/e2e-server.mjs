@@ -33,9 +33,15 @@ import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
-import pg from "pg";
-
 import { withSchemaEngine } from "./prisma-engine.mjs";
+import {
+  createDatabase,
+  databaseUrl as scratchDatabaseUrl,
+  dropAbandonedDatabases,
+  dropDatabase,
+  ownerIsGone,
+  scratchName,
+} from "./scratch-database.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const statePath = join(root, "e2e", ".artifacts", "e2e-server.json");
@@ -46,14 +52,13 @@ const COPY_PREFIX = "holdfast-e2e-";
 const BUILD_LOCKED = /Another next build process is already running/;
 const BUILD_LOCK_PATIENCE_MS = 5 * 60_000;
 
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const port = Number(process.env.E2E_PORT || "3100");
 const host = "127.0.0.1";
 const baseURL = `http://${host}:${port}`;
 const skipBuild = process.env.E2E_SKIP_BUILD === "1";
 
-const databaseName = `${DATABASE_PREFIX}${process.pid}_${randomBytes(4).toString("hex")}`;
-const databaseUrl = withDatabase(adminUrl, databaseName);
+const databaseName = scratchName(DATABASE_PREFIX);
+const databaseUrl = scratchDatabaseUrl(databaseName);
 
 /** @type {import("node:child_process").ChildProcess | undefined} */
 let child;
@@ -67,82 +72,25 @@ function say(message) {
   process.stderr.write(`e2e-server: ${message}\n`);
 }
 
-/**
- * @param {string} url
- * @param {string} name
- */
-function withDatabase(url, name) {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-/** @param {string} name */
-function quoteIdentifier(name) {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** @param {(client: pg.Client) => Promise<void>} work */
-async function withAdminClient(work) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** @param {number} pid */
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
-  }
-}
-
-/**
- * Names made by this script carry the pid of the run that made them.
- * @param {string} name
- * @param {string} prefix
- */
-function ownerIsGone(name, prefix) {
-  const pid = Number(name.slice(prefix.length).split(/[_-]/)[0]);
-  return Number.isInteger(pid) && pid > 0 && !isAlive(pid);
-}
-
 async function cleanUpAbandonedRuns() {
-  await withAdminClient(async (client) => {
-    const { rows } = await client.query("SELECT datname FROM pg_database WHERE datname LIKE $1", [
-      `${DATABASE_PREFIX}%`,
-    ]);
-    for (const { datname } of /** @type {{ datname: string }[]} */ (rows)) {
-      if (!ownerIsGone(datname, DATABASE_PREFIX)) continue;
-      say(`dropping ${datname}, left behind by a run that was killed`);
-      await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(datname)} WITH (FORCE)`);
-    }
-  });
+  for (const datname of await dropAbandonedDatabases(DATABASE_PREFIX)) {
+    say(`dropped ${datname}, left behind by a run that was killed`);
+  }
   for (const name of readdirSync(tmpdir())) {
     if (name.startsWith(COPY_PREFIX) && ownerIsGone(name, COPY_PREFIX))
       rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
 }
 
-async function createDatabase() {
-  await withAdminClient(async (client) => {
-    await client.query(`CREATE DATABASE ${quoteIdentifier(databaseName)}`);
-  });
+async function createOwnDatabase() {
+  await createDatabase(databaseName);
   isDatabaseCreated = true;
   say(`created database ${databaseName}`);
 }
 
-async function dropDatabase() {
+async function dropOwnDatabase() {
   if (!isDatabaseCreated) return;
-  await withAdminClient(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(databaseName)} WITH (FORCE)`);
-  });
+  await dropDatabase(databaseName);
   isDatabaseCreated = false;
   say(`dropped database ${databaseName}`);
 }
@@ -265,7 +213,7 @@ async function shutdown(code) {
   rmSync(statePath, { force: true });
   if (buildCopy) rmSync(buildCopy, { recursive: true, force: true });
   try {
-    await dropDatabase();
+    await dropOwnDatabase();
   } catch (error) {
     say(`could not drop ${databaseName}: ${error instanceof Error ? error.message : String(error)}`);
     code = code || 1;
@@ -279,7 +227,7 @@ for (const signal of /** @type {const} */ (["SIGTERM", "SIGINT", "SIGHUP"])) {
 
 async function main() {
   await cleanUpAbandonedRuns();
-  await createDatabase();
+  await createOwnDatabase();
 
   // The Prisma CLI needs a schema engine it cannot download here; prisma-engine.mjs decides which.
   const env = withSchemaEngine({

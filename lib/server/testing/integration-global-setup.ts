@@ -1,10 +1,9 @@
 // Integration tests run against real PostgreSQL and Redis, never mocks. Each run creates its own
-// database, migrates it, and drops it at the end, so runs never share rows.
-import { randomBytes } from "node:crypto";
-
-import pg from "pg";
+// database, migrates it, and drops it at the end (a killed run's database is dropped by the next run),
+// so runs never share rows.
 import type { TestProject } from "vitest/node";
 
+import { createScratchDatabase, dropDatabase } from "../../../scripts/scratch-database.mjs";
 import { migrateDeploy } from "./prisma-cli";
 
 declare module "vitest" {
@@ -13,32 +12,12 @@ declare module "vitest" {
   }
 }
 
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-function databaseUrlFor(name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const name = `holdfast_it_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  await admin((client) => client.query(`CREATE DATABASE "${name}"`));
-  const databaseUrl = databaseUrlFor(name);
-  migrateDeploy(databaseUrl);
-  project.provide("databaseUrl", databaseUrl);
+  const { name, url } = await createScratchDatabase("holdfast_it_");
+  migrateDeploy(url);
+  project.provide("databaseUrl", url);
 
   return async () => {
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await dropDatabase(name);
   };
 }
