@@ -29,13 +29,12 @@ export async function freezeAttempt(
     actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
   },
 ): Promise<SubmitResponse | null> {
-  const frozen = await tx.$executeRaw`
-    UPDATE attempts SET status = 'submitted' WHERE id = ${options.attemptId}::uuid AND status = 'in_progress'`;
-  if (frozen === 0) return null;
+  const frozen = await tx.$queryRaw<{ deadline: Date }[]>`
+    UPDATE attempts SET status = 'submitted' WHERE id = ${options.attemptId}::uuid AND status = 'in_progress' RETURNING deadline`;
+  const deadline = frozen[0]?.deadline;
+  if (!deadline) return null;
 
-  // One connection per transaction: these two run one after the other anyway.
   const answers = await tx.answer.findMany({ where: { attemptId: options.attemptId }, select: { questionId: true, value: true } });
-  const { deadline } = await tx.attempt.findUniqueOrThrow({ where: { id: options.attemptId }, select: { deadline: true } });
   const digest = await answersDigest(answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })));
   const submissionId = randomUUID();
   const submittedAt = new Date();
