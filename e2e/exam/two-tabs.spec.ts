@@ -36,4 +36,32 @@ test.describe("A candidate with the exam open in two tabs", () => {
       [q5!]: 42,
     });
   });
+
+  test("closes the tab that was syncing, right after typing in it: the other tab takes over and nothing is lost", async ({
+    page: first,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    const attemptId = await openExam(first, candidate);
+    const second = await context.newPage();
+    await second.goto(first.url());
+    await expect(question(second, 3).getByLabel("Your answer")).toBeEditable();
+
+    // The first tab opened first, so it holds the sync role. Type in it and close it at once, inside the
+    // 1.5 s debounce: the edit is only on the device when the syncing tab goes away.
+    await question(first, 4).getByLabel("Your answer").fill("written just before closing the tab");
+    await first.close();
+    await question(second, 3).getByLabel("Your answer").fill("typed in the tab that is left");
+
+    await expectSaved(second, [3, 4]);
+    await expect(question(second, 4).getByLabel("Your answer")).toHaveValue("written just before closing the tab");
+    const [, , q3, q4] = exam.questionIds;
+    expect(await serverAnswers(second.request, attemptId)).toEqual({
+      [q3!]: "typed in the tab that is left",
+      [q4!]: "written just before closing the tab",
+    });
+  });
 });
