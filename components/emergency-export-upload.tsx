@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 
-import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/api-error-message";
 import { EmergencyExportFileSchema, type EmergencyImportResult } from "@/lib/shared/emergency-export";
 import { LIMITS } from "@/lib/shared/limits";
 
@@ -52,22 +52,13 @@ export function EmergencyExportUpload({ examId }: { examId: string }) {
     }
 
     setIsPending(true);
-    try {
-      const response = await fetch("/api/admin/emergency-exports", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(file.data),
-      });
-      if (!response.ok) {
-        setError(await apiErrorMessage(response));
-        return;
-      }
-      setResult((await response.json()) as EmergencyImportResult);
-    } catch {
-      setError(NETWORK_ERROR_MESSAGE);
-    } finally {
-      setIsPending(false);
+    const uploaded = await callApi("/api/admin/emergency-exports", { method: "POST", json: file.data });
+    setIsPending(false);
+    if (!uploaded.ok) {
+      setError(uploaded.message);
+      return;
     }
+    setResult(uploaded.body as EmergencyImportResult);
   }
 
   return (

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { z } from "zod";
 
-import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/api-error-message";
 import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 
 const SignedInSchema = z.object({ role: z.enum(["admin", "proctor"]) });
@@ -32,24 +32,13 @@ export function SignInForm({ next }: { next: string | null }) {
 
     setError("");
     setIsPending(true);
-    let response: Response;
-    try {
-      response = await fetch("/api/staff/session", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(input.data),
-      });
-    } catch {
-      setError(NETWORK_ERROR_MESSAGE);
+    const result = await callApi("/api/staff/session", { method: "POST", json: input.data });
+    if (!result.ok) {
+      setError(result.message);
       setIsPending(false);
       return;
     }
-    if (!response.ok) {
-      setError(await apiErrorMessage(response));
-      setIsPending(false);
-      return;
-    }
-    const session = SignedInSchema.safeParse(await response.json().catch(() => null));
+    const session = SignedInSchema.safeParse(result.body);
     const home = session.success && session.data.role === "proctor" ? "/proctor" : "/admin";
     // Stay "Signing in…" until the next page replaces this one.
     router.replace(next ?? home);

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/api-error-message";
 
 /** Ends the staff session on the server (not only the cookie) and returns to the sign-in page. */
 export function SignOutButton() {
@@ -14,15 +14,9 @@ export function SignOutButton() {
   async function onSignOut() {
     setIsPending(true);
     setError("");
-    try {
-      const response = await fetch("/api/staff/session", { method: "DELETE" });
-      if (!response.ok) {
-        setError(await apiErrorMessage(response));
-        setIsPending(false);
-        return;
-      }
-    } catch {
-      setError(NETWORK_ERROR_MESSAGE);
+    const result = await callApi("/api/staff/session", { method: "DELETE" });
+    if (!result.ok) {
+      setError(result.message);
       setIsPending(false);
       return;
     }

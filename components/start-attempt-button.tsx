@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { z } from "zod";
 
-import { apiErrorMessage, NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/api-error-message";
 
 const StartedSchema = z.object({ attemptId: z.uuid() });
 
@@ -20,20 +20,13 @@ export function StartAttemptButton({ examId, label }: { examId: string; label: "
   async function onStart() {
     setIsPending(true);
     setError("");
-    let response: Response;
-    try {
-      response = await fetch(`/api/exams/${encodeURIComponent(examId)}/attempts`, { method: "POST" });
-    } catch {
-      setError(NETWORK_ERROR_MESSAGE);
+    const result = await callApi(`/api/exams/${encodeURIComponent(examId)}/attempts`, { method: "POST" });
+    if (!result.ok) {
+      setError(result.message);
       setIsPending(false);
       return;
     }
-    if (!response.ok) {
-      setError(await apiErrorMessage(response));
-      setIsPending(false);
-      return;
-    }
-    const started = StartedSchema.safeParse(await response.json().catch(() => null));
+    const started = StartedSchema.safeParse(result.body);
     if (!started.success) {
       setError("Holdfast answered in a way this page does not understand. Reload the page and try again.");
       setIsPending(false);
