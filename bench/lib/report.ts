@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "./database";
 import type { LoadResult } from "./load";
 
-const RESULTS_DIR = join(PROJECT_ROOT, "bench", "results");
+export const RESULTS_DIR = join(PROJECT_ROOT, "bench", "results");
 
 function pad(text: string | number, width: number): string {
   return String(text).padStart(width);
@@ -60,11 +60,15 @@ export function environment(): Record<string, unknown> {
   };
 }
 
+/** The time in a result file's name: `2026-11-29T21-30-55Z` (ISO 8601 to the second, colons made dashes). */
+export function resultStamp(date = new Date()): string {
+  return date.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+}
+
 /** Writes `bench/results/<scenario>-<timestamp>.json` and returns its path relative to the project. */
 export function writeResults(scenario: string, data: unknown): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const stamp = new Date().toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
-  const file = join(RESULTS_DIR, `${scenario}-${stamp}.json`);
+  const file = join(RESULTS_DIR, `${scenario}-${resultStamp()}.json`);
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
   return relative(PROJECT_ROOT, file);
 }
