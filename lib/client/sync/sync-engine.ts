@@ -1,6 +1,5 @@
 import { answerValueProblem } from "@/lib/shared/answers";
 import {
-  BREAKER_DEFAULTS,
   CLOSED_BREAKER,
   backoffDelay,
   breakerBeforeRequest,
@@ -9,7 +8,6 @@ import {
   breakerOnSuccess,
   breakerReadyAt,
   classifySyncResponse,
-  type BreakerOptions,
   type BreakerState,
 } from "@/lib/shared/backoff";
 import { answersDigest } from "@/lib/shared/digest";
@@ -46,6 +44,7 @@ import {
   markRejected,
   writeEdit,
 } from "../offline/drafts";
+import { DEFAULT_SYNC_CONFIG, type SyncConfig } from "./sync-config";
 import { browserEnvironment, type ChannelLike, type SyncEnvironment } from "./environment";
 import { send, type FetchLike, type HttpOutcome, type Timers } from "./http";
 import {
@@ -70,37 +69,7 @@ import {
  * - T: tabs (Web Locks leadership, BroadcastChannel).
  */
 
-export type SyncConfig = {
-  /** Send this long after the last edit. */
-  debounceMs: number;
-  heartbeatMs: number;
-  /** Change-triggered heartbeats are coalesced to at most one per this gap. */
-  heartbeatMinGapMs: number;
-  /** While anything is pending or failing, flush at least this often, whatever the events say. */
-  probeMs: number;
-  /** A tab that becomes visible re-reads the server if its last merge is older than this. */
-  remergeAfterMs: number;
-  requestTimeoutMs: number;
-  submitTimeoutMs: number;
-  /** An autosave body stays under this many bytes (the server refuses 1 MB); the rest goes in the next request. */
-  maxDeltaBytes: number;
-  /** Browsers cap keepalive bodies (64 KiB in total); a page-hide flush sends only what fits. */
-  keepaliveMaxBytes: number;
-  breaker: BreakerOptions;
-};
-
-export const DEFAULT_SYNC_CONFIG: SyncConfig = {
-  debounceMs: 1_500,
-  heartbeatMs: 15_000,
-  heartbeatMinGapMs: 5_000,
-  probeMs: 10_000,
-  remergeAfterMs: 30_000,
-  requestTimeoutMs: 20_000,
-  submitTimeoutMs: 30_000,
-  maxDeltaBytes: 512 * 1024,
-  keepaliveMaxBytes: 60 * 1024,
-  breaker: BREAKER_DEFAULTS,
-};
+export { DEFAULT_SYNC_CONFIG, type SyncConfig };
 
 export type SyncEngineOptions = {
   attemptId: string;
