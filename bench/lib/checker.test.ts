@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+
+import { answersDigest } from "../../lib/shared/digest";
+import type { StoredAnswer } from "../../lib/shared/schemas/attempts";
+import { checkLedgers, type ServerAttempt } from "./checker";
+import { newLedger, recordAcknowledged, type CandidateLedger } from "./ledger";
+
+const ATTEMPT = "00000000-0000-4000-8000-000000000001";
+const Q1 = "00000000-0000-4000-8000-0000000000a1";
+const Q2 = "00000000-0000-4000-8000-0000000000a2";
+
+function ledgerWith(edits: { q: string; value: string; version: number; device?: string }[]): CandidateLedger {
+  const ledger = newLedger(0, "c@holdfast.test");
+  ledger.attemptId = ATTEMPT;
+  ledger.edits = edits.map((edit, index) => ({ questionId: edit.q, value: edit.value, version: edit.version, deviceId: edit.device ?? "dev-a", atMs: index }));
+  return ledger;
+}
+
+async function submittedBy(ledger: CandidateLedger, paper: { questionId: string; value: string }[], submissionId = "s1"): Promise<string> {
+  const digest = await answersDigest(paper);
+  ledger.submitAnswers.push({ submissionId, digest, clientDigest: digest, digestMatches: true, isReplay: false });
+  return digest;
+}
+
+async function check(ledger: CandidateLedger, stored: StoredAnswer[], options: { submissions?: string[]; digest?: string; isSubmitExpected?: boolean; view?: ServerAttempt | null } = {}) {
+  const submissions = options.submissions ?? [];
+  const view: ServerAttempt | null =
+    options.view === undefined
+      ? { status: submissions.length ? "submitted" : "in_progress", answers: stored, submission: submissions[0] ? { submissionId: submissions[0], digest: options.digest ?? "" } : null }
+      : options.view;
+  return checkLedgers({
+    ledgers: [ledger],
+    database: {
+      answers: new Map([[ATTEMPT, stored]]),
+      submissions: new Map(submissions.length ? [[ATTEMPT, { count: submissions.length, ids: submissions, sources: submissions.map(() => "candidate") }]] : []),
+      lateAnswers: new Map(),
+      statuses: new Map([[ATTEMPT, submissions.length ? "submitted" : "in_progress"]]),
+    },
+    apiViews: new Map(view ? [[ATTEMPT, view]] : []),
+    isSubmitExpected: options.isSubmitExpected ?? submissions.length > 0,
+  });
+}
+
+describe("the checker", () => {
+  it("passes a submitted paper that holds every winner, the greatest (version, deviceId) per question", async () => {
+    const ledger = ledgerWith([
+      { q: Q1, value: "old", version: 1 },
+      { q: Q1, value: "new", version: 2 },
+      { q: Q2, value: "b-low-device", version: 3, device: "dev-a" },
+      { q: Q2, value: "b-high-device", version: 3, device: "dev-b" },
+    ]);
+    const digest = await submittedBy(ledger, [
+      { questionId: Q1, value: "new" },
+      { questionId: Q2, value: "b-high-device" },
+    ]);
+    const result = await check(
+      ledger,
+      [
+        { questionId: Q1, value: "new", version: 2, deviceId: "dev-a" },
+        { questionId: Q2, value: "b-high-device", version: 3, deviceId: "dev-b" },
+      ],
+      { submissions: ["s1"], digest },
+    );
+    expect(result).toMatchObject({ isOk: true, lost: 0, phantoms: 0, duplicateSubmissions: 0, paperDigestMismatches: 0, answersChecked: 2 });
+  });
+
+  it("counts an edit the submitted paper lacks as lost, and fails", async () => {
+    const ledger = ledgerWith([
+      { q: Q1, value: "old", version: 1 },
+      { q: Q1, value: "new", version: 2 },
+    ]);
+    await submittedBy(ledger, [{ questionId: Q1, value: "new" }]);
+    const result = await check(ledger, [{ questionId: Q1, value: "old", version: 1, deviceId: "dev-a" }], { submissions: ["s1"], digest: "whatever" });
+    expect(result.lost).toBe(1);
+    expect(result.paperDigestMismatches).toBe(1);
+    expect(result.isOk).toBe(false);
+  });
+
+  it("counts a question missing altogether as lost", async () => {
+    const ledger = ledgerWith([{ q: Q1, value: "x", version: 1 }]);
+    const digest = await submittedBy(ledger, [{ questionId: Q1, value: "x" }]);
+    const result = await check(ledger, [], { submissions: ["s1"], digest });
+    expect(result.lost).toBe(1);
+    expect(result.isOk).toBe(false);
+  });
+
+  it("counts the right stamp with another value as lost", async () => {
+    const ledger = ledgerWith([{ q: Q1, value: "typed", version: 1 }]);
+    const digest = await submittedBy(ledger, [{ questionId: Q1, value: "typed" }]);
+    const result = await check(ledger, [{ questionId: Q1, value: "garbled", version: 1, deviceId: "dev-a" }], { submissions: ["s1"], digest });
+    expect(result.lost).toBe(1);
+    expect(result.phantoms).toBe(1);
+  });
+
+  it("owes an unsubmitted candidate only what the server acknowledged, and counts going below it as a stale overwrite", async () => {
+    const ledger = ledgerWith([
+      { q: Q1, value: "v1", version: 1 },
+      { q: Q1, value: "v2", version: 2 },
+      { q: Q2, value: "unsent", version: 3 },
+    ]);
+    recordAcknowledged(ledger, Q1, { version: 2, deviceId: "dev-a" });
+    const fine = await check(ledger, [{ questionId: Q1, value: "v2", version: 2, deviceId: "dev-a" }]);
+    expect(fine).toMatchObject({ isOk: true, lost: 0, staleOverwrites: 0 });
+
+    const wentBack = await check(ledger, [{ questionId: Q1, value: "v1", version: 1, deviceId: "dev-a" }]);
+    expect(wentBack.staleOverwrites).toBe(1);
+    expect(wentBack.lost).toBe(1);
+    expect(wentBack.isOk).toBe(false);
+  });
+
+  it("counts an answer no device made as a phantom", async () => {
+    const ledger = ledgerWith([{ q: Q1, value: "mine", version: 1 }]);
+    const result = await check(ledger, [
+      { questionId: Q1, value: "mine", version: 1, deviceId: "dev-a" },
+      { questionId: Q2, value: "someone else's", version: 9, deviceId: "dev-z" },
+    ]);
+    expect(result.phantoms).toBe(1);
+    expect(result.isOk).toBe(false);
+  });
+
+  it("counts two submission rows, and 200s naming different submissions, as duplicates", async () => {
+    const ledger = ledgerWith([{ q: Q1, value: "x", version: 1 }]);
+    const digest = await submittedBy(ledger, [{ questionId: Q1, value: "x" }], "s1");
+    const stored = [{ questionId: Q1, value: "x", version: 1, deviceId: "dev-a" }];
+    const twoRows = await check(ledger, stored, { submissions: ["s1", "s2"], digest });
+    expect(twoRows.duplicateSubmissions).toBeGreaterThanOrEqual(1);
+    expect(twoRows.isOk).toBe(false);
+
+    await submittedBy(ledger, [{ questionId: Q1, value: "x" }], "s2");
+    const twoAnswers = await check(ledger, stored, { submissions: ["s1"], digest });
+    expect(twoAnswers.duplicateSubmissions).toBe(1);
+    expect(twoAnswers.isOk).toBe(false);
+  });
+
+  it("fails a run that expected a submission and has none", async () => {
+    const ledger = ledgerWith([{ q: Q1, value: "x", version: 1 }]);
+    const result = await check(ledger, [{ questionId: Q1, value: "x", version: 1, deviceId: "dev-a" }], { isSubmitExpected: true });
+    expect(result.notSubmitted).toBe(1);
+    expect(result.isOk).toBe(false);
+  });
+
+  it("fails when the API and the database disagree", async () => {
+    const ledger = ledgerWith([{ q: Q1, value: "x", version: 1 }]);
+    recordAcknowledged(ledger, Q1, { version: 1, deviceId: "dev-a" });
+    const stored = [{ questionId: Q1, value: "x", version: 1, deviceId: "dev-a" }];
+    const result = await check(ledger, stored, { view: { status: "in_progress", answers: [], submission: null } });
+    expect(result.apiDatabaseDisagreements).toBe(1);
+    expect(result.isOk).toBe(false);
+  });
+});
