@@ -9,6 +9,7 @@ import { parseArgs, UsageError } from "./lib/args";
 import { runCleanups } from "./lib/cleanup";
 import { errorMessage, say, shout } from "./lib/log";
 import type { Scenario } from "./lib/scenario";
+import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { clientScenario } from "./scenarios/client";
 import { syncScenario } from "./scenarios/sync";
 
@@ -16,13 +17,15 @@ import { syncScenario } from "./scenarios/sync";
 const SCENARIOS: Record<string, Scenario<any>> = {
   [syncScenario.name]: syncScenario,
   [clientScenario.name]: clientScenario,
+  [baselineScenario.name]: baselineScenario,
+  [autosaveScenario.name]: autosaveScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;
 
 function usage(): string {
   const lines = ["usage: npm run bench -- <scenario> [flags]", "", "scenarios:"];
-  for (const scenario of Object.values(SCENARIOS)) lines.push(`  ${scenario.name.padEnd(10)} ${scenario.summary}`, "", scenario.usage, "");
+  for (const scenario of Object.values(SCENARIOS)) lines.push(`  ${scenario.name.padEnd(14)} ${scenario.summary}`, "", scenario.usage, "");
   lines.push("every scenario:", `  --max-minutes M          stop and clean up after this long                       ${DEFAULT_MAX_MINUTES}`);
   return lines.join("\n");
 }
@@ -38,7 +41,7 @@ function exitAfterCleanup(code: number): Promise<never> {
 async function main(): Promise<void> {
   const controller = new AbortController();
   // Every client of a load run may wait on this signal at the same time.
-  setMaxListeners(10_000, controller.signal);
+  setMaxListeners(100_000, controller.signal);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => {
       if (shutdown) {

@@ -23,6 +23,8 @@ export function send(options: {
   headers?: Record<string, string>;
   body?: string;
   timeoutMs?: number;
+  /** Aborting destroys the request: the caller sees `ERR ABORTED`. */
+  signal?: AbortSignal;
 }): Promise<HttpResult> {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...options.headers };
@@ -41,6 +43,14 @@ export function send(options: {
     );
     request.setTimeout(options.timeoutMs ?? 30_000, () => request.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
     request.on("error", (error) => resolve(failed(error)));
+    if (options.signal) {
+      const onAbort = (): void => void request.destroy(Object.assign(new Error("aborted"), { code: "ABORTED" }));
+      if (options.signal.aborted) onAbort();
+      else {
+        options.signal.addEventListener("abort", onAbort, { once: true });
+        request.once("close", () => options.signal?.removeEventListener("abort", onAbort));
+      }
+    }
     request.end(options.body);
   });
 }

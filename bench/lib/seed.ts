@@ -76,26 +76,34 @@ export async function createExam(api: Api, title: string): Promise<{ examId: str
   return { examId: created.id, questions };
 }
 
-/**
- * Enrolls `count` candidates, joins and starts each one, and fills every paper at version 1.
- * Returns them in enrollment order.
- */
-export async function seedCandidates(
-  api: Api,
-  options: { examId: string; questions: readonly BenchQuestion[]; count: number; concurrency: number; signal: AbortSignal },
-): Promise<SeededCandidate[]> {
+/** Enrolls `count` candidates (`<prefix>-<n>@holdfast.test`), in batches; returns their join tokens in order. */
+export async function enrollCandidates(api: Api, options: { examId: string; count: number; prefix?: string }): Promise<{ email: string; joinToken: string }[]> {
+  const prefix = options.prefix ?? "bench";
   const tokens: { email: string; joinToken: string }[] = [];
   for (let from = 0; from < options.count; from += ENROLL_BATCH) {
     const batch = Array.from({ length: Math.min(ENROLL_BATCH, options.count - from) }, (_, index) => {
       const n = from + index + 1;
-      return { name: `Bench Candidate ${n}`, email: `bench-${n}@holdfast.test` };
+      return { name: `Bench Candidate ${n}`, email: `${prefix}-${n}@holdfast.test` };
     });
     const response = parse<{ candidates: { email: string; joinToken: string }[] }>(
       await api.call("POST", `/api/admin/exams/${options.examId}/candidates`, { body: { candidates: batch }, isAdmin: true, expect: [201] }),
     );
     tokens.push(...response.candidates.map(({ email, joinToken }) => ({ email, joinToken })));
   }
-  say(`enrolled ${tokens.length} candidates; joining, starting and filling each paper (${options.concurrency} at a time)`);
+  return tokens;
+}
+
+/**
+ * Enrolls `count` candidates, joins and starts each one, and (unless `fill` is false) fills every paper at version 1.
+ * Returns them in enrollment order.
+ */
+export async function seedCandidates(
+  api: Api,
+  options: { examId: string; questions: readonly BenchQuestion[]; count: number; concurrency: number; signal: AbortSignal; fill?: boolean; prefix?: string },
+): Promise<SeededCandidate[]> {
+  const tokens = await enrollCandidates(api, { examId: options.examId, count: options.count, prefix: options.prefix });
+  const isFilled = options.fill ?? true;
+  say(`enrolled ${tokens.length} candidates; joining, starting${isFilled ? " and filling each paper" : ""} (${options.concurrency} at a time)`);
 
   let done = 0;
   const startedAt = Date.now();
@@ -110,6 +118,10 @@ export async function seedCandidates(
     );
     if (started.status !== "in_progress") throw new Error(`seeding: attempt ${started.attemptId} is ${started.status}`);
 
+    if (!isFilled) {
+      done += 1;
+      return { email, cookie, attemptId: started.attemptId, clock: 0, paper: new Map(), lastSentAt: -Infinity };
+    }
     const paper = new Map(options.questions.map((question) => [question.id, randomValue(question)]));
     const answers = [...paper].map(([questionId, value]) => ({ questionId, value, version: 1 }));
     const saved = parse<{ results: { status: string }[] }>(
