@@ -2,7 +2,8 @@
 // `<prefix><pid>_…`, dropped when the run ends — and, because a killed run cannot drop its own, dropped by
 // the next run once the pid in the name is gone. Used by the integration tests' global setup, the e2e
 // server (scripts/e2e-server.mjs) and the benchmarks (bench/lib/database.ts). Plain ESM with JSDoc, so
-// every one of them can import it.
+// every one of them can import it. Every function works on the local Postgres by default, or on the server
+// of another admin URL (a benchmark's private cluster, which it restarts under load).
 import { randomBytes } from "node:crypto";
 
 import pg from "pg";
@@ -18,9 +19,10 @@ function quoteIdentifier(name) {
 /**
  * The admin URL pointed at another database.
  * @param {string} name
+ * @param {string} [adminUrl]
  */
-export function databaseUrl(name) {
-  const url = new URL(adminDatabaseUrl);
+export function databaseUrl(name, adminUrl = adminDatabaseUrl) {
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -28,10 +30,11 @@ export function databaseUrl(name) {
 /**
  * @template T
  * @param {(client: pg.Client) => Promise<T>} work
+ * @param {string} [adminUrl]
  * @returns {Promise<T>}
  */
-export async function withAdminClient(work) {
-  const client = new pg.Client({ connectionString: adminDatabaseUrl });
+export async function withAdminClient(work, adminUrl = adminDatabaseUrl) {
+  const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     return await work(client);
@@ -71,30 +74,33 @@ export function scratchName(prefix, label) {
 
 /**
  * @param {string} name
+ * @param {string} [adminUrl]
  * @returns {Promise<void>}
  */
-export async function createDatabase(name) {
+export async function createDatabase(name, adminUrl = adminDatabaseUrl) {
   await withAdminClient(async (client) => {
     await client.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
-  });
+  }, adminUrl);
 }
 
 /**
  * @param {string} name
+ * @param {string} [adminUrl]
  * @returns {Promise<void>}
  */
-export async function dropDatabase(name) {
+export async function dropDatabase(name, adminUrl = adminDatabaseUrl) {
   await withAdminClient(async (client) => {
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
-  });
+  }, adminUrl);
 }
 
 /**
  * Drops the `<prefix>…` databases whose run was killed; returns their names.
  * @param {string} prefix
+ * @param {string} [adminUrl]
  * @returns {Promise<string[]>}
  */
-export async function dropAbandonedDatabases(prefix) {
+export async function dropAbandonedDatabases(prefix, adminUrl = adminDatabaseUrl) {
   return withAdminClient(async (client) => {
     const { rows } = await client.query("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${prefix}%`]);
     /** @type {string[]} */
@@ -105,18 +111,19 @@ export async function dropAbandonedDatabases(prefix) {
       dropped.push(datname);
     }
     return dropped;
-  });
+  }, adminUrl);
 }
 
 /**
  * Drops the abandoned databases of `prefix`, then creates a fresh one for this run.
  * @param {string} prefix
  * @param {string} [label]
+ * @param {string} [adminUrl]
  * @returns {Promise<{ name: string; url: string; abandoned: string[] }>}
  */
-export async function createScratchDatabase(prefix, label) {
-  const abandoned = await dropAbandonedDatabases(prefix);
+export async function createScratchDatabase(prefix, label, adminUrl = adminDatabaseUrl) {
+  const abandoned = await dropAbandonedDatabases(prefix, adminUrl);
   const name = scratchName(prefix, label);
-  await createDatabase(name);
-  return { name, url: databaseUrl(name), abandoned };
+  await createDatabase(name, adminUrl);
+  return { name, url: databaseUrl(name, adminUrl), abandoned };
 }

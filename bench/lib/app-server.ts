@@ -81,8 +81,8 @@ export async function ensureBuild(options: { mode: BuildMode; env: NodeJS.Proces
   return { isBuilt: true, buildId: built, reason };
 }
 
-/** Copies the current build to a private directory `next start` can run from. */
-function snapshotBuild(expectedBuildId: string): string {
+/** Copies the current build to a private directory `next start` can run from (several instances may share it). */
+export function snapshotBuild(expectedBuildId: string): string {
   const dir = mkdtempSync(join(tmpdir(), `holdfast-bench-${process.pid}-`));
   onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
   const skip = new Set(["cache", "trace", "diagnostics", "dev"].map((name) => join(PROJECT_ROOT, ".next", name)));
@@ -103,22 +103,41 @@ function snapshotBuild(expectedBuildId: string): string {
 
 export type AppServer = { port: number; buildId: string; child: ManagedChild };
 
-/** Starts `next start` from a copy of build `buildId` and waits for GET /api/health. */
-export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<AppServer> {
-  const dir = snapshotBuild(options.buildId);
-  const port = await freePort();
+/**
+ * Starts `next start` from a snapshot (see `snapshotBuild`) on `port` and waits for GET /api/health.
+ * An exit before the run's cleanup is shouted about unless `isExitExpected()` says it was on purpose
+ * (an instance a fault scenario killed).
+ */
+export async function startAppInstance(options: {
+  dir: string;
+  buildId: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  name?: string;
+  isExitExpected?: () => boolean;
+}): Promise<AppServer> {
+  const { dir, port } = options;
+  const name = options.name ?? "app";
   const child = startChild({
-    name: "app",
+    name,
     command: process.execPath,
     args: [NEXT_BIN, "start", dir, "--port", String(port), "--hostname", "127.0.0.1"],
-    env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` },
+    env: { APP_URL: `http://127.0.0.1:${port}`, ...options.env },
     cwd: dir,
     countPatterns: { error: /"level":"error"/, warn: /"level":"warn"/ },
   });
   await waitForHttp({ port, path: "/api/health", child, timeoutMs: 90_000, signal: options.signal });
-  say(`app (next start, pid ${child.pid}) answers on http://127.0.0.1:${port}`);
+  say(`${name} (next start, pid ${child.pid}) answers on http://127.0.0.1:${port}`);
   void child.exited.then(({ code, signal }) => {
-    if (!isCleaningUp()) shout(`the app exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
+    if (!isCleaningUp() && !options.isExitExpected?.()) shout(`the ${name} exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
   });
   return { port, buildId: options.buildId, child };
+}
+
+/** Starts `next start` from a copy of build `buildId` on a free port and waits for GET /api/health. */
+export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<AppServer> {
+  const dir = snapshotBuild(options.buildId);
+  const port = await freePort();
+  return startAppInstance({ dir, buildId: options.buildId, port, env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` }, signal: options.signal });
 }

@@ -1,5 +1,5 @@
-// A private database per run, on the local Postgres: created, migrated with the committed migrations,
-// and dropped at the end. Databases left behind by a run that was killed (its pid is gone) are dropped
+// A private database per run, on the local Postgres (or on a run's private cluster, given its admin URL):
+// created, migrated with the committed migrations, and dropped at the end. Databases left behind by a run that was killed (its pid is gone) are dropped
 // at the start of the next one, as scripts/e2e-server.mjs does for the Playwright suite.
 import { join, resolve } from "node:path";
 
@@ -17,18 +17,21 @@ export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 const DATABASE_PREFIX = "holdfast_bench_";
 
 /** Runs CHECKPOINT, so a measurement does not start with a backlog of dirty pages from the previous one. */
-export async function checkpoint(): Promise<void> {
+export async function checkpoint(options: { adminUrl?: string } = {}): Promise<void> {
   await withAdminClient(async (client) => {
     await client.query("CHECKPOINT");
-  });
+  }, options.adminUrl);
 }
 
-/** Creates `holdfast_bench_<pid>_<label>_<random>`, registers its drop, and applies the migrations. */
-export async function createMigratedDatabase(label: string): Promise<{ name: string; url: string }> {
-  const { name, url, abandoned } = await createScratchDatabase(DATABASE_PREFIX, label);
+/**
+ * Creates `holdfast_bench_<pid>_<label>_<random>` on the local Postgres, or on the server of `adminUrl`
+ * (e.g. a private cluster's), registers its drop, and applies the migrations.
+ */
+export async function createMigratedDatabase(label: string, options: { adminUrl?: string } = {}): Promise<{ name: string; url: string }> {
+  const { name, url, abandoned } = await createScratchDatabase(DATABASE_PREFIX, label, options.adminUrl);
   for (const datname of abandoned) say(`dropped ${datname}, left behind by a run that was killed`);
   onCleanup(`drop database ${name}`, async () => {
-    await dropDatabase(name);
+    await dropDatabase(name, options.adminUrl);
     say(`dropped database ${name}`);
   });
   say(`created database ${name}; applying migrations (prisma migrate deploy)`);

@@ -44,6 +44,11 @@ export function startChild(options: {
   cwd: string;
   echo?: boolean;
   countPatterns?: Record<string, RegExp>;
+  /**
+   * The caller registers the cleanup that stops it (e.g. one cleanup for every generation of a server
+   * it restarts, so the run is undone in the order things were first created), and calls `stop()`.
+   */
+  isStoppedByCaller?: boolean;
 }): ManagedChild {
   const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   if (child.pid === undefined) throw new Error(`could not start ${options.name}`);
@@ -79,13 +84,18 @@ export function startChild(options: {
   });
 
   const stop = async (): Promise<void> => {
-    if (!isExited) signalGroup(child, "SIGTERM");
+    if (!isExited) {
+      signalGroup(child, "SIGTERM");
+      // A stopped (SIGSTOP) group keeps SIGTERM pending until it runs again: a paused fault target
+      // must still stop within the grace period.
+      signalGroup(child, "SIGCONT");
+    }
     const timedOut = await Promise.race([exited.then(() => false), sleep(STOP_GRACE_MS).then(() => true)]);
     // Also after a clean exit of the leader: a grandchild may still hold the group.
     signalGroup(child, timedOut ? "SIGKILL" : "SIGTERM");
     if (timedOut) await exited;
   };
-  const runEarly = onCleanup(`stop ${options.name} (pid ${pid})`, stop);
+  const runEarly = options.isStoppedByCaller ? stop : onCleanup(`stop ${options.name} (pid ${pid})`, stop);
 
   return {
     name: options.name,

@@ -24,9 +24,17 @@ export function validationError(error: z.ZodError, where: "body" | "path" | "que
   });
 }
 
+// Postgres away or on its way back, an outage to wait out (503 + Retry-After) rather than a bug (500).
+// Besides a refused or timed-out connection, a restart shows up as a pooled connection the server closed
+// (Prisma P1017 "Server has closed the connection.") and as SQLSTATEs 57P01 "terminating connection due
+// to administrator command" (fast or immediate shutdown), 57P02 (crash of another backend) and 57P03
+// "the database system is starting up / shutting down / in recovery mode" (while it restarts).
+const DATABASE_UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|Can't reach database|Connection terminated|connect ECONN|too many clients|Server has closed the connection|57P0[123]|terminating connection due to|database system is (starting up|shutting down|in recovery mode)/i;
+
 function isDatabaseUnavailable(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message} ${String((error as { code?: unknown }).code ?? "")}` : "";
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P2024|Can't reach database|Connection terminated|connect ECONN|too many clients/i.test(text);
+  return DATABASE_UNAVAILABLE.test(text);
 }
 
 /** The one place where a thrown value becomes an HTTP response. A 500 never echoes internals. */
