@@ -10,7 +10,9 @@ import { runCleanups } from "./lib/cleanup";
 import { errorMessage, say, shout } from "./lib/log";
 import type { Scenario } from "./lib/scenario";
 import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
+import { chaosScenario } from "./scenarios/chaos";
 import { clientScenario } from "./scenarios/client";
+import { deadlineStormScenario } from "./scenarios/deadline-storm";
 import { syncScenario } from "./scenarios/sync";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
@@ -19,6 +21,8 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [clientScenario.name]: clientScenario,
   [baselineScenario.name]: baselineScenario,
   [autosaveScenario.name]: autosaveScenario,
+  [deadlineStormScenario.name]: deadlineStormScenario,
+  [chaosScenario.name]: chaosScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

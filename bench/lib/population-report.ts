@@ -25,44 +25,61 @@ export function populationReport(options: {
   extraSections?: { heading: string; paragraphs?: string[]; table?: { columns: string[]; rows: (string | number)[][] } }[];
 }): string {
   const events = options.events.map((event) => ({ t: event.atMs / 1000, label: event.label }));
-  const latencySeries: { name: string; points: [number, number][] }[] = [];
+  const isComparison = Object.keys(options.stats).length > 1;
+  // One latency chart per operation (p50 and p99 of each target), one throughput chart of the first
+  // (main) operation, one percentile chart per operation.
+  const latencyCharts: { name: string; svg: string; alt: string }[] = [];
+  const distributionCharts: { name: string; svg: string; alt: string }[] = [];
   const throughputSeries: { name: string; points: [number, number][] }[] = [];
-  const distribution: { name: string; samplesSortedMs: Float64Array }[] = [];
-  for (const [target, stats] of Object.entries(options.stats)) {
-    for (const operation of options.operations) {
+  for (const [position, operation] of options.operations.entries()) {
+    const latencySeries: { name: string; points: [number, number][] }[] = [];
+    const distribution: { name: string; samplesSortedMs: Float64Array }[] = [];
+    for (const [target, stats] of Object.entries(options.stats)) {
       const op = stats.operations.get(operation);
       if (!op) continue;
       const buckets = op.buckets();
       if (buckets.every((bucket) => bucket.count === 0)) continue;
-      const name = Object.keys(options.stats).length > 1 ? `${operation} ${target}` : operation;
+      const name = isComparison ? target : operation;
       // Seconds without an answered request leave a gap in the latency lines and a 0 in throughput.
       const answered = buckets.filter((bucket) => bucket.ok > 0);
       latencySeries.push({ name: `${name} p50`, points: answered.map((bucket) => [bucket.t, bucket.p50]) });
       latencySeries.push({ name: `${name} p99`, points: answered.map((bucket) => [bucket.t, bucket.p99]) });
-      throughputSeries.push({ name: `${name} ok/s`, points: buckets.map((bucket) => [bucket.t, bucket.ok]) });
-      const failing = buckets.filter((bucket) => bucket.errors > 0);
-      if (failing.length) throughputSeries.push({ name: `${name} errors/s`, points: buckets.map((bucket) => [bucket.t, bucket.errors]) });
+      if (position === 0) {
+        throughputSeries.push({ name: `${name} ok/s`, points: buckets.map((bucket) => [bucket.t, bucket.ok]) });
+        if (buckets.some((bucket) => bucket.errors > 0)) throughputSeries.push({ name: `${name} errors/s`, points: buckets.map((bucket) => [bucket.t, bucket.errors]) });
+      }
       const samples = op.sortedOkSamples();
       if (samples.length > 0) distribution.push({ name, samplesSortedMs: samples });
     }
+    if (latencySeries.length === 0) continue;
+    const slug = operation.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    latencyCharts.push({
+      name: `latency-${slug}`,
+      svg: latencyTimeChart({ title: `${operation}: latency per second`, series: latencySeries, events, yLabel: "ms", logScale: true }),
+      alt: `${operation}: p50 and p99 latency per second`,
+    });
+    if (distribution.length) {
+      distributionCharts.push({
+        name: `percentiles-${slug}`,
+        svg: latencyDistributionChart({ title: `${operation}: latency by percentile (measured window)`, series: distribution }),
+        alt: `${operation}: latency by percentile`,
+      });
+    }
   }
+  const mainOperation = options.operations[0] ?? "requests";
 
   const sections: Parameters<typeof writeMarkdownReport>[0]["sections"] = [];
   if (options.paragraphs?.length) sections.push({ heading: "What ran", paragraphs: options.paragraphs });
   sections.push({
     heading: "Latency over time",
-    paragraphs: ["Each point is one second of requests (by the time they were sent): p50 and p99 of every answered request. Dashed lines mark injected faults."],
+    paragraphs: ["Each point is one second of requests (by the time they were sent): p50 and p99 of the answered ones; a gap is a second with none answered. Dashed lines mark injected faults and phases."],
     charts: [
-      { name: "latency", svg: latencyTimeChart({ title: `${options.title}: latency`, series: latencySeries, events, yLabel: "ms", logScale: true }), alt: "p50 and p99 latency per second" },
-      { name: "throughput", svg: throughputChart({ title: `${options.title}: answered requests per second`, series: throughputSeries, events }), alt: "answered requests per second" },
+      ...latencyCharts,
+      { name: "throughput", svg: throughputChart({ title: `${mainOperation}: answered requests per second`, series: throughputSeries, events }), alt: `${mainOperation}: answered requests per second` },
     ],
   });
-  if (distribution.length) {
-    sections.push({
-      heading: "Latency distribution",
-      paragraphs: ["Latency at each percentile of the measured window's answered requests."],
-      charts: [{ name: "percentiles", svg: latencyDistributionChart({ title: `${options.title}: latency by percentile`, series: distribution }), alt: "latency by percentile" }],
-    });
+  if (distributionCharts.length) {
+    sections.push({ heading: "Latency distribution", paragraphs: ["Latency at each percentile of the measured window's answered requests."], charts: distributionCharts });
   }
   if (options.check) {
     const check = options.check;

@@ -39,16 +39,20 @@ export async function measurePopulation(options: {
     loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
     if (options.cpu) probe = startCpuProbe(options.cpu);
   }, Math.max(0, options.windowFromMs - options.stats.now()));
-  const stopTimer = setTimeout(() => {
+  const endWindow = (): void => {
+    if (usage) return;
     options.stats.endWindow();
-    usage = probe?.then((running) => running.stop());
-  }, Math.max(0, options.windowToMs - options.stats.now()));
+    usage = probe ? probe.then((running) => running.stop()) : Promise.resolve(null);
+  };
+  const stopTimer = setTimeout(endWindow, Math.max(0, options.windowToMs - options.stats.now()));
   try {
     await runPopulation(options.candidates, options.schedule, options.stats, options.signal);
   } finally {
     clearTimeout(startTimer);
     clearTimeout(stopTimer);
   }
+  // Everyone finished before the window's planned end (a storm that drained early): it ends here.
+  endWindow();
   const cpu = usage ? await usage : null;
   const windowMs = options.stats.windowMs();
   const operations: Record<string, OperationSummary> = {};

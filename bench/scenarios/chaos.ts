@@ -1,0 +1,340 @@
+// `npm run bench -- chaos`: autosave and submit through faults on purpose, Jepsen-style.
+//
+// Everything runs privately so it can be broken: a PostgreSQL cluster of this run's own, a Redis of its
+// own, several app instances (`next start`) behind the fault proxy's round robin. Candidates run the
+// browser's real sync engine over IndexedDB (fake-indexeddb in this process; `--client sim` for the
+// lighter protocol client). While they arrive, edit and autosave, the chaos schedule kills app
+// instances with SIGKILL and restarts them, hangs Redis (SIGSTOP) and releases it, shuts Postgres down
+// immediately (crash-like) and starts it again, and the proxy drops responses after the server
+// processed them, resets connections and adds latency. Some candidates crash their tab (no flush) and
+// reopen it from IndexedDB; some open the exam on a second device and edit on both. The faults end
+// before the submit window; every candidate then submits. The checker reads everything back and fails
+// the run on any lost answer, stale overwrite, phantom or second submission, or a candidate not
+// submitted.
+//
+// The baseline runs the same arrival and edit schedule (protocol client, no faults) in the same run.
+import type { Flags } from "../lib/args";
+import { startAppCluster } from "../lib/app-cluster";
+import { type BuildMode } from "../lib/app-server";
+import { startBaseline } from "../lib/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
+import { defaultChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/chaos";
+import { formatCheck } from "../lib/checker";
+import { createMigratedDatabase } from "../lib/database";
+import { EngineCandidate } from "../lib/engine-candidate";
+import { startFaultProxy } from "../lib/fault-proxy";
+import { createAgent } from "../lib/http-client";
+import type { CandidateLedger } from "../lib/ledger";
+import { say, shout, sleep } from "../lib/log";
+import { RunStats } from "../lib/op-stats";
+import { arrivalAt, httpTransport, runPopulation, thinkTime, type Schedule } from "../lib/population";
+import { formatOperation, type PopulationMeasurement } from "../lib/population-run";
+import { populationReport } from "../lib/population-report";
+import { startPrivatePostgres } from "../lib/private-postgres";
+import { startPrivateRedis } from "../lib/private-redis";
+import { environment, formatRatio, ratio, writeResults } from "../lib/report";
+import type { Scenario } from "../lib/scenario";
+import { enrollCandidates } from "../lib/seed";
+import { BROWSER_TIMINGS, SimCandidate, type Transport } from "../lib/sim-candidate";
+import { checkSqlCopies } from "../lib/sql-copies";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+
+export type ChaosOptions = {
+  candidates: number;
+  client: "engine" | "sim";
+  instances: number;
+  rampSeconds: number;
+  durationSeconds: number;
+  editEverySeconds: number;
+  windowSeconds: number;
+  crashShare: number;
+  secondDeviceShare: number;
+  poolMax: number;
+  isBaselineMeasured: boolean;
+  build: BuildMode;
+};
+
+/** After the submit window: how long candidates may keep retrying before the run gives up on them. */
+const DRAIN_MS = 120_000;
+/** A crashed tab stays closed this long (uniform) before it is opened again. */
+const CRASH_DOWN_MS = { min: 1_000, max: 5_000 };
+/** A device that is not the one submitting must have sent everything within this long. */
+const DEVICE_DRAIN_MS = 60_000;
+
+type Tally = { crashes: number; reopens: number; secondDevices: number; drainsFailed: number };
+
+function uniform(min: number, max: number): number {
+  return min + Math.random() * (max - min);
+}
+
+/**
+ * One engine candidate's life: arrive, edit open loop on its device(s), maybe crash and reopen a tab,
+ * maybe add a second device, then (every device drained but the submitting one) submit.
+ */
+async function liveEngine(options: {
+  candidate: EngineCandidate;
+  index: number;
+  count: number;
+  schedule: Schedule & { submitAtMs: (index: number, count: number) => number };
+  stats: RunStats;
+  crashAtMs: number | null;
+  secondDeviceAtMs: number | null;
+  tally: Tally;
+  signal: AbortSignal;
+}): Promise<void> {
+  const { candidate, stats, schedule, signal, tally } = options;
+  const until = async (atMs: number): Promise<void> => {
+    const wait = atMs - stats.now();
+    if (wait > 0) await sleep(wait, signal);
+  };
+  await until(arrivalAt(schedule, options.index, options.count));
+  if (signal.aborted || (await candidate.addDevice()) === null) return;
+  let crashAt = options.crashAtMs;
+  let secondAt = options.secondDeviceAtMs;
+  let reopenAt: number | null = null;
+  const submitAt = schedule.submitAtMs(options.index, options.count);
+  const stopEditingAt = Math.min(schedule.editUntilMs, submitAt);
+  for (let due = stats.now() + thinkTime(schedule.editMeanMs); due < stopEditingAt && !signal.aborted; due += thinkTime(schedule.editMeanMs)) {
+    await until(due);
+    const now = stats.now();
+    if (crashAt !== null && now >= crashAt) {
+      candidate.crash(0);
+      tally.crashes += 1;
+      crashAt = null;
+      reopenAt = now + uniform(CRASH_DOWN_MS.min, CRASH_DOWN_MS.max);
+    }
+    if (reopenAt !== null && now >= reopenAt) {
+      await candidate.reopen(0);
+      tally.reopens += 1;
+      reopenAt = null;
+    }
+    if (secondAt !== null && now >= secondAt) {
+      secondAt = null;
+      if ((await candidate.addDevice()) !== null) tally.secondDevices += 1;
+    }
+    // Edits go to an open device: the second one half of the time once it exists, and always while
+    // the first one's tab is closed; with no open device the candidate waits.
+    const last = candidate.deviceCount - 1;
+    const isFirstClosed = reopenAt !== null;
+    if (last > 0 && (isFirstClosed || Math.random() < 0.5)) await candidate.edit(last);
+    else if (!isFirstClosed) await candidate.edit(0);
+  }
+  if (reopenAt !== null) {
+    await candidate.reopen(0);
+    tally.reopens += 1;
+  }
+  if (signal.aborted) return;
+  await until(submitAt);
+  // The candidate finishes on the last device opened; the others have sent everything first.
+  const submitting = candidate.deviceCount - 1;
+  for (let device = 0; device < submitting; device += 1) {
+    if (!(await candidate.drain(device, DEVICE_DRAIN_MS))) tally.drainsFailed += 1;
+    candidate.crash(device);
+  }
+  await candidate.submit(submitting);
+  candidate.close();
+}
+
+export const chaosScenario: Scenario<ChaosOptions> = {
+  name: "chaos",
+  summary: "autosave + submit through killed instances, hung Redis, restarted Postgres and a lossy network; checker",
+  usage: [
+    "  --candidates N           simulated candidates                                     200",
+    "  --client engine|sim      the browser's sync engine over IndexedDB, or the light client  engine",
+    "  --instances N            app instances behind the proxy (round robin)               3",
+    "  --ramp S                 they arrive (join, start) evenly over S seconds             10",
+    "  --duration S             edit and autosave for S seconds, faults during them          60",
+    "  --edit-every S           mean seconds between two edits of one candidate              3",
+    "  --window S               then every candidate presses Submit within S seconds        10",
+    "  --crash-share R          share of candidates whose tab crashes once and reopens     0.2",
+    "  --second-device-share R  share of candidates who open a second device               0.1",
+    "  --pool N                 database connections per instance and for the baseline     10",
+    "  --baseline true|false    also run the baseline on the same schedule (no faults)     true",
+    "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID    auto",
+  ].join("\n"),
+
+  options(flags: Flags): ChaosOptions {
+    return {
+      candidates: flags.number("candidates", 200, { min: 1, max: 20_000, isInteger: true }),
+      client: flags.choice("client", ["engine", "sim"] as const, "engine"),
+      instances: flags.number("instances", 3, { min: 1, max: 8, isInteger: true }),
+      rampSeconds: flags.number("ramp", 10, { min: 0, max: 3_600 }),
+      durationSeconds: flags.number("duration", 60, { min: 10, max: 3_600 }),
+      editEverySeconds: flags.number("edit-every", 3, { min: 0.05, max: 3_600 }),
+      windowSeconds: flags.number("window", 10, { min: 0.1, max: 3_600 }),
+      crashShare: flags.number("crash-share", 0.2, { min: 0, max: 1 }),
+      secondDeviceShare: flags.number("second-device-share", 0.1, { min: 0, max: 1 }),
+      poolMax: flags.number("pool", 10, { min: 1, max: 50, isInteger: true }),
+      isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
+      build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+    };
+  },
+
+  async run(options, signal) {
+    const problems: string[] = [];
+    const env0 = environment();
+    for (const copy of checkSqlCopies().filter((item) => !item.isInSync)) problems.push(`baseline SQL out of sync: ${copy.reason}`);
+
+    // Private services this run may break.
+    const postgres = await startPrivatePostgres({ signal });
+    const redis = await startPrivateRedis({ signal });
+    const database = await createMigratedDatabase("chaos", { adminUrl: postgres.adminUrl });
+    const env = appEnvironment({ databaseUrl: database.url, redisUrl: redis.url, poolMax: options.poolMax, instances: options.instances });
+    const buildId = await buildApp({ mode: options.build, env, signal });
+    if (signal.aborted) return { isOk: false };
+    const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
+    const proxy = await startFaultProxy({ upstreams: cluster.ports() });
+    const firstUp = (): number => (cluster.instances.find((instance) => cluster.isUp(instance.index)) ?? cluster.instances[0]!).port;
+    const exam = await createBenchExam({ port: firstUp(), adminToken: env.ADMIN_API_TOKEN, signal });
+    const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
+
+    const rampMs = options.rampSeconds * 1_000;
+    const durationMs = options.durationSeconds * 1_000;
+    const windowMs = options.windowSeconds * 1_000;
+    const submitFromMs = rampMs + durationMs;
+    const schedule = {
+      arrivalSpreadMs: rampMs,
+      editMeanMs: options.editEverySeconds * 1_000,
+      editUntilMs: submitFromMs,
+      submitAtMs: (index: number) => submitFromMs + ((index * 0.618_033_988_75) % 1) * windowMs,
+    };
+    const giveUpAtMs = submitFromMs + windowMs + DRAIN_MS;
+
+    const stats = new RunStats();
+    const agent = createAgent(Math.min(options.candidates * 2, MAX_SOCKETS));
+    const transport: Transport = httpTransport(agent, proxy.port);
+    const tally: Tally = { crashes: 0, reopens: 0, secondDevices: 0, drainsFailed: 0 };
+    const chaosEvents: (ChaosEvent & { runAtMs: number })[] = [];
+    // The faults run over the editing period, after the arrivals: every fault is cleared before the submits.
+    const plan = defaultChaosPlan(durationMs, options.instances);
+    say(
+      `chaos: ${options.candidates} ${options.client} candidates, ${options.instances} instances, private Postgres :${postgres.port} and Redis :${redis.port}; ` +
+        `faults from ${rampMs / 1000} s for ${options.durationSeconds} s: ${plan.map((step) => `${(step.atMs / 1000).toFixed(0)} s ${describeAction(step.action)}`).join(", ")}`,
+    );
+    stats.startWindow();
+    const chaosRun = sleep(rampMs, signal).then(() => {
+      const offset = stats.now();
+      return runChaos({ plan, cluster, redis, postgres, proxy, signal, onEvent: (event) => chaosEvents.push({ ...event, runAtMs: offset + event.atMs }) });
+    });
+
+    let ledgers: CandidateLedger[];
+    let cookies: (string | null)[];
+    if (options.client === "engine") {
+      const candidates = tokens.map(
+        (token, index) => new EngineCandidate({ index, email: token.email, joinToken: token.joinToken, examId: exam.examId, questions: exam.questions, transport, stats, giveUpAtMs, signal }),
+      );
+      await Promise.all(
+        candidates.map((candidate, index) =>
+          liveEngine({
+            candidate,
+            index,
+            count: candidates.length,
+            schedule,
+            stats,
+            crashAtMs: Math.random() < options.crashShare ? uniform(rampMs, submitFromMs - CRASH_DOWN_MS.max) : null,
+            secondDeviceAtMs: Math.random() < options.secondDeviceShare ? uniform(rampMs, submitFromMs - 5_000) : null,
+            tally,
+            signal,
+          }),
+        ),
+      );
+      ledgers = candidates.map((candidate) => candidate.ledger);
+      cookies = candidates.map((candidate) => candidate.cookie);
+      await Promise.all(candidates.map((candidate) => candidate.dispose()));
+    } else {
+      const candidates = tokens.map(
+        (token, index) =>
+          new SimCandidate({ index, email: token.email, joinToken: token.joinToken, examId: exam.examId, questions: exam.questions, transport, stats, timings: BROWSER_TIMINGS, giveUpAtMs, signal }),
+      );
+      await runPopulation(candidates, schedule, stats, signal);
+      ledgers = candidates.map((candidate) => candidate.ledger);
+      cookies = candidates.map((candidate) => candidate.sessionCookie);
+    }
+    stats.endWindow();
+    const events = await chaosRun;
+    agent.destroy();
+    const proxyStats = proxy.stats();
+    if (signal.aborted) return { isOk: false };
+
+    // Whatever the schedule did, every instance must be up again for the reading.
+    for (const instance of cluster.instances) if (!cluster.isUp(instance.index)) await cluster.restart(instance.index);
+    const check = await checkRun({ port: firstUp(), databaseUrl: database.url, ledgers, cookies, isSubmitExpected: true, signal });
+    if (!check.isOk) problems.push(`the checker failed:\n${check.samples.join("\n")}`);
+    const failedSteps = events.filter((event) => !event.ok);
+    if (failedSteps.length) problems.push(`fault steps failed: ${failedSteps.map((event) => `${describeAction(event.action)}: ${event.error}`).join("; ")}`);
+    if (tally.drainsFailed) problems.push(`${tally.drainsFailed} devices did not send everything within ${DEVICE_DRAIN_MS / 1000} s after the faults ended`);
+
+    // The baseline: the same arrivals and edits, protocol client, no faults.
+    let base: { measurement: PopulationMeasurement; stats: RunStats } | null = null;
+    if (options.isBaselineMeasured) {
+      const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
+      base = await measureBaselinePopulation({
+        appPort: firstUp(),
+        adminToken: env.ADMIN_API_TOKEN,
+        baseline,
+        databaseUrl: database.url,
+        exam,
+        candidates: options.candidates,
+        schedule: { ...schedule, submitAtMs: null },
+        windowFromMs: 0,
+        windowToMs: submitFromMs,
+        giveUpAtMs: submitFromMs + DRAIN_MS,
+        timings: BROWSER_TIMINGS,
+        signal,
+      });
+    }
+    exam.agent.destroy();
+    if (signal.aborted) return { isOk: false };
+
+    const lines: string[] = [];
+    const show = (line: string): void => {
+      lines.push(line);
+      console.log(line);
+    };
+    const windowMsDone = stats.windowMs();
+    const operations = ["autosave", "submit", "submit (click to done)", "heartbeat", "merge", "join", "start"];
+    for (const operation of operations) {
+      const summary = stats.operations.get(operation)?.summary(windowMsDone);
+      if (summary) show(formatOperation(`${operation} app`, summary));
+    }
+    const baseAutosave = base?.measurement.operations.autosave;
+    if (baseAutosave) show(formatOperation("autosave baseline", baseAutosave));
+    const appAutosave = stats.operations.get("autosave")?.summary(windowMsDone);
+    if (appAutosave && baseAutosave) {
+      show(`autosave app (through faults) / baseline (none): throughput ${formatRatio(ratio(appAutosave.throughput, baseAutosave.throughput))}, p99 ${formatRatio(ratio(appAutosave.latency.p99, baseAutosave.latency.p99))}`);
+    }
+    const survived =
+      `survived: ${check.edits} edits, ${check.submitted.byCandidate} submits, ${events.length} scheduled faults (${events.map((event) => describeAction(event.action)).join(", ")}), ` +
+      `${proxyStats.responsesDropped} responses dropped after processing, ${proxyStats.resets} connections reset, ${proxyStats.upstreamUnavailable} connections refused by every instance, ` +
+      `${tally.crashes} tab crashes (${tally.reopens} reopened from IndexedDB), ${tally.secondDevices} second devices`;
+    show(survived);
+    show(formatCheck(check));
+
+    const json = writeResults("chaos", { scenario: "chaos", environment: env0, options, plan, events, proxy: proxyStats, tally, check, baseline: base?.measurement ?? null, lines, problems });
+    const report = populationReport({
+      scenario: "chaos",
+      title: `Chaos: ${options.candidates} candidates (${options.client}), ${options.instances} instances`,
+      isOk: problems.length === 0,
+      lines,
+      stats: base ? { app: stats, baseline: base.stats } : { app: stats },
+      operations: ["autosave", "submit", "submit (click to done)", "heartbeat"],
+      events: [...chaosEvents.map((event) => ({ atMs: event.runAtMs, label: describeAction(event.action).replace(/ \{.*$/, "") })), { atMs: submitFromMs, label: "submits" }],
+      check,
+      jsonFile: json,
+      environment: env0,
+      paragraphs: [survived],
+      extraSections: [
+        {
+          heading: "Faults",
+          table: {
+            columns: ["at (s)", "fault", "took (ms)", "ok"],
+            rows: chaosEvents.map((event) => [(event.runAtMs / 1000).toFixed(1), describeAction(event.action), event.tookMs, event.ok ? "yes" : `no: ${event.error ?? ""}`]),
+          },
+        },
+      ],
+    });
+    say(`results: ${json}; report: ${report}`);
+    if (problems.length) shout(problems.join("\n"));
+    return { isOk: problems.length === 0 };
+  },
+};
