@@ -13,6 +13,7 @@ import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { chaosScenario } from "./scenarios/chaos";
 import { clientScenario } from "./scenarios/client";
 import { deadlineStormScenario } from "./scenarios/deadline-storm";
+import { deltaVsFullScenario } from "./scenarios/delta-vs-full";
 import { syncScenario } from "./scenarios/sync";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
@@ -23,6 +24,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [autosaveScenario.name]: autosaveScenario,
   [deadlineStormScenario.name]: deadlineStormScenario,
   [chaosScenario.name]: chaosScenario,
+  [deltaVsFullScenario.name]: deltaVsFullScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

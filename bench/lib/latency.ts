@@ -26,6 +26,11 @@ export class LatencyRecorder {
     return this.size;
   }
 
+  /** Every kept sample, sorted: for percentile charts. */
+  sortedSamples(): Float64Array {
+    return this.samples.slice(0, this.size).sort();
+  }
+
   /** Nearest-rank percentiles. */
   summary(): LatencySummary {
     if (this.size === 0) return { count: 0, min: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
