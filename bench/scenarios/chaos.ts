@@ -310,7 +310,15 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     show(survived);
     show(formatCheck(check));
 
-    const json = writeResults("chaos", { scenario: "chaos", environment: env0, options, plan, events, proxy: proxyStats, tally, check, baseline: base?.measurement ?? null, lines, problems });
+    // What the instances logged at error level (expected during outages: 503s are logged), for the record.
+    const serverErrors = cluster.instances.map((instance) => ({
+      instance: instance.index,
+      counts: cluster.lineCounts(instance.index),
+      lastErrors: instance.child.tail().filter((line) => line.includes('"level":"error"')).slice(-10),
+    }));
+    const internal = [...stats.operations.values()].reduce((sum, op) => sum + op.statuses.get("500 INTERNAL"), 0);
+    if (internal > 0) show(`!! ${internal} answers were 500 INTERNAL (a server fault that is not an outage); see serverErrors in the JSON`);
+    const json = writeResults("chaos", { scenario: "chaos", environment: env0, options, plan, events, proxy: proxyStats, tally, check, baseline: base?.measurement ?? null, serverErrors, lines, problems });
     const report = populationReport({
       scenario: "chaos",
       title: `Chaos: ${options.candidates} candidates (${options.client}), ${options.instances} instances`,
