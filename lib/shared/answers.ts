@@ -1,6 +1,7 @@
 import { LIMITS } from "./limits";
 import type { AnswerValue } from "./schemas/attempts";
 import type { Option, QuestionType } from "./schemas/exams";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./text";
 
 type QuestionShape = { type: QuestionType; options?: Option[] | null };
 
@@ -28,10 +29,12 @@ export function answerValueProblem(question: QuestionShape, value: unknown): str
     }
     case "short_text":
       if (typeof value !== "string") return "must be text";
-      return value.length <= LIMITS.shortTextChars ? null : `is longer than ${LIMITS.shortTextChars} characters`;
+      if (value.length > LIMITS.shortTextChars) return `is longer than ${LIMITS.shortTextChars} characters`;
+      return isStorableText(value) ? null : UNSTORABLE_TEXT_MESSAGE;
     case "essay":
       if (typeof value !== "string") return "must be text";
-      return value.length <= LIMITS.essayChars ? null : `is longer than ${LIMITS.essayChars} characters`;
+      if (value.length > LIMITS.essayChars) return `is longer than ${LIMITS.essayChars} characters`;
+      return isStorableText(value) ? null : UNSTORABLE_TEXT_MESSAGE;
     case "numeric":
       return typeof value === "number" && Number.isFinite(value) ? null : "must be a finite number";
   }

@@ -166,6 +166,31 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     });
   });
 
+  // Found by `npm run bench -- bad-input`. Bug: a text answer with a NUL or an unpaired surrogate was a 500
+  // (Postgres refuses both in jsonb), and the client retries a 500 forever, holding back the valid answers of
+  // the same delta. Cause: answerValueProblem checked type and length only. Fix: such text is a 422.
+  it("a text answer with a NUL or an unpaired surrogate → 422, nothing of the delta applied", async () => {
+    const attempt = await startedAttempt();
+    const before = await snapshot(attempt.attemptId);
+    const [, , short, essay, numeric] = attempt.questions;
+    for (const value of ["a\u0000b", "\ud800", "tail \udfff"]) {
+      for (const question of [short!, essay!]) {
+        const response = await autosave(attempt, {
+          deviceId: "laptop",
+          answers: [
+            { questionId: numeric!.id, value: 7, version: 3 },
+            { questionId: question.id, value, version: 4 },
+          ],
+        });
+        expect(response.status).toBe(422);
+        expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual(["answers.1.value"]);
+      }
+    }
+    expect(await snapshot(attempt.attemptId)).toEqual(before);
+    const astral = await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: essay!.id, value: "emoji 😀 and 𝓼𝓬𝓻𝓲𝓹𝓽", version: 5 }] });
+    expect(astral.status).toBe(200);
+  });
+
   it("after submit: 409 ALREADY_SUBMITTED with the submission id, and the edit kept as a late answer", async () => {
     const attempt = await startedAttempt();
     const question = attempt.questions[2]!.id;
