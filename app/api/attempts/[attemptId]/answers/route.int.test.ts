@@ -191,6 +191,23 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     expect(astral.status).toBe(200);
   });
 
+  // Found by `npm run bench -- bad-input`. Bug: a multiple-choice value nested 100,000 arrays deep was a 500:
+  // the check serialised the bad element to name it in the message. Fix: it is described by its type.
+  it("a multiple-choice value nested very deeply → 422, nothing applied", async () => {
+    const attempt = await startedAttempt();
+    const before = await snapshot(attempt.attemptId);
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const response = await call(answersRoute, {
+      params: { attemptId: attempt.attemptId },
+      cookie: attempt.cookie,
+      raw: `{"deviceId":"laptop","answers":[{"questionId":"${attempt.questions[1]!.id}","value":${deep},"version":2}]}`,
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.issues).toEqual([{ path: "answers.0.value", message: "has a list where an option id belongs" }]);
+    expect(await snapshot(attempt.attemptId)).toEqual(before);
+  });
+
   it("after submit: 409 ALREADY_SUBMITTED with the submission id, and the edit kept as a late answer", async () => {
     const attempt = await startedAttempt();
     const question = attempt.questions[2]!.id;
