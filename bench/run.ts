@@ -9,6 +9,7 @@ import { parseArgs, UsageError } from "./lib/args";
 import { runCleanups } from "./lib/cleanup";
 import { errorMessage, say, shout } from "./lib/log";
 import type { Scenario } from "./lib/scenario";
+import { badInputScenario } from "./scenarios/bad-input";
 import { clientScenario } from "./scenarios/client";
 import { syncScenario } from "./scenarios/sync";
 
@@ -16,6 +17,7 @@ import { syncScenario } from "./scenarios/sync";
 const SCENARIOS: Record<string, Scenario<any>> = {
   [syncScenario.name]: syncScenario,
   [clientScenario.name]: clientScenario,
+  [badInputScenario.name]: badInputScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;
