@@ -10,6 +10,7 @@ import { runCleanups } from "./lib/cleanup";
 import { errorMessage, say, shout } from "./lib/log";
 import type { Scenario } from "./lib/scenario";
 import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
+import { badInputScenario } from "./scenarios/bad-input";
 import { chaosScenario } from "./scenarios/chaos";
 import { clientScenario } from "./scenarios/client";
 import { deadlineStormScenario } from "./scenarios/deadline-storm";
@@ -25,6 +26,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [deadlineStormScenario.name]: deadlineStormScenario,
   [chaosScenario.name]: chaosScenario,
   [deltaVsFullScenario.name]: deltaVsFullScenario,
+  [badInputScenario.name]: badInputScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

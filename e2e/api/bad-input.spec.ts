@@ -110,3 +110,29 @@ test.describe("Bad input over HTTP", () => {
     }
   });
 });
+
+// Found by `npm run bench -- bad-input`. Bug: a path segment whose percent-encoding does not decode got
+// Next.js's bare "Internal Server Error" 500, before any route ran. Fix: proxy.ts answers such paths (only
+// paths with a `%` reach it): the one 404 body for the API, the "link not valid" page for a join link.
+test.describe("Paths that do not decode", () => {
+  for (const id of ["%ZZ", "%C0%AF"]) {
+    test(`GET /api/attempts/${id} is 404 with the error body`, async ({ request }) => {
+      const response = await request.get(`/api/attempts/${id}`);
+      await expectErrorBody(response, 404, "NOT_FOUND");
+    });
+  }
+
+  test("a join link that does not decode lands on the join-problem page", async ({ request }) => {
+    const response = await request.get("/join/%ZZ", { maxRedirects: 0 });
+    expect(response.status()).toBe(303);
+    expect(new URL(response.headers()["location"] ?? "", "http://x").pathname + new URL(response.headers()["location"] ?? "", "http://x").search).toBe(
+      "/join-problem?reason=invalid",
+    );
+  });
+
+  test("a path with valid percent-encoding still reaches its route", async ({ request }) => {
+    // %61 is "a": the id decodes to a well-formed UUID, so the route runs and asks for a session.
+    const response = await request.get("/api/attempts/%610000000-0000-4000-8000-000000000000");
+    await expectErrorBody(response, 401, "UNAUTHENTICATED");
+  });
+});

@@ -1,6 +1,7 @@
 import { LIMITS } from "./limits";
 import type { AnswerValue } from "./schemas/attempts";
 import type { Option, QuestionType } from "./schemas/exams";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./text";
 
 type QuestionShape = { type: QuestionType; options?: Option[] | null };
 
@@ -20,7 +21,9 @@ export function answerValueProblem(question: QuestionShape, value: unknown): str
       if (value.length > optionIds.length) return "names more options than the question has";
       const seen = new Set<string>();
       for (const id of value) {
-        if (typeof id !== "string" || !optionIds.includes(id)) return `${JSON.stringify(id).slice(0, 64)} is not an option of this question`;
+        // Described without JSON.stringify: an element may be nested too deeply to serialise.
+        if (typeof id !== "string") return `has ${Array.isArray(id) ? "a list" : id === null ? "null" : `a ${typeof id}`} where an option id belongs`;
+        if (!optionIds.includes(id)) return `"${id.slice(0, 64)}" is not an option of this question`;
         if (seen.has(id)) return `option "${id}" is named twice`;
         seen.add(id);
       }
@@ -28,10 +31,12 @@ export function answerValueProblem(question: QuestionShape, value: unknown): str
     }
     case "short_text":
       if (typeof value !== "string") return "must be text";
-      return value.length <= LIMITS.shortTextChars ? null : `is longer than ${LIMITS.shortTextChars} characters`;
+      if (value.length > LIMITS.shortTextChars) return `is longer than ${LIMITS.shortTextChars} characters`;
+      return isStorableText(value) ? null : UNSTORABLE_TEXT_MESSAGE;
     case "essay":
       if (typeof value !== "string") return "must be text";
-      return value.length <= LIMITS.essayChars ? null : `is longer than ${LIMITS.essayChars} characters`;
+      if (value.length > LIMITS.essayChars) return `is longer than ${LIMITS.essayChars} characters`;
+      return isStorableText(value) ? null : UNSTORABLE_TEXT_MESSAGE;
     case "numeric":
       return typeof value === "number" && Number.isFinite(value) ? null : "must be a finite number";
   }

@@ -1,5 +1,6 @@
 import { route } from "@/lib/server/http/route";
 import { renderMetrics } from "@/lib/server/metrics/render-metrics";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +13,5 @@ export const GET = route({ access: "operator" }, async () => {
   const { text, contentType } = await renderMetrics();
   return new Response(text, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");

@@ -3,6 +3,7 @@ import { deleteSessionByToken } from "@/lib/server/auth/sessions";
 import { redeemJoinToken } from "@/lib/server/enrollments/redeem-join-token";
 import { json, route } from "@/lib/server/http/route";
 import { JoinSessionSchema } from "@/lib/shared/schemas/auth";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /** Exchanges a join token for a candidate session cookie (the JSON twin of GET /join/{token}). */
 export const POST = route({ access: "public", body: JoinSessionSchema }, async ({ body, request }) => {
@@ -19,3 +20,5 @@ export const DELETE = route({ access: "public" }, async ({ request }) => {
   if (token) await deleteSessionByToken(token);
   return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("candidate") } });
 });
+
+export const { GET, PUT, PATCH, OPTIONS } = methodsNotAllowed("POST", "DELETE");

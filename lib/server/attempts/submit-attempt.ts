@@ -53,11 +53,13 @@ export async function submitAttempt(options: {
   lockTtlMs?: number;
 }): Promise<SubmitResult> {
   const { attemptId, candidate, idempotencyKey, body } = options;
-  const hash = await requestHash(body);
 
   // 1.
   const attempt = await loadAttemptForWrite({ attemptId, enrollmentId: candidate.enrollmentId });
   const answers = validateDelta(body.answers, attempt.questions);
+  // Hashed only once validated: canonical JSON refuses what no valid answer holds (Infinity, from 1e309 in
+  // the JSON text; values nested too deeply to walk), and that must be a 422, not a 500.
+  const hash = await requestHash(body);
 
   // 2.
   if (attempt.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });

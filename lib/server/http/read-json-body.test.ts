@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import { readJsonBody } from "./read-json-body";
 
 function request(body: BodyInit | null, headers: Record<string, string> = {}): Request {
-  return new Request("http://holdfast.test/", { method: "POST", body, headers });
+  return new Request("http://holdfast.test/", { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -37,5 +37,25 @@ describe("readJsonBody", () => {
     const body = JSON.stringify("€".repeat(300));
     expect(await codeOf(readJsonBody(request(body), 800))).toBe("PAYLOAD_TOO_LARGE");
     expect(await readJsonBody(request(body), 1000)).toBe("€".repeat(300));
+  });
+
+  it("refuses a body that is not UTF-8 with BAD_REQUEST, instead of storing U+FFFD", async () => {
+    const body = new Uint8Array([...new TextEncoder().encode('{"title":"'), 0xff, ...new TextEncoder().encode('"}')]);
+    expect(await codeOf(readJsonBody(request(body)))).toBe("BAD_REQUEST");
+  });
+
+  it("refuses a JSON body not labelled as JSON with UNSUPPORTED_MEDIA_TYPE", async () => {
+    const labelled = (contentType: string | null): Request =>
+      new Request("http://holdfast.test/", { method: "POST", body: new TextEncoder().encode('{"a":1}'), headers: contentType ? { "content-type": contentType } : {} });
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", null]) {
+      expect(await codeOf(readJsonBody(labelled(type)))).toBe("UNSUPPORTED_MEDIA_TYPE");
+    }
+    for (const type of ["application/json", "Application/JSON; charset=utf-8", "application/merge-patch+json"]) {
+      expect(await readJsonBody(labelled(type))).toEqual({ a: 1 });
+    }
+  });
+
+  it("answers BAD_REQUEST, not UNSUPPORTED_MEDIA_TYPE, for a body that is not JSON at all", async () => {
+    expect(await codeOf(readJsonBody(new Request("http://holdfast.test/", { method: "POST", body: "{nope" })))).toBe("BAD_REQUEST");
   });
 });

@@ -1,9 +1,10 @@
 import { z } from "zod";
 
 import { LIMITS } from "../limits";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 
 export const CandidateInputSchema = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
   email: z
     .email()
     .max(320)

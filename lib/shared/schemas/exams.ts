@@ -1,6 +1,10 @@
 import { z } from "zod";
 
 import { LIMITS } from "../limits";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
+
+/** Text that is stored: no NUL, no unpaired surrogate (see ../text.ts). */
+const storable = (text: string): boolean => isStorableText(text);
 
 /** Question types of the contract, in the order the UI lists them. */
 export const QUESTION_TYPES = ["single_choice", "multiple_choice", "short_text", "essay", "numeric"] as const;
@@ -17,12 +21,12 @@ const OptionIdSchema = z
 
 export const OptionSchema = z.object({
   id: OptionIdSchema,
-  label: z.string().trim().min(1).max(2_000),
+  label: z.string().trim().min(1).max(2_000).refine(storable, UNSTORABLE_TEXT_MESSAGE),
 });
 export type Option = z.infer<typeof OptionSchema>;
 
 const questionBase = {
-  prompt: z.string().trim().min(1).max(LIMITS.maxPromptChars),
+  prompt: z.string().trim().min(1).max(LIMITS.maxPromptChars).refine(storable, UNSTORABLE_TEXT_MESSAGE),
   points: z.number().finite().min(0).max(10_000).default(1),
 };
 
@@ -37,7 +41,7 @@ export const QuestionInputSchema = z
       options: optionsSchema,
       answerKey: z.array(OptionIdSchema).max(LIMITS.maxOptionsPerQuestion).optional(),
     }),
-    z.object({ type: z.literal("short_text"), ...questionBase, answerKey: z.string().max(LIMITS.shortTextChars).optional() }),
+    z.object({ type: z.literal("short_text"), ...questionBase, answerKey: z.string().max(LIMITS.shortTextChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).optional() }),
     z.object({ type: z.literal("essay"), ...questionBase }),
     z.object({
       type: z.literal("numeric"),
@@ -68,9 +72,9 @@ const instantSchema = z.iso.datetime({ offset: true, message: "must be an ISO 86
 /** `POST /api/admin/exams` request body. */
 export const CreateExamSchema = z
   .object({
-    title: z.string().trim().min(1).max(LIMITS.maxTitleChars),
-    description: z.string().max(LIMITS.maxDescriptionChars).default(""),
-    rules: z.string().max(LIMITS.maxDescriptionChars).default(""),
+    title: z.string().trim().min(1).max(LIMITS.maxTitleChars).refine(storable, UNSTORABLE_TEXT_MESSAGE),
+    description: z.string().max(LIMITS.maxDescriptionChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).default(""),
+    rules: z.string().max(LIMITS.maxDescriptionChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).default(""),
     durationSeconds: z.number().int().min(60).max(LIMITS.maxDurationSeconds),
     graceSeconds: z.number().int().min(0).max(LIMITS.maxGraceSeconds).default(60),
     opensAt: instantSchema.nullish(),

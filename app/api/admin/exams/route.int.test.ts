@@ -77,6 +77,19 @@ describe("POST /api/admin/exams", () => {
       { name: "a date without a time zone", json: { ...validExam, opensAt: "2026-12-01 08:00" }, status: 422, code: "VALIDATION_FAILED", paths: ["opensAt"] },
       { name: "no questions", json: { ...validExam, questions: [] }, status: 422, code: "VALIDATION_FAILED", paths: ["questions"] },
       { name: "a non-finite numeric answer key as a string", json: { ...validExam, questions: [{ type: "numeric", prompt: "?", answerKey: "Infinity" }] }, status: 422, code: "VALIDATION_FAILED", paths: ["questions.0.answerKey"] },
+      // Found by `npm run bench -- bad-input`. Bug: a NUL in any text field was a 500 (Postgres refuses it in
+      // text and jsonb), an unpaired surrogate in an option label too (jsonb), and one in the title was stored
+      // as U+FFFD. Cause: the schema checked lengths only. Fix: stored text must be storable (lib/shared/text.ts).
+      { name: "a NUL in the title", json: { ...validExam, title: "Net\u0000works" }, status: 422, code: "VALIDATION_FAILED", paths: ["title"] },
+      { name: "a NUL in the rules", json: { ...validExam, rules: "\u0000" }, status: 422, code: "VALIDATION_FAILED", paths: ["rules"] },
+      { name: "an unpaired surrogate in the title", json: { ...validExam, title: "Net\ud800works" }, status: 422, code: "VALIDATION_FAILED", paths: ["title"] },
+      {
+        name: "an unpaired surrogate in an option label",
+        json: { ...validExam, questions: [{ type: "single_choice", prompt: "?", options: [{ id: "a", label: "\udfff" }, { id: "b", label: "B" }] }] },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["questions.0.options.0.label"],
+      },
       { name: "a body declared over 1 MB", raw: "{}", headers: { "content-length": String(1024 * 1024 + 1) }, status: 413, code: "PAYLOAD_TOO_LARGE" },
       { name: "a real 2 MB body", raw: JSON.stringify({ ...validExam, description: "x".repeat(2 * 1024 * 1024) }), status: 413, code: "PAYLOAD_TOO_LARGE" },
     ];

@@ -3,6 +3,7 @@ import { deleteSessionByToken } from "@/lib/server/auth/sessions";
 import { json, route } from "@/lib/server/http/route";
 import { signInStaff } from "@/lib/server/staff/sign-in-staff";
 import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /** Staff sign-in: email + password -> a fresh (rotated) session cookie. */
 export const POST = route({ access: "public", body: StaffSignInSchema }, async ({ body, request }) => {
@@ -23,3 +24,5 @@ export const DELETE = route({ access: "public" }, async ({ request }) => {
   if (token) await deleteSessionByToken(token);
   return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff") } });
 });
+
+export const { GET, PUT, PATCH, OPTIONS } = methodsNotAllowed("POST", "DELETE");

@@ -127,6 +127,87 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     });
   });
 
+  // Found by `npm run bench -- bad-input`. Bug: a valid delta sent as text/plain (or a form, or with no
+  // Content-Type) was applied, and a body with invalid UTF-8 had the bad bytes turned into U+FFFD and
+  // stored. Cause: readJsonBody decoded leniently and never looked at Content-Type. Fix: bytes are decoded
+  // fatally (400) and a JSON body must be labelled JSON (415); nothing is applied either way.
+  describe("bodies that are not labelled JSON or not UTF-8", () => {
+    it("a valid delta as text/plain, a form or unlabelled → 415; invalid UTF-8 → 400; nothing applied", async () => {
+      const attempt = await startedAttempt();
+      const before = await snapshot(attempt.attemptId);
+      const delta = JSON.stringify({ deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "sent as text", version: 9 }] });
+      for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", undefined]) {
+        const response = await call(answersRoute, {
+          params: { attemptId: attempt.attemptId },
+          cookie: attempt.cookie,
+          raw: new TextEncoder().encode(delta),
+          headers: type ? { "content-type": type } : {},
+        });
+        expect(response.status).toBe(415);
+        expect(response.body.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      }
+      const bytes = new TextEncoder().encode(delta.replace("sent as text", "\u0001"));
+      const invalid = new Uint8Array([...bytes.subarray(0, bytes.indexOf(0x5c)), 0xff, ...bytes.subarray(bytes.indexOf(0x5c) + 6)]);
+      const notUtf8 = await call(answersRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, raw: invalid, headers: { "content-type": "application/json" } });
+      expect(notUtf8.status).toBe(400);
+      expect(await snapshot(attempt.attemptId)).toEqual(before);
+    });
+
+    it("the same delta labelled application/json is applied", async () => {
+      const attempt = await startedAttempt();
+      const response = await call(answersRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        raw: JSON.stringify({ deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "sent as JSON", version: 9 }] }),
+        headers: { "content-type": "application/json; charset=utf-8" },
+      });
+      expect(response.status).toBe(200);
+      expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]!.value).toBe("sent as JSON");
+    });
+  });
+
+  // Found by `npm run bench -- bad-input`. Bug: a text answer with a NUL or an unpaired surrogate was a 500
+  // (Postgres refuses both in jsonb), and the client retries a 500 forever, holding back the valid answers of
+  // the same delta. Cause: answerValueProblem checked type and length only. Fix: such text is a 422.
+  it("a text answer with a NUL or an unpaired surrogate → 422, nothing of the delta applied", async () => {
+    const attempt = await startedAttempt();
+    const before = await snapshot(attempt.attemptId);
+    const [, , short, essay, numeric] = attempt.questions;
+    for (const value of ["a\u0000b", "\ud800", "tail \udfff"]) {
+      for (const question of [short!, essay!]) {
+        const response = await autosave(attempt, {
+          deviceId: "laptop",
+          answers: [
+            { questionId: numeric!.id, value: 7, version: 3 },
+            { questionId: question.id, value, version: 4 },
+          ],
+        });
+        expect(response.status).toBe(422);
+        expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual(["answers.1.value"]);
+      }
+    }
+    expect(await snapshot(attempt.attemptId)).toEqual(before);
+    const astral = await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: essay!.id, value: "emoji 😀 and 𝓼𝓬𝓻𝓲𝓹𝓽", version: 5 }] });
+    expect(astral.status).toBe(200);
+  });
+
+  // Found by `npm run bench -- bad-input`. Bug: a multiple-choice value nested 100,000 arrays deep was a 500:
+  // the check serialised the bad element to name it in the message. Fix: it is described by its type.
+  it("a multiple-choice value nested very deeply → 422, nothing applied", async () => {
+    const attempt = await startedAttempt();
+    const before = await snapshot(attempt.attemptId);
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const response = await call(answersRoute, {
+      params: { attemptId: attempt.attemptId },
+      cookie: attempt.cookie,
+      raw: `{"deviceId":"laptop","answers":[{"questionId":"${attempt.questions[1]!.id}","value":${deep},"version":2}]}`,
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error.details.issues).toEqual([{ path: "answers.0.value", message: "has a list where an option id belongs" }]);
+    expect(await snapshot(attempt.attemptId)).toEqual(before);
+  });
+
   it("after submit: 409 ALREADY_SUBMITTED with the submission id, and the edit kept as a late answer", async () => {
     const attempt = await startedAttempt();
     const question = attempt.questions[2]!.id;

@@ -5,6 +5,7 @@ import { observeSyncRequest } from "@/lib/server/metrics/observe-sync-request";
 import { recordAutosaveResults } from "@/lib/server/metrics/record-answer-outcomes";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 import { AutosaveSchema } from "@/lib/shared/schemas/sync";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /** Versioned delta autosave: per answer applied / duplicate / stale. Rate-limited, counted and timed. */
 export const POST = observeSyncRequest(
@@ -24,3 +25,5 @@ export const POST = observeSyncRequest(
     },
   ),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");

@@ -4,6 +4,7 @@ import { consumeHeartbeat } from "@/lib/server/limits/consume-sync-capacity";
 import { observeSyncRequest } from "@/lib/server/metrics/observe-sync-request";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /** The device's sync health, kept per attempt and device; answers with the attempt's server time facts. */
 export const POST = observeSyncRequest(
@@ -16,3 +17,5 @@ export const POST = observeSyncRequest(
     },
   ),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");

@@ -141,6 +141,36 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     expect(await state(attempt.attemptId)).toEqual(before);
   });
 
+  // Found by `npm run bench -- bad-input`. Bug: a final delta whose value was 1e309 (Infinity once parsed) or
+  // nested 100,000 arrays deep was a 500: the request hash (canonical JSON) ran before the delta was validated,
+  // and the multiple-choice check serialised the bad element to describe it. Fix: hash after validation,
+  // describe the element without serialising it. Both are 422 now, with nothing submitted.
+  it("a final delta with a non-finite number or a deeply nested value → 422, nothing submitted", async () => {
+    const attempt = await startedAttempt();
+    const [single, multiple, short, , numeric] = attempt.questions;
+    await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: single!.id, value: "a", version: 1 }] });
+    const before = await state(attempt.attemptId);
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const bodies = [
+      `{"deviceId":"laptop","answers":[{"questionId":"${numeric!.id}","value":1e309,"version":2}]}`,
+      `{"deviceId":"laptop","answers":[{"questionId":"${short!.id}","value":${deep},"version":2}]}`,
+      `{"deviceId":"laptop","answers":[{"questionId":"${multiple!.id}","value":${deep},"version":2}]}`,
+    ];
+    for (const raw of bodies) {
+      const response = await call(submitRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        raw,
+        headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
+      });
+      expect(response.status).toBe(422);
+      expect(response.body.error.code).toBe("VALIDATION_FAILED");
+    }
+    expect(await state(attempt.attemptId)).toEqual(before);
+    const valid = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: numeric!.id, value: 1e300, version: 2 }] }, randomUUID());
+    expect(valid.status).toBe(200);
+  });
+
   describe("in flight (same key while the first is still running)", () => {
     it("waits briefly for the holder of the submit lock, then answers 409 REQUEST_IN_PROGRESS with Retry-After", async () => {
       const { getRedis } = await import("@/lib/server/redis/client");

@@ -5,6 +5,7 @@ import { observeSyncRequest } from "@/lib/server/metrics/observe-sync-request";
 import { AppError } from "@/lib/shared/errors";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 import { IdempotencyKeySchema, SubmitSchema } from "@/lib/shared/schemas/sync";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /**
  * Idempotent submit: the same Idempotency-Key and body always get the same answer. Rate-limited on
@@ -32,3 +33,5 @@ export const POST = observeSyncRequest(
     },
   ),
 );
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");
