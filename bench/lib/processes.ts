@@ -2,6 +2,7 @@
 // Each child leads its own process group, so stopping it also stops whatever it spawned, and a
 // Ctrl-C in the terminal reaches only this process, which stops the children in order.
 import { spawn, type ChildProcess } from "node:child_process";
+import { get } from "node:http";
 import { createServer } from "node:net";
 
 import { onCleanup } from "./cleanup";
@@ -145,6 +146,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * One GET on a fresh connection (never a pooled one: the port may belong to a process that was just
+ * killed and started again), settled within `timeoutMs` whatever the socket does. The status, or why
+ * there was none. (Node 20's fetch was seen to hang here after an instance on the same port was killed,
+ * with no socket left and its AbortSignal.timeout never firing, which froze a chaos run.)
+ */
+function probeOnce(port: number, path: string, timeoutMs: number): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = get({ host: "127.0.0.1", port, path, agent: false }, (response) => {
+      response.resume();
+      response.on("end", () => settle(response.statusCode ?? 0));
+      response.on("error", (error) => settle(error.message));
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      settle(`no answer within ${timeoutMs} ms`);
+    }, timeoutMs);
+    function settle(outcome: number | string): void {
+      clearTimeout(timer);
+      resolve(outcome);
+    }
+    request.on("error", (error) => settle(error.message));
+  });
+}
+
 /** Polls `http://127.0.0.1:{port}{path}` until it answers 200, the child dies, or time runs out. */
 export async function waitForHttp(options: { port: number; path: string; child: ManagedChild; timeoutMs: number; signal: AbortSignal }): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
@@ -153,14 +181,9 @@ export async function waitForHttp(options: { port: number; path: string; child: 
     if (options.child.hasExited()) {
       throw new Error(`${options.child.name} exited while starting:\n${options.child.tail().slice(-60).join("\n")}`);
     }
-    try {
-      const response = await fetch(`http://127.0.0.1:${options.port}${options.path}`, { signal: AbortSignal.timeout(2_000) });
-      await response.arrayBuffer();
-      if (response.status === 200) return;
-      lastError = `status ${response.status}`;
-    } catch (error) {
-      lastError = error instanceof Error ? error.message : String(error);
-    }
+    const status = await probeOnce(options.port, options.path, PROBE_TIMEOUT_MS);
+    if (status === 200) return;
+    lastError = typeof status === "number" ? `status ${status}` : status;
     await sleep(250, options.signal);
   }
   if (options.signal.aborted) throw new Error("stopped");

@@ -58,6 +58,8 @@ export type ChaosOptions = {
 const DRAIN_MS = 120_000;
 /** A crashed tab stays closed this long (uniform) before it is opened again. */
 const CRASH_DOWN_MS = { min: 1_000, max: 5_000 };
+/** How long the fault schedule may still run once every candidate has finished. */
+const CHAOS_STEP_GRACE_MS = 120_000;
 /** A device that is not the one submitting must have sent everything within this long. */
 const DEVICE_DRAIN_MS = 60_000;
 
@@ -251,7 +253,9 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       cookies = candidates.map((candidate) => candidate.sessionCookie);
     }
     stats.endWindow();
-    const events = await chaosRun;
+    // The schedule ended long before the submits; a step still running now is stuck, and says so.
+    const events = await Promise.race([chaosRun, sleep(CHAOS_STEP_GRACE_MS, signal).then(() => null)]);
+    if (events === null) problems.push(`the fault schedule had not finished ${CHAOS_STEP_GRACE_MS / 1000} s after the candidates did (a step hung)`);
     agent.destroy();
     const proxyStats = proxy.stats();
     if (signal.aborted) return { isOk: false };
@@ -260,7 +264,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     for (const instance of cluster.instances) if (!cluster.isUp(instance.index)) await cluster.restart(instance.index);
     const check = await checkRun({ port: firstUp(), databaseUrl: database.url, ledgers, cookies, isSubmitExpected: true, signal });
     if (!check.isOk) problems.push(`the checker failed:\n${check.samples.join("\n")}`);
-    const failedSteps = events.filter((event) => !event.ok);
+    const failedSteps = (events ?? []).filter((event) => !event.ok);
     if (failedSteps.length) problems.push(`fault steps failed: ${failedSteps.map((event) => `${describeAction(event.action)}: ${event.error}`).join("; ")}`);
     if (tally.drainsFailed) problems.push(`${tally.drainsFailed} devices did not send everything within ${DEVICE_DRAIN_MS / 1000} s after the faults ended`);
 
@@ -304,7 +308,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       show(`autosave app (through faults) / baseline (none): throughput ${formatRatio(ratio(appAutosave.throughput, baseAutosave.throughput))}, p99 ${formatRatio(ratio(appAutosave.latency.p99, baseAutosave.latency.p99))}`);
     }
     const survived =
-      `survived: ${check.edits} edits, ${check.submitted.byCandidate} submits, ${events.length} scheduled faults (${events.map((event) => describeAction(event.action)).join(", ")}), ` +
+      `survived: ${check.edits} edits, ${check.submitted.byCandidate} submits, ${chaosEvents.length} scheduled faults (${chaosEvents.map((event) => describeAction(event.action)).join(", ")}), ` +
       `${proxyStats.responsesDropped} responses dropped after processing, ${proxyStats.resets} connections reset, ${proxyStats.upstreamUnavailable} connections refused by every instance, ` +
       `${tally.crashes} tab crashes (${tally.reopens} reopened from IndexedDB), ${tally.secondDevices} second devices`;
     show(survived);
@@ -318,7 +322,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     }));
     const internal = [...stats.operations.values()].reduce((sum, op) => sum + op.statuses.get("500 INTERNAL"), 0);
     if (internal > 0) show(`!! ${internal} answers were 500 INTERNAL (a server fault that is not an outage); see serverErrors in the JSON`);
-    const json = writeResults("chaos", { scenario: "chaos", environment: env0, options, plan, events, proxy: proxyStats, tally, check, baseline: base?.measurement ?? null, serverErrors, lines, problems });
+    const json = writeResults("chaos", { scenario: "chaos", environment: env0, options, plan, events: chaosEvents, proxy: proxyStats, tally, check, baseline: base?.measurement ?? null, serverErrors, lines, problems });
     const report = populationReport({
       scenario: "chaos",
       title: `Chaos: ${options.candidates} candidates (${options.client}), ${options.instances} instances`,
