@@ -22,7 +22,7 @@ async function submittedBy(ledger: CandidateLedger, paper: { questionId: string;
   return digest;
 }
 
-async function check(ledger: CandidateLedger, stored: StoredAnswer[], options: { submissions?: string[]; digest?: string; isSubmitExpected?: boolean; view?: ServerAttempt | null } = {}) {
+async function check(ledger: CandidateLedger, stored: StoredAnswer[], options: { submissions?: string[]; digest?: string; frozenDigest?: string; isSubmitExpected?: boolean; view?: ServerAttempt | null } = {}) {
   const submissions = options.submissions ?? [];
   const view: ServerAttempt | null =
     options.view === undefined
@@ -32,7 +32,7 @@ async function check(ledger: CandidateLedger, stored: StoredAnswer[], options: {
     ledgers: [ledger],
     database: {
       answers: new Map([[ATTEMPT, stored]]),
-      submissions: new Map(submissions.length ? [[ATTEMPT, { count: submissions.length, ids: submissions, sources: submissions.map(() => "candidate") }]] : []),
+      submissions: new Map(submissions.length ? [[ATTEMPT, { count: submissions.length, ids: submissions, sources: submissions.map(() => "candidate"), digests: options.frozenDigest === undefined ? undefined : submissions.map(() => options.frozenDigest!) }]] : []),
       lateAnswers: new Map(),
       statuses: new Map([[ATTEMPT, submissions.length ? "submitted" : "in_progress"]]),
     },
@@ -130,6 +130,27 @@ describe("the checker", () => {
     const twoAnswers = await check(ledger, stored, { submissions: ["s1"], digest });
     expect(twoAnswers.duplicateSubmissions).toBe(1);
     expect(twoAnswers.isOk).toBe(false);
+  });
+
+  it("counts a submitted attempt whose answers changed after the freeze, even when no ledger check sees it", async () => {
+    // Device a's v1 was acknowledged and frozen when another device's submit won; a late autosave from
+    // device b (v2) was then written into the frozen attempt instead of being kept as a late answer.
+    const ledger = ledgerWith([
+      { q: Q1, value: "frozen", version: 1, device: "dev-a" },
+      { q: Q1, value: "late", version: 2, device: "dev-b" },
+    ]);
+    recordAcknowledged(ledger, Q1, { version: 1, deviceId: "dev-a" });
+    ledger.submittedElsewhere = "s1";
+    const frozenDigest = await answersDigest([{ questionId: Q1, value: "frozen" }]);
+    const intact = await check(ledger, [{ questionId: Q1, value: "frozen", version: 1, deviceId: "dev-a" }], { submissions: ["s1"], digest: frozenDigest, frozenDigest });
+    expect(intact).toMatchObject({ isOk: true, frozenPaperChanges: 0 });
+
+    const changed = await check(ledger, [{ questionId: Q1, value: "late", version: 2, deviceId: "dev-b" }], { submissions: ["s1"], digest: frozenDigest, frozenDigest });
+    // Nothing the ledger is owed went missing, nothing went below an acknowledgement, no phantom:
+    // only the frozen digest shows that the submitted paper was rewritten.
+    expect(changed).toMatchObject({ lost: 0, staleOverwrites: 0, phantoms: 0, paperDigestMismatches: 0 });
+    expect(changed.frozenPaperChanges).toBe(1);
+    expect(changed.isOk).toBe(false);
   });
 
   it("fails a run that expected a submission and has none", async () => {

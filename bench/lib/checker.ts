@@ -8,9 +8,10 @@
 //
 // Counted: lost (the server holds less than it owes), stale overwrites (the server went below what it
 // had acknowledged), phantoms (the server holds an edit nobody made), duplicate submissions (two
-// submission rows, or 200s naming different submissions), digest mismatches, late answers, candidates
-// not submitted, and disagreements between the API and the database. Lost, stale, phantom and duplicate
-// must all be 0.
+// submission rows, or 200s naming different submissions), digest mismatches, frozen papers changed (a
+// submitted attempt whose answers no longer hash to the digest its submission froze), late answers,
+// candidates not submitted, and disagreements between the API and the database. All but late answers
+// must be 0.
 import pg from "pg";
 
 import { answersDigest } from "../../lib/shared/digest";
@@ -35,6 +36,11 @@ export type CheckResult = {
   duplicateSubmissions: number;
   /** Submitted papers whose digest is not the digest of the expected paper. */
   paperDigestMismatches: number;
+  /**
+   * Submitted attempts whose answers, as the database holds them now, are not the paper that was frozen
+   * (their digest differs from the submission's): something wrote into a submitted attempt.
+   */
+  frozenPaperChanges: number;
   /** 200s to a submit whose `digestMatches` was false (the device and the server disagreed). */
   clientDigestMismatches: number;
   submitted: { byCandidate: number; elsewhere: number; bySource: Record<string, number> };
@@ -65,7 +71,7 @@ function winners(edits: readonly LedgerEdit[]): Map<string, LedgerEdit> {
 
 type DatabaseFacts = {
   answers: Map<string, StoredAnswer[]>;
-  submissions: Map<string, { count: number; ids: string[]; sources: string[] }>;
+  submissions: Map<string, { count: number; ids: string[]; sources: string[]; digests?: string[] }>;
   lateAnswers: Map<string, number>;
   statuses: Map<string, string>;
 };
@@ -86,13 +92,14 @@ export async function readDatabaseFacts(databaseUrl: string, attemptIds: readonl
       list.push({ questionId: row.questionId, value: row.value, version: row.version, deviceId: row.deviceId });
       answers.set(row.attemptId, list);
     }
-    const submissions = new Map<string, { count: number; ids: string[]; sources: string[] }>();
-    const submitted = await client.query<{ attemptId: string; count: number; ids: string[]; sources: string[] }>(
-      `SELECT attempt_id::text AS "attemptId", count(*)::int AS count, array_agg(id::text) AS ids, array_agg(source::text) AS sources
+    const submissions = new Map<string, { count: number; ids: string[]; sources: string[]; digests: string[] }>();
+    const submitted = await client.query<{ attemptId: string; count: number; ids: string[]; sources: string[]; digests: string[] }>(
+      `SELECT attempt_id::text AS "attemptId", count(*)::int AS count, array_agg(id::text) AS ids, array_agg(source::text) AS sources,
+              array_agg(digest) AS digests
          FROM submissions WHERE attempt_id = ANY($1::uuid[]) GROUP BY attempt_id`,
       [ids],
     );
-    for (const row of submitted.rows) submissions.set(row.attemptId, { count: row.count, ids: row.ids, sources: row.sources });
+    for (const row of submitted.rows) submissions.set(row.attemptId, { count: row.count, ids: row.ids, sources: row.sources, digests: row.digests });
     const lateAnswers = new Map<string, number>();
     const late = await client.query<{ attemptId: string; count: number }>(
       `SELECT attempt_id::text AS "attemptId", count(*)::int AS count FROM late_answers WHERE attempt_id = ANY($1::uuid[]) GROUP BY attempt_id`,
@@ -137,6 +144,7 @@ export async function checkLedgers(options: {
     phantoms: 0,
     duplicateSubmissions: 0,
     paperDigestMismatches: 0,
+    frozenPaperChanges: 0,
     clientDigestMismatches: 0,
     submitted: { byCandidate: 0, elsewhere: 0, bySource: {} },
     notSubmitted: 0,
@@ -225,6 +233,17 @@ export async function checkLedgers(options: {
       }
     }
 
+    // A submitted attempt is frozen: whoever submitted it (the candidate, another device, the deadline),
+    // the answers the database holds now must still be the paper whose digest the submission recorded.
+    // This needs no ledger, so it also catches a write into a paper submitted by the deadline sweeper.
+    if (submission?.digests?.length) {
+      const heldDigest = await answersDigest(stored.map((answer) => ({ questionId: answer.questionId, value: answer.value })));
+      if (!submission.digests.includes(heldDigest)) {
+        result.frozenPaperChanges += 1;
+        note(`candidate ${ledger.index}: FROZEN PAPER CHANGED: attempt ${attemptId} now holds answers with digest ${heldDigest.slice(0, 12)}…, its submission froze ${submission.digests[0]?.slice(0, 12)}…`);
+      }
+    }
+
     // The submitted paper must be exactly the expected one.
     if (submission && isSubmittedByCandidate) {
       const paper = [...best.values()].map((edit) => ({ questionId: edit.questionId, value: edit.value }));
@@ -243,6 +262,7 @@ export async function checkLedgers(options: {
     result.phantoms === 0 &&
     result.duplicateSubmissions === 0 &&
     result.paperDigestMismatches === 0 &&
+    result.frozenPaperChanges === 0 &&
     result.apiDatabaseDisagreements === 0 &&
     (!options.isSubmitExpected || result.notSubmitted === 0);
   return result;
@@ -252,7 +272,7 @@ export function formatCheck(check: CheckResult): string {
   return (
     `checker: ${check.candidates} candidates, ${check.edits} edits, ${check.answersChecked} answers checked — ` +
     `lost ${check.lost}, duplicate submissions ${check.duplicateSubmissions}, stale overwrites ${check.staleOverwrites}, ` +
-    `phantoms ${check.phantoms}, paper digest mismatches ${check.paperDigestMismatches}, not submitted ${check.notSubmitted}, ` +
+    `phantoms ${check.phantoms}, paper digest mismatches ${check.paperDigestMismatches}, frozen papers changed ${check.frozenPaperChanges}, not submitted ${check.notSubmitted}, ` +
     `late answers ${check.lateAnswers}, API/DB disagreements ${check.apiDatabaseDisagreements}, ` +
     `submitted ${check.submitted.byCandidate} (+${check.submitted.elsewhere} elsewhere) → ${check.isOk ? "OK" : "FAILED"}`
   );

@@ -205,6 +205,23 @@ export class EngineCandidate {
     if (result.ok) this.ledger.edits.push({ questionId: question.id, value, version: result.version, deviceId: device.deviceId, atMs });
   }
 
+  /**
+   * One edit on a tab that is still open on device `index` after the attempt was submitted from another
+   * device, before the tab has heard of it. Recorded apart (`lateEdits`): the server must keep it as a
+   * late answer and leave the frozen paper alone. True when the engine took it.
+   */
+  async lateEdit(index: number): Promise<boolean> {
+    const device = this.devices[index];
+    if (!device?.engine || !device.deviceId) return false;
+    const question = this.options.questions[Math.floor(Math.random() * this.options.questions.length)];
+    if (!question) return false;
+    const value = randomValue(question);
+    const atMs = this.options.stats.now();
+    const result = await device.engine.edit(question.id, value);
+    if (result.ok) this.ledger.lateEdits.push({ questionId: question.id, value, version: result.version, deviceId: device.deviceId, atMs });
+    return result.ok;
+  }
+
   /** The tab is killed: no flush, no goodbye. What it wrote to IndexedDB stays. */
   crash(index: number): void {
     const device = this.devices[index];

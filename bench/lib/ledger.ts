@@ -29,6 +29,11 @@ export type CandidateLedger = {
   devices: string[];
   edits: LedgerEdit[];
   /**
+   * Edits made on a stale tab after this candidate's submit was answered (chaos `--late-edit-share`).
+   * They belong in late answers, never in the frozen paper, so nothing is owed for them.
+   */
+  lateEdits: LedgerEdit[];
+  /**
    * Per question, the greatest (version, deviceId) the server said it applied or already held
    * (`applied` / `duplicate` results): a later server state below it is a stale overwrite.
    */
@@ -48,6 +53,7 @@ export function newLedger(index: number, email: string): CandidateLedger {
     attemptId: null,
     devices: [],
     edits: [],
+    lateEdits: [],
     acknowledged: new Map(),
     submitAnswers: [],
     submittedElsewhere: null,

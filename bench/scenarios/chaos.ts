@@ -49,6 +49,7 @@ export type ChaosOptions = {
   windowSeconds: number;
   crashShare: number;
   secondDeviceShare: number;
+  lateEditShare: number;
   poolMax: number;
   isBaselineMeasured: boolean;
   build: BuildMode;
@@ -62,8 +63,10 @@ const CRASH_DOWN_MS = { min: 1_000, max: 5_000 };
 const CHAOS_STEP_GRACE_MS = 120_000;
 /** A device that is not the one submitting must have sent everything within this long. */
 const DEVICE_DRAIN_MS = 60_000;
+/** How long a stale tab's edit after the submit may take to reach the server (it is answered 409). */
+const LATE_EDIT_DRAIN_MS = 10_000;
 
-type Tally = { crashes: number; reopens: number; secondDevices: number; drainsFailed: number };
+type Tally = { crashes: number; reopens: number; secondDevices: number; drainsFailed: number; lateEdits: number };
 
 function uniform(min: number, max: number): number {
   return min + Math.random() * (max - min);
@@ -81,6 +84,8 @@ async function liveEngine(options: {
   stats: RunStats;
   crashAtMs: number | null;
   secondDeviceAtMs: number | null;
+  /** With a second device: keep the first tab open through the submit and edit on it afterwards. */
+  isLateEditor: boolean;
   tally: Tally;
   signal: AbortSignal;
 }): Promise<void> {
@@ -129,11 +134,18 @@ async function liveEngine(options: {
   await until(submitAt);
   // The candidate finishes on the last device opened; the others have sent everything first.
   const submitting = candidate.deviceCount - 1;
+  const staleTab = options.isLateEditor && submitting > 0 ? 0 : null;
   for (let device = 0; device < submitting; device += 1) {
     if (!(await candidate.drain(device, DEVICE_DRAIN_MS))) tally.drainsFailed += 1;
-    candidate.crash(device);
+    if (device !== staleTab) candidate.crash(device);
   }
   await candidate.submit(submitting);
+  // A tab left open on the other device has not heard of the submit yet: one more edit there must end
+  // up as a late answer, and the submitted paper must not change.
+  if (staleTab !== null && candidate.ledger.submitAnswers.length > 0 && (await candidate.lateEdit(staleTab))) {
+    tally.lateEdits += 1;
+    await candidate.drain(staleTab, LATE_EDIT_DRAIN_MS);
+  }
   candidate.close();
 }
 
@@ -150,6 +162,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     "  --window S               then every candidate presses Submit within S seconds        10",
     "  --crash-share R          share of candidates whose tab crashes once and reopens     0.2",
     "  --second-device-share R  share of candidates who open a second device               0.1",
+    "  --late-edit-share R      share of those whose first tab stays open and edits after the submit  0.5",
     "  --pool N                 database connections per instance and for the baseline     10",
     "  --baseline true|false    also run the baseline on the same schedule (no faults)     true",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID    auto",
@@ -166,6 +179,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       windowSeconds: flags.number("window", 10, { min: 0.1, max: 3_600 }),
       crashShare: flags.number("crash-share", 0.2, { min: 0, max: 1 }),
       secondDeviceShare: flags.number("second-device-share", 0.1, { min: 0, max: 1 }),
+      lateEditShare: flags.number("late-edit-share", 0.5, { min: 0, max: 1 }),
       poolMax: flags.number("pool", 10, { min: 1, max: 50, isInteger: true }),
       isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
@@ -205,7 +219,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const stats = new RunStats();
     const agent = createAgent(Math.min(options.candidates * 2, MAX_SOCKETS));
     const transport: Transport = httpTransport(agent, proxy.port);
-    const tally: Tally = { crashes: 0, reopens: 0, secondDevices: 0, drainsFailed: 0 };
+    const tally: Tally = { crashes: 0, reopens: 0, secondDevices: 0, drainsFailed: 0, lateEdits: 0 };
     const chaosEvents: (ChaosEvent & { runAtMs: number })[] = [];
     // The faults run over the editing period, after the arrivals: every fault is cleared before the submits.
     const plan = defaultChaosPlan(durationMs, options.instances);
@@ -235,6 +249,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
             stats,
             crashAtMs: Math.random() < options.crashShare ? uniform(rampMs, submitFromMs - CRASH_DOWN_MS.max) : null,
             secondDeviceAtMs: Math.random() < options.secondDeviceShare ? uniform(rampMs, submitFromMs - 5_000) : null,
+            isLateEditor: Math.random() < options.lateEditShare,
             tally,
             signal,
           }),
@@ -310,7 +325,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const survived =
       `survived: ${check.edits} edits, ${check.submitted.byCandidate} submits, ${chaosEvents.length} scheduled faults (${chaosEvents.map((event) => describeAction(event.action)).join(", ")}), ` +
       `${proxyStats.responsesDropped} responses dropped after processing, ${proxyStats.resets} connections reset, ${proxyStats.upstreamUnavailable} connections refused by every instance, ` +
-      `${tally.crashes} tab crashes (${tally.reopens} reopened from IndexedDB), ${tally.secondDevices} second devices`;
+      `${tally.crashes} tab crashes (${tally.reopens} reopened from IndexedDB), ${tally.secondDevices} second devices, ${tally.lateEdits} edits on a stale tab after the submit`;
     show(survived);
     show(formatCheck(check));
 
