@@ -185,7 +185,9 @@ function copyBuild() {
  */
 function serve(dir, env) {
   return new Promise((resolvePromise, reject) => {
-    child = spawn(process.execPath, [nextBin, "start", dir, "--port", String(port), "--hostname", host], {
+    // Idle keep-alive connections stay open for 65 s, not Node's 5 s: a test's API client that reuses a
+    // connection just as the server closes it would see "socket hang up" on a request that never arrived.
+    child = spawn(process.execPath, [nextBin, "start", dir, "--port", String(port), "--hostname", host, "--keepAliveTimeout", "65000"], {
       cwd: dir,
       env: { ...env, NODE_ENV: "production" },
       stdio: ["ignore", "inherit", "inherit"],
