@@ -101,24 +101,35 @@ function snapshotBuild(expectedBuildId: string): string {
   return dir;
 }
 
-export type AppServer = { port: number; buildId: string; child: ManagedChild };
+export type AppServer = {
+  port: number;
+  buildId: string;
+  child: ManagedChild;
+  /** Stops the app before the run ends (e.g. so that --cpu-prof writes its profile), without a warning. */
+  stop(): Promise<void>;
+};
 
 /** Starts `next start` from a copy of build `buildId` and waits for GET /api/health. */
-export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<AppServer> {
+export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal; nodeArgs?: readonly string[] }): Promise<AppServer> {
   const dir = snapshotBuild(options.buildId);
   const port = await freePort();
   const child = startChild({
     name: "app",
     command: process.execPath,
-    args: [NEXT_BIN, "start", dir, "--port", String(port), "--hostname", "127.0.0.1"],
+    args: [...(options.nodeArgs ?? []), NEXT_BIN, "start", dir, "--port", String(port), "--hostname", "127.0.0.1"],
     env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` },
     cwd: dir,
     countPatterns: { error: /"level":"error"/, warn: /"level":"warn"/ },
   });
   await waitForHttp({ port, path: "/api/health", child, timeoutMs: 90_000, signal: options.signal });
   say(`app (next start, pid ${child.pid}) answers on http://127.0.0.1:${port}`);
+  let isStopping = false;
   void child.exited.then(({ code, signal }) => {
-    if (!isCleaningUp()) shout(`the app exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
+    if (!isCleaningUp() && !isStopping) shout(`the app exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
   });
-  return { port, buildId: options.buildId, child };
+  const stop = async (): Promise<void> => {
+    isStopping = true;
+    await child.stop();
+  };
+  return { port, buildId: options.buildId, child, stop };
 }
