@@ -2,11 +2,14 @@
 // package or module (Next.js internals, React, Prisma, pg, ioredis, rate-limiter-flexible, zod,
 // prom-client, our code, Node's core, GC), by self time and by inclusive time.
 //
-// - Self time of a frame goes to its group. Frames without a script (V8 builtins such as JSON.parse or
+// - Self time of a frame goes to its group. Native socket writes are a group of their own (see
+//   SOCKET_WRITES). Other frames without a script (V8 builtins such as JSON.parse or
 //   a RegExp, shown as "(native)" by DevTools) are charged to the nearest caller that has one, so
 //   `JSON.parse` called by pg counts as pg.
 // - Inclusive time: a sample counts once for every group on its stack (so the shares add up to more
 //   than 100 %). "Our code" inclusive is everything our route did, Prisma and pg included.
+// - "+ Node work it called": self time plus the Node core frames and syscalls below it, charged to the
+//   nearest package (or our code) above them on the stack: who caused the work. These add up to 100 %.
 // - Bundled code (`.next/server/**.js`, built by Turbopack) is resolved through its source map to the
 //   original file, so zod or our lib/ inside a chunk are told apart. When a profile outlives the build
 //   copy it ran from, `--next-dir` points at a .next with the same build.
@@ -22,7 +25,16 @@ type CallFrame = { functionName: string; url: string; lineNumber: number; column
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
 export type CpuProfile = { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
 
-export type GroupFigure = { group: string; selfMs: number; selfShare: number; totalMs: number; totalShare: number };
+export type GroupFigure = {
+  group: string;
+  selfMs: number;
+  selfShare: number;
+  totalMs: number;
+  totalShare: number;
+  /** Self time plus that of Node core frames (and syscalls) it called: who caused the work. */
+  ownedMs: number;
+  ownedShare: number;
+};
 export type FunctionFigure = { name: string; group: string; location: string; selfMs: number; totalMs: number };
 export type ProfileSummary = {
   /** Sampled time in the window, idle excluded. */
@@ -130,12 +142,23 @@ class FrameResolver {
   }
 }
 
+function isNodeOwned(group: string): boolean {
+  return group.startsWith("node:") || group.startsWith("syscall:") || group.startsWith("V8/");
+}
+
 const SPECIAL: Record<string, string> = {
   "(garbage collector)": "GC",
   "(program)": "V8/native (program)",
   "(idle)": "(idle)",
   "(root)": "(root)",
 };
+
+/**
+ * The native calls that write to a socket. The profiler samples the JS thread's wall time, so on a busy
+ * box a write that wakes the reader (Postgres, Redis, the client) is also charged for the time the thread
+ * waits to be scheduled again: they get a group of their own, to be read against /proc's CPU figure.
+ */
+const SOCKET_WRITES = new Set(["writev", "writeUtf8String", "writeBuffer", "writeLatin1String", "writeAsciiString", "writeUcs2String"]);
 
 export function summarizeProfile(
   profile: CpuProfile,
@@ -164,6 +187,10 @@ export function summarizeProfile(
         info = { group: special, label: callFrame.functionName, location: "" };
       } else if (resolved) {
         info = { group: resolved.group, label: name, location: resolved.location };
+      } else if (SOCKET_WRITES.has(callFrame.functionName)) {
+        const up = parent.get(id);
+        const caller = up !== undefined ? infoOf(up) : null;
+        info = { group: "syscall: socket writes", label: `${callFrame.functionName} (native)`, location: caller ? `called from ${caller.label}` : "" };
       } else {
         const up = parent.get(id);
         const caller = up !== undefined ? infoOf(up) : null;
@@ -176,6 +203,7 @@ export function summarizeProfile(
   };
 
   const selfByGroup = new Map<string, number>();
+  const ownedByGroup = new Map<string, number>();
   const totalByGroup = new Map<string, number>();
   const selfByFunction = new Map<string, { info: { group: string; label: string; location: string }; ms: number }>();
   const totalByFunction = new Map<string, { info: { group: string; label: string; location: string }; ms: number }>();
@@ -205,6 +233,19 @@ export function summarizeProfile(
     self.ms += ms;
     selfByFunction.set(selfKey, self);
 
+    // The nearest frame of a package or of our code owns a Node core frame's (or a syscall's) time.
+    let owner = leaf.group;
+    if (isNodeOwned(owner)) {
+      for (let at = parent.get(id); at !== undefined; at = parent.get(at)) {
+        const group = infoOf(at).group;
+        if (!isNodeOwned(group) && !group.startsWith("(")) {
+          owner = group;
+          break;
+        }
+      }
+    }
+    ownedByGroup.set(owner, (ownedByGroup.get(owner) ?? 0) + ms);
+
     const groupsOnStack = new Set<string>();
     const functionsOnStack = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
@@ -222,11 +263,12 @@ export function summarizeProfile(
   }
 
   const share = (ms: number): number => (busyMs > 0 ? ms / busyMs : 0);
-  const groups = [...new Set([...selfByGroup.keys(), ...totalByGroup.keys()])]
+  const groups = [...new Set([...selfByGroup.keys(), ...totalByGroup.keys(), ...ownedByGroup.keys()])]
     .map((group) => {
       const selfMs = selfByGroup.get(group) ?? 0;
       const totalMs = Math.max(totalByGroup.get(group) ?? 0, selfMs);
-      return { group, selfMs, selfShare: share(selfMs), totalMs, totalShare: share(totalMs) };
+      const ownedMs = ownedByGroup.get(group) ?? 0;
+      return { group, selfMs, selfShare: share(selfMs), totalMs, totalShare: share(totalMs), ownedMs, ownedShare: share(ownedMs) };
     })
     .sort((a, b) => b.selfMs - a.selfMs);
   const top = options.top ?? 25;
@@ -260,11 +302,13 @@ export function formatProfileSummary(summary: ProfileSummary, options: { request
     `busy ${summary.busyMs.toFixed(0)} ms of CPU in ${summary.samples} samples (idle ${summary.idleMs.toFixed(0)} ms)` +
       (options.requests ? `, ${options.requests} requests: ${(summary.busyMs / options.requests).toFixed(2)} ms/req sampled` : ""),
     "",
-    `${"group".padEnd(42)} ${"self".padStart(8)} ${"".padStart(11)}  ${"inclusive".padStart(9)}`,
+    `${"group".padEnd(42)} ${"self".padStart(8)} ${"".padStart(11)}  ${"inclusive".padStart(9)} ${"".padStart(11)}  ${"+ Node work it called".padStart(21)}`,
   );
   for (const group of summary.groups) {
+    // For Node's own groups, what is left: work with no package above it (HTTP parsing, timers, GC-free).
+    const owned = `${percent(group.ownedShare)} ${perRequest(group.ownedMs)}`;
     lines.push(
-      `${group.group.slice(0, 42).padEnd(42)} ${percent(group.selfShare)} ${perRequest(group.selfMs)}  ${percent(group.totalShare)} ${perRequest(group.totalMs)}`,
+      `${group.group.slice(0, 42).padEnd(42)} ${percent(group.selfShare)} ${perRequest(group.selfMs)}  ${percent(group.totalShare)} ${perRequest(group.totalMs)}  ${owned}`,
     );
   }
   const listing = (title: string, figures: FunctionFigure[], kind: "selfMs" | "totalMs"): void => {
