@@ -2,7 +2,8 @@
 // no framework, no auth, no validation beyond JSON.parse, no Redis, no audit trail. It runs the app's
 // own SQL (verbatim copies in bench/lib/sql/, checked against their sources by bench/lib/sql-copies.ts):
 //
-// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert.
+// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert, prepared
+//   once per connection like the app's.
 // - POST /attempts/{id}/submit   { deviceId, answers, digest }: the freeze transaction's shape, as in
 //   lib/server/attempts/submit-attempt.ts and freeze-attempt.ts: BEGIN, lock_timeout, SELECT … FOR UPDATE,
 //   apply the final delta with the same upsert, conditional UPDATE of the status, read the answers,
@@ -73,7 +74,13 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 async function autosave(attemptId: string, body: Body): Promise<[number, unknown]> {
-  const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>(APPLY.text, bind(APPLY, deltaValues(attemptId, body)));
+  // Prepared per connection, as the app's autosave runs it (lib/server/db/sql.ts, `prepared`); the submit
+  // below runs it unprepared, as the app's transaction does.
+  const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>({
+    name: "apply-answer-delta",
+    text: APPLY.text,
+    values: bind(APPLY, deltaValues(attemptId, body)),
+  });
   const row = rows[0];
   if (!row || row.open === 0 || row.revision === null) return [409, { error: { code: "ALREADY_SUBMITTED" } }];
   return [200, { revision: row.revision, applied: row.applied }];

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 
-import { queryRows, sql, type RawQueryable } from "../db/sql";
+import { prepared, queryRows, sql, type RawQueryable } from "../db/sql";
 
 export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
 
@@ -45,7 +45,9 @@ export async function applyAnswerDelta(
   const versions = answers.map((answer) => answer.version);
 
   const rows = await queryRows<{ found: number; deadline: Date | null; open: number; revision: number | null; applied: string[] }>(
-    sql`
+    prepared(
+      "apply-answer-delta",
+      sql`
     WITH target AS (
       SELECT a.id, a.deadline
       FROM attempts a
@@ -83,6 +85,7 @@ export async function applyAnswerDelta(
       (SELECT count(*) FROM att)::int AS open,
       COALESCE((SELECT revision FROM bumped), (SELECT revision FROM att)) AS revision,
       COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied`,
+    ),
     client,
   );
 

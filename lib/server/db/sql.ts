@@ -2,8 +2,8 @@ import "server-only";
 
 import { db, dbPool } from "./client";
 
-/** A parameterised statement: `$1…$n` in `text`, their values in order. */
-export type SqlStatement = { text: string; values: unknown[] };
+/** A parameterised statement: `$1…$n` in `text`, their values in order; `name` when prepared. */
+export type SqlStatement = { text: string; values: unknown[]; name?: string };
 
 /**
  * A tagged template for raw SQL, like Prisma's `$queryRaw`: every `${value}` becomes a bind parameter,
@@ -13,6 +13,16 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlSta
   let text = strings[0] ?? "";
   for (let index = 1; index < strings.length; index += 1) text += `$${index}${strings[index] ?? ""}`;
   return { text, values };
+}
+
+/**
+ * Marks a statement to be prepared once per pooled connection and executed by name afterwards. Postgres
+ * then parses and plans it once per connection instead of on every call: for the autosave's statement,
+ * planning alone was about 0.3 ms of Postgres CPU per call. Only for statements whose text never changes
+ * (the name stands for the text on every connection). Inside a transaction client it runs unprepared.
+ */
+export function prepared(name: string, statement: SqlStatement): SqlStatement {
+  return { ...statement, name };
 }
 
 /** Prisma's client or a transaction's: what can run a raw statement. */
@@ -28,7 +38,7 @@ export type RawQueryable = Pick<typeof db, "$queryRawUnsafe">;
  */
 export async function queryRows<T>(statement: SqlStatement, client?: RawQueryable): Promise<T[]> {
   if (client) return client.$queryRawUnsafe<T[]>(statement.text, ...statement.values);
-  const result = await dbPool.query<T & pg_QueryResultRow>(statement.text, statement.values);
+  const result = await dbPool.query<T & pg_QueryResultRow>({ text: statement.text, values: statement.values, name: statement.name });
   return result.rows;
 }
 
