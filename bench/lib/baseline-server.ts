@@ -2,8 +2,8 @@
 // no framework, no auth, no validation beyond JSON.parse, no Redis, no audit trail. It runs the app's
 // own SQL (verbatim copies in bench/lib/sql/, checked against their sources by bench/lib/sql-copies.ts):
 //
-// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert, prepared
-//   once per connection like the app's.
+// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert (prepared
+//   once per connection, like the app's, with --baseline-prepared).
 // - POST /attempts/{id}/submit   { deviceId, answers, digest }: the freeze transaction's shape, as in
 //   lib/server/attempts/submit-attempt.ts and freeze-attempt.ts: BEGIN, lock_timeout, SELECT … FOR UPDATE,
 //   apply the final delta with the same upsert, conditional UPDATE of the status, read the answers,
@@ -19,7 +19,7 @@ import pg from "pg";
 import { canonicalJson } from "../../lib/shared/digest";
 import { loadSql, type CompiledSql } from "./sql-copies";
 
-type Config = { port: number; databaseUrl: string; poolMax: number; parentPid: number; receiptSecret: string };
+type Config = { port: number; databaseUrl: string; poolMax: number; parentPid: number; receiptSecret: string; isAutosavePrepared?: boolean };
 type Answer = { questionId: string; value: unknown; version: number };
 type Body = { deviceId: string; answers?: Answer[]; digest?: string };
 
@@ -74,10 +74,10 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 async function autosave(attemptId: string, body: Body): Promise<[number, unknown]> {
-  // Prepared per connection, as the app's autosave runs it (lib/server/db/sql.ts, `prepared`); the submit
-  // below runs it unprepared, as the app's transaction does.
+  // With --baseline-prepared, prepared per connection as the app's autosave runs it (lib/server/db/sql.ts,
+  // `prepared`). Submit runs it unprepared, as the app's transaction does.
   const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>({
-    name: "apply-answer-delta",
+    name: config.isAutosavePrepared ? "apply-answer-delta" : undefined,
     text: APPLY.text,
     values: bind(APPLY, deltaValues(attemptId, body)),
   });

@@ -58,6 +58,8 @@ export type SyncOptions = {
   profile: boolean;
   /** Also measure a constant JSON answer on both servers: the framework's floor on this box. */
   floor: boolean;
+  /** The baseline prepares its autosave statement per connection, as the app does. */
+  baselinePrepared: boolean;
 };
 
 type TargetName = "app" | "baseline";
@@ -340,6 +342,8 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --floor                  also measure a constant JSON answer on each server (the   off",
     "                           framework's floor: the app's catch-all API route, the",
     "                           baseline's /health), and print floor app / autosave baseline",
+    "  --baseline-prepared      the baseline prepares its autosave statement once per      off",
+    "                           connection, as the app does (less Postgres work per save)",
     "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
     "                           each measured window (bench/lib/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
@@ -362,6 +366,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       only: flags.choice("only", ["autosave", "submit", "both"] as const, "both"),
       profile: flags.boolean("profile"),
       floor: flags.boolean("floor"),
+      baselinePrepared: flags.boolean("baseline-prepared"),
     };
   },
 
@@ -413,7 +418,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       signal,
     });
-    const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
+    const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal, isAutosavePrepared: options.baselinePrepared });
     const health = await (await fetch(`http://127.0.0.1:${app.port}/api/health`)).json();
     say(`app health: ${JSON.stringify(health)}`);
 
