@@ -101,12 +101,18 @@ export function snapshotBuild(expectedBuildId: string): string {
   return dir;
 }
 
-export type AppServer = { port: number; buildId: string; child: ManagedChild };
+export type AppServer = {
+  port: number;
+  buildId: string;
+  child: ManagedChild;
+  /** Stops the app before the run ends (e.g. so that --cpu-prof writes its profile), without a warning. */
+  stop(): Promise<void>;
+};
 
 /**
  * Starts `next start` from a snapshot (see `snapshotBuild`) on `port` and waits for GET /api/health.
- * An exit before the run's cleanup is shouted about unless `isExitExpected()` says it was on purpose
- * (an instance a fault scenario killed).
+ * An exit before the run's cleanup is shouted about unless it was asked for (`stop()`) or
+ * `isExitExpected()` says it was on purpose (an instance a fault scenario killed).
  */
 export async function startAppInstance(options: {
   dir: string;
@@ -116,28 +122,35 @@ export async function startAppInstance(options: {
   signal: AbortSignal;
   name?: string;
   isExitExpected?: () => boolean;
+  /** Node options before Next's script (e.g. --cpu-prof). */
+  nodeArgs?: readonly string[];
 }): Promise<AppServer> {
   const { dir, port } = options;
   const name = options.name ?? "app";
   const child = startChild({
     name,
     command: process.execPath,
-    args: [NEXT_BIN, "start", dir, "--port", String(port), "--hostname", "127.0.0.1"],
+    args: [...(options.nodeArgs ?? []), NEXT_BIN, "start", dir, "--port", String(port), "--hostname", "127.0.0.1"],
     env: { APP_URL: `http://127.0.0.1:${port}`, ...options.env },
     cwd: dir,
     countPatterns: { error: /"level":"error"/, warn: /"level":"warn"/ },
   });
   await waitForHttp({ port, path: "/api/health", child, timeoutMs: 90_000, signal: options.signal });
   say(`${name} (next start, pid ${child.pid}) answers on http://127.0.0.1:${port}`);
+  let isStopping = false;
   void child.exited.then(({ code, signal }) => {
-    if (!isCleaningUp() && !options.isExitExpected?.()) shout(`the ${name} exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
+    if (!isCleaningUp() && !isStopping && !options.isExitExpected?.()) shout(`the ${name} exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
   });
-  return { port, buildId: options.buildId, child };
+  const stop = async (): Promise<void> => {
+    isStopping = true;
+    await child.stop();
+  };
+  return { port, buildId: options.buildId, child, stop };
 }
 
 /** Starts `next start` from a copy of build `buildId` on a free port and waits for GET /api/health. */
-export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<AppServer> {
+export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal; nodeArgs?: readonly string[] }): Promise<AppServer> {
   const dir = snapshotBuild(options.buildId);
   const port = await freePort();
-  return startAppInstance({ dir, buildId: options.buildId, port, env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` }, signal: options.signal });
+  return startAppInstance({ dir, buildId: options.buildId, port, env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` }, signal: options.signal, nodeArgs: options.nodeArgs });
 }

@@ -2,7 +2,8 @@
 // no framework, no auth, no validation beyond JSON.parse, no Redis, no audit trail. It runs the app's
 // own SQL (verbatim copies in bench/lib/sql/, checked against their sources by bench/lib/sql-copies.ts):
 //
-// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert.
+// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert (prepared
+//   once per connection, like the app's, with --baseline-prepared).
 // - POST /attempts/{id}/submit   { deviceId, answers, digest }: the freeze transaction's shape, as in
 //   lib/server/attempts/submit-attempt.ts and freeze-attempt.ts: BEGIN, lock_timeout, SELECT … FOR UPDATE,
 //   apply the final delta with the same upsert, conditional UPDATE of the status, read the answers,
@@ -18,7 +19,7 @@ import pg from "pg";
 import { canonicalJson } from "../../lib/shared/digest";
 import { loadSql, type CompiledSql } from "./sql-copies";
 
-type Config = { port: number; databaseUrl: string; poolMax: number; parentPid: number; receiptSecret: string };
+type Config = { port: number; databaseUrl: string; poolMax: number; parentPid: number; receiptSecret: string; isAutosavePrepared?: boolean };
 type Answer = { questionId: string; value: unknown; version: number };
 type Body = { deviceId: string; answers?: Answer[]; digest?: string };
 
@@ -44,6 +45,8 @@ function deltaValues(attemptId: string, body: Body): Record<string, unknown> {
   const answers = body.answers ?? [];
   return {
     attemptId,
+    // The app scopes an autosave to the caller's enrollment; the baseline has no callers (null: unscoped).
+    enrollmentId: null,
     deviceId: body.deviceId,
     questionIds: answers.map((answer) => answer.questionId),
     values: answers.map((answer) => JSON.stringify(answer.value)),
@@ -71,7 +74,13 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 async function autosave(attemptId: string, body: Body): Promise<[number, unknown]> {
-  const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>(APPLY.text, bind(APPLY, deltaValues(attemptId, body)));
+  // With --baseline-prepared, prepared per connection as the app's autosave runs it (lib/server/db/sql.ts,
+  // `prepared`). Submit runs it unprepared, as the app's transaction does.
+  const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>({
+    name: config.isAutosavePrepared ? "apply-answer-delta" : undefined,
+    text: APPLY.text,
+    values: bind(APPLY, deltaValues(attemptId, body)),
+  });
   const row = rows[0];
   if (!row || row.open === 0 || row.revision === null) return [409, { error: { code: "ALREADY_SUBMITTED" } }];
   return [200, { revision: row.revision, applied: row.applied }];

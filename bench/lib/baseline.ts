@@ -8,7 +8,7 @@ import { freePort, startChild, waitForHttp, type ManagedChild } from "./processe
 
 export type BaselineServer = { port: number; child: ManagedChild };
 
-export async function startBaseline(options: { databaseUrl: string; poolMax: number; signal: AbortSignal }): Promise<BaselineServer> {
+export async function startBaseline(options: { databaseUrl: string; poolMax: number; signal: AbortSignal; isAutosavePrepared?: boolean }): Promise<BaselineServer> {
   const port = await freePort();
   const config = {
     port,
@@ -16,6 +16,7 @@ export async function startBaseline(options: { databaseUrl: string; poolMax: num
     poolMax: options.poolMax,
     parentPid: process.pid,
     receiptSecret: randomBytes(32).toString("base64url"),
+    isAutosavePrepared: options.isAutosavePrepared ?? false,
   };
   const child = startChild({
     name: "baseline",

@@ -19,7 +19,8 @@ export type SqlCopyName = keyof typeof SQL_COPIES;
 export type CompiledSql = { text: string; params: string[] };
 
 const PLACEHOLDER = /\$\{([\w.]+)\}/g;
-const TAGGED_SQL = /\$(?:queryRaw|executeRaw)(?:<[^`]*?>)?`([\s\S]*?)`/g;
+// Prisma's tagged templates, and lib/server/db/sql.ts's `sql` tag (statements that run on the pool directly).
+const TAGGED_SQL = /(?:\$(?:queryRaw|executeRaw)|\bsql)(?:<[^`]*?>)?`([\s\S]*?)`/g;
 
 function withoutCommentLines(sql: string): string {
   return sql
@@ -58,6 +59,6 @@ export function checkSqlCopies(): SqlCopyCheck[] {
     const copy = normalise(readCopy(name));
     return templates.includes(copy)
       ? { name, source, isInSync: true }
-      : { name, source, isInSync: false, reason: `no $queryRaw/$executeRaw template in ${source} matches bench/lib/sql/${name}.sql any more` };
+      : { name, source, isInSync: false, reason: `no $queryRaw/$executeRaw/sql template in ${source} matches bench/lib/sql/${name}.sql any more` };
   });
 }

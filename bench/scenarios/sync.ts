@@ -13,8 +13,10 @@
 //    final delta of one answer; a client that runs out of attempts stops.
 // 5. One line per measurement, app/baseline ratios, and the whole run in bench/results/sync-<time>.json.
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Agent } from "node:http";
 import { loadavg } from "node:os";
+import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 
 import pg from "pg";
@@ -25,9 +27,10 @@ import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/ap
 import { describeLimit, readAutosaveLimit } from "../lib/app-limits";
 import { startBaseline } from "../lib/baseline";
 import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/cpu";
-import { checkpoint, createMigratedDatabase } from "../lib/database";
+import { checkpoint, createMigratedDatabase, PROJECT_ROOT } from "../lib/database";
 import { pickQuestions, randomValue, type BenchQuestion } from "../lib/exam";
 import { createAgent, outcomeKey, send, type HttpResult } from "../lib/http-client";
+import { formatProfileSummary, summarizeProfile, type CpuProfile } from "../lib/profile-summary";
 import { runClosedLoop, type LoadResult, type Operation, type Outcome } from "../lib/load";
 import { say, shout, sleep } from "../lib/log";
 import type { ManagedChild } from "../lib/processes";
@@ -49,6 +52,14 @@ export type SyncOptions = {
   seedConcurrency: number;
   requestTimeoutMs: number;
   build: BuildMode;
+  /** Which measurements to run; `both` is the full scenario. */
+  only: "autosave" | "submit" | "both";
+  /** Run the app with --cpu-prof and summarise its profile per measured window. */
+  profile: boolean;
+  /** Also measure a constant JSON answer on both servers: the framework's floor on this box. */
+  floor: boolean;
+  /** The baseline prepares its autosave statement per connection, as the app does. */
+  baselinePrepared: boolean;
 };
 
 type TargetName = "app" | "baseline";
@@ -172,8 +183,25 @@ function submitWorkload(options: {
   };
 }
 
+/**
+ * The floor: a request that does no work. On the app, GET of an /api path without a route, answered by
+ * the catch-all route handler (app/api/[...path]/route.ts) with a constant 404 JSON body: Next's own
+ * routing, request and response handling, nothing of ours but one small function. On the baseline,
+ * GET /health, a constant 200 JSON body from node:http.
+ */
+function floorWorkload(options: { target: Target; agent: Agent; timeoutMs: number; tally: Tally }): (client: number) => Promise<Operation | null> {
+  const { target, tally } = options;
+  const path = target.name === "app" ? "/api/bench-floor" : "/health";
+  const expected = target.name === "app" ? 404 : 200;
+  return async () => async () => {
+    const result = await send({ agent: options.agent, port: target.port, method: "GET", path, timeoutMs: options.timeoutMs });
+    if (result.status === expected) return { key: outcomeKey(result), kind: "ok" };
+    return classify(result, tally, `floor ${target.name}`);
+  };
+}
+
 type Measurement = {
-  operation: "autosave" | "submit";
+  operation: "autosave" | "submit" | "floor";
   target: TargetName;
   result: LoadResult;
   tally: Tally;
@@ -183,6 +211,8 @@ type Measurement = {
   cpu: CpuUsage | null;
   /** CPU milliseconds per measured request, per party. */
   cpuPerRequestMs: { server: number; postgres: number; loadGenerator: number } | null;
+  /** The measured window on the monotonic clock (µs), the clock of V8's profile samples. */
+  windowUs: { from: number; to: number } | null;
 };
 
 function perRequest(cpu: CpuUsage | null, requests: number): Measurement["cpuPerRequestMs"] {
@@ -201,7 +231,7 @@ function describeCpu(measurement: Measurement): string {
 }
 
 async function measure(options: {
-  operation: "autosave" | "submit";
+  operation: "autosave" | "submit" | "floor";
   target: Target;
   clients: number;
   warmupMs: number;
@@ -219,6 +249,8 @@ async function measure(options: {
   options.target.child.resetLineCounts();
   let probe: Promise<CpuProbe> | undefined;
   let loadAverage = 0;
+  let windowFromUs: number | null = null;
+  const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
   try {
     const result = await runClosedLoop({
       clients: options.clients,
@@ -230,9 +262,11 @@ async function measure(options: {
       maxWarmupRequestsPerClient: options.maxWarmupRequestsPerClient,
       onWindowStart: () => {
         loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
+        windowFromUs = monotonicUs();
         probe = startCpuProbe({ serverGroup: options.target.child.pid, databaseUrl: options.databaseUrl });
       },
     });
+    const windowToUs = monotonicUs();
     const cpu = probe ? await (await probe).stop() : null;
     return {
       operation: options.operation,
@@ -243,9 +277,37 @@ async function measure(options: {
       loadAverage,
       cpu,
       cpuPerRequestMs: perRequest(cpu, result.requests),
+      windowUs: windowFromUs === null ? null : { from: windowFromUs, to: windowToUs },
     };
   } finally {
     agent.destroy();
+  }
+}
+
+/**
+ * Summarises the app's CPU profile (written by --cpu-prof when the app exited) for each measured window,
+ * and keeps the windows next to it so the profile can be summarised again later:
+ * `npx tsx bench/lib/profile-summary.ts <file> --from <µs> --to <µs> --requests <n>`.
+ */
+function printProfiles(profileDir: string, measurements: readonly Measurement[]): void {
+  const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
+  if (files.length === 0) {
+    shout(`--profile: no .cpuprofile was written in ${profileDir}`);
+    return;
+  }
+  // `next start` runs the server in its own process; the largest profile is the one that served.
+  const file = files.map((name) => join(profileDir, name)).sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  const windows = measurements.map((item) => ({ operation: item.operation, requests: item.result.requests, windowUs: item.windowUs }));
+  writeFileSync(join(profileDir, "windows.json"), `${JSON.stringify({ profile: file, windows }, null, 2)}\n`);
+  for (const item of measurements) {
+    if (!item.windowUs) continue;
+    const summary = summarizeProfile(JSON.parse(readFileSync(file, "utf8")) as CpuProfile, {
+      fromUs: item.windowUs.from,
+      toUs: item.windowUs.to,
+      nextDir: join(PROJECT_ROOT, ".next"),
+    });
+    console.log("");
+    console.log(formatProfileSummary(summary, { requests: item.result.requests, title: `== app CPU profile, ${item.operation} window (${relative(PROJECT_ROOT, file)}) ==` }));
   }
 }
 
@@ -276,6 +338,15 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --seed-concurrency N     parallel requests while seeding                         32",
     "  --request-timeout-ms MS  a request without an answer by then counts as an error  10000",
     "  --build auto|always|never  next build: when sources are newer than .next/BUILD_ID   auto",
+    "  --only autosave|submit   run one operation's measurements (and seed only for it)  both",
+    "  --floor                  also measure a constant JSON answer on each server (the   off",
+    "                           framework's floor: the app's catch-all API route, the",
+    "                           baseline's /health), and print floor app / autosave baseline",
+    "  --baseline-prepared      the baseline prepares its autosave statement once per      off",
+    "                           connection, as the app does (less Postgres work per save)",
+    "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
+    "                           each measured window (bench/lib/profile-summary.ts) and",
+    "                           keep the .cpuprofile in bench/results/profiles/",
   ].join("\n"),
 
   options(flags: Flags): SyncOptions {
@@ -292,6 +363,10 @@ export const syncScenario: Scenario<SyncOptions> = {
       seedConcurrency: flags.number("seed-concurrency", 32, { min: 1, max: 256, isInteger: true }),
       requestTimeoutMs: flags.number("request-timeout-ms", 10_000, { min: 100, max: 120_000, isInteger: true }),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+      only: flags.choice("only", ["autosave", "submit", "both"] as const, "both"),
+      profile: flags.boolean("profile"),
+      floor: flags.boolean("floor"),
+      baselinePrepared: flags.boolean("baseline-prepared"),
     };
   },
 
@@ -333,8 +408,17 @@ export const syncScenario: Scenario<SyncOptions> = {
     };
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     if (signal.aborted) return { isOk: false };
-    const app = await startApp({ buildId: build.buildId, env: appEnv, signal });
-    const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
+    // The profile is written when the app exits; it is stopped before the summary below.
+    const profileDir = options.profile ? join(PROJECT_ROOT, "bench", "results", "profiles", `sync-${startedAt.toISOString().replace(/[:.]/g, "-")}`) : null;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    const app = await startApp({
+      buildId: build.buildId,
+      env: appEnv,
+      // Not in NODE_OPTIONS, where Node does not allow --cpu-prof.
+      nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      signal,
+    });
+    const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal, isAutosavePrepared: options.baselinePrepared });
     const health = await (await fetch(`http://127.0.0.1:${app.port}/api/health`)).json();
     say(`app health: ${JSON.stringify(health)}`);
 
@@ -354,8 +438,9 @@ export const syncScenario: Scenario<SyncOptions> = {
     };
 
     // 2.
-    const autosaveCount = options.clients * options.attemptsPerClient;
-    const submitCount = options.clients * options.submitsPerClient;
+    const operations = options.only === "both" ? (["autosave", "submit"] as const) : ([options.only] as const);
+    const autosaveCount = operations.includes("autosave") ? options.clients * options.attemptsPerClient : 0;
+    const submitCount = operations.includes("submit") ? options.clients * options.submitsPerClient : 0;
     const seedAgent = createAgent(options.seedConcurrency);
     const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN ?? "", signal });
     const seedStartedAt = Date.now();
@@ -385,10 +470,28 @@ export const syncScenario: Scenario<SyncOptions> = {
     const measurements: Measurement[] = [];
     const lines: string[] = [];
     const windowMs = options.durationSeconds * 1_000;
-    for (const operation of ["autosave", "submit"] as const) {
+    for (const operation of [...(options.floor ? (["floor"] as const) : []), ...operations]) {
       for (const name of ["app", "baseline"] as const) {
         if (signal.aborted) return { isOk: false };
         const target = targets[name];
+        if (operation === "floor") {
+          say(`measuring the floor on the ${name}: ${options.clients} clients, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
+          const measurement = await measure({
+            operation,
+            target,
+            clients: options.clients,
+            warmupMs: options.warmupSeconds * 1_000,
+            windowMs,
+            signal,
+            databaseUrl: database.url,
+            makeWorkload: (agent, tally) => floorWorkload({ target, agent, timeoutMs: options.requestTimeoutMs, tally }),
+          });
+          measurements.push(measurement);
+          const line = formatMeasurement(`floor ${name}`, measurement.result, describeCpu(measurement));
+          lines.push(line);
+          console.log(line);
+          continue;
+        }
         say(`measuring ${operation} on the ${name}: ${options.clients} clients, ${operation === "autosave" ? options.warmupSeconds : options.submitWarmupSeconds} s warm-up + ${options.durationSeconds} s`);
         const measurement = await measure({
           operation,
@@ -413,10 +516,17 @@ export const syncScenario: Scenario<SyncOptions> = {
     }
     if (signal.aborted) return { isOk: false };
 
+    if (profileDir) {
+      await app.stop();
+      printProfiles(profileDir, measurements.filter((item) => item.target === "app"));
+    }
+
     // Checks: anything here means the figures describe something other than the intended work.
     for (const { operation, target, result, tally, serverLog } of measurements) {
       const label = `${operation} ${target}`;
-      const warmupUnexpected = Object.entries(result.warmupStatuses).filter(([key]) => !/^2\d\d$/.test(key) && !key.startsWith("429"));
+      // The app's floor is a 404 by design (its catch-all API route).
+      const isExpected = (key: string): boolean => /^2\d\d$/.test(key) || key.startsWith("429") || (operation === "floor" && key.startsWith("404"));
+      const warmupUnexpected = Object.entries(result.warmupStatuses).filter(([key]) => !isExpected(key));
       if (result.unexpected > 0 || warmupUnexpected.length > 0) {
         const statuses = { ...result.statuses, ...Object.fromEntries(warmupUnexpected.map(([key, count]) => [`warm-up ${key}`, count])) };
         problems.push(`${label}: UNEXPECTED STATUSES ${JSON.stringify(statuses)}; for example:\n${tally.unexpectedSamples.join("\n")}`);
@@ -440,7 +550,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     for (const problem of problems) shout(problem);
 
     // 5.
-    const find = (operation: "autosave" | "submit", target: TargetName): Measurement | undefined =>
+    const find = (operation: Measurement["operation"], target: TargetName): Measurement | undefined =>
       measurements.find((item) => item.operation === operation && item.target === target);
     const serverAndPostgres = (measurement: Measurement | undefined): number =>
       measurement?.cpuPerRequestMs ? measurement.cpuPerRequestMs.server + measurement.cpuPerRequestMs.postgres : 0;
@@ -466,6 +576,17 @@ export const syncScenario: Scenario<SyncOptions> = {
       console.log(
         `${operation.padEnd(9)} throughput ${formatRatio(throughput).padStart(6)}   p99 ${formatRatio(p99).padStart(6)}` +
           `   CPU per request, server + Postgres ${formatRatio(cpuPerRequest).padStart(6)}`,
+      );
+    }
+    const floorApp = find("floor", "app");
+    if (floorApp) {
+      const floorBaseline = find("floor", "baseline");
+      const autosaveBaseline = find("autosave", "baseline");
+      console.log(
+        `floor     app's trivial route / autosave baseline: throughput ${formatRatio(ratio(floorApp.result.throughput, autosaveBaseline?.result.throughput ?? 0)).padStart(6)}` +
+          `   p99 ${formatRatio(ratio(floorApp.result.latency.p99, autosaveBaseline?.result.latency.p99 ?? 0)).padStart(6)}` +
+          `;  / baseline's trivial route: throughput ${formatRatio(ratio(floorApp.result.throughput, floorBaseline?.result.throughput ?? 0))}` +
+          `;  app server CPU ${floorApp.cpuPerRequestMs?.server.toFixed(2) ?? "n/a"} ms/req`,
       );
     }
     console.log(`pacing: ${pacing}`);

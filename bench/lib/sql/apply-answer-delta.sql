@@ -2,10 +2,15 @@
 -- ${name} marks a parameter, as in the tagged template. bench/lib/sql-copies.ts checks at the start of
 -- every run that this text still matches the source (whitespace and these comment lines aside), and the
 -- run reports loudly when it does not: update this copy together with the source.
-WITH att AS (
+WITH target AS (
+  SELECT a.id, a.deadline
+  FROM attempts a
+  WHERE a.id = ${attemptId}::uuid AND (${enrollmentId}::uuid IS NULL OR a.enrollment_id = ${enrollmentId}::uuid)
+),
+att AS (
   SELECT a.id, a.revision
   FROM attempts a JOIN exams e ON e.id = a.exam_id
-  WHERE a.id = ${attemptId}::uuid
+  WHERE a.id = (SELECT id FROM target)
     AND a.status = 'in_progress'
     AND clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds)
   FOR UPDATE OF a
@@ -29,6 +34,8 @@ bumped AS (
   RETURNING attempts.revision
 )
 SELECT
+  (SELECT count(*) FROM target)::int AS found,
+  (SELECT deadline FROM target) AS deadline,
   (SELECT count(*) FROM att)::int AS open,
   COALESCE((SELECT revision FROM bumped), (SELECT revision FROM att)) AS revision,
   COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied

@@ -2,47 +2,61 @@ import "server-only";
 
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 
-import { db } from "../db/client";
-
-type Queryable = Pick<typeof db, "$queryRaw">;
+import { prepared, queryRows, sql, type RawQueryable } from "../db/sql";
 
 export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
 
 export type ApplyOutcome =
+  /** No attempt with this id (within the enrollment, when one was given): nothing was applied. */
+  | { isFound: false; isOpen: false }
   /** The attempt was open: `applied` lists the question ids whose row changed. */
-  | { isOpen: true; revision: number; applied: Set<string> }
+  | { isFound: true; isOpen: true; deadline: Date; revision: number; applied: Set<string> }
   /** The attempt is frozen (submitted) or past deadline + grace: nothing was applied. */
-  | { isOpen: false };
+  | { isFound: true; isOpen: false; deadline: Date };
 
 /**
  * Applies a delta with the contract's rule, in ONE statement (docs/sync-protocol.md, "Autosave"):
  *
- * 1. Lock the attempt row (FOR UPDATE), and only if it is still open: in progress and before
+ * 1. Find the attempt, scoped to `enrollmentId` when given (autosave: someone else's attempt id applies
+ *    nothing and is reported as not found), with its deadline for the response.
+ * 2. Lock the attempt row (FOR UPDATE), and only if it is still open: in progress and before
  *    deadline + grace by the database's clock. A submit holds the same lock while it freezes the paper,
  *    so an autosave racing a submit either lands before the freeze or not at all.
- * 2. Upsert every answer; ON CONFLICT overwrites the stored row only WHERE the incoming
+ * 3. Upsert every answer; ON CONFLICT overwrites the stored row only WHERE the incoming
  *    (version, deviceId) is greater than the stored one. Prisma's upsert cannot express this guard and
  *    would read-then-write in JavaScript, which races; this is why it is raw SQL.
- * 3. Bump the attempt's revision once if anything was applied.
+ * 4. Bump the attempt's revision once if anything was applied.
  *
  * Device ids compare byte-wise (COLLATE "C"), the same order as JavaScript's `<` on the ASCII ids the
  * contract allows, so client and server agree on every tie; the database's locale never decides.
  * Values travel as JSON text and are cast to jsonb in SQL.
+ *
+ * Without `client` it runs on the pool directly (autosave: one round trip, no Prisma pipeline); with a
+ * transaction client (submit, emergency import), inside that transaction.
  */
 export async function applyAnswerDelta(
-  client: Queryable,
-  options: { attemptId: string; deviceId: string; answers: readonly DeltaAnswer[] },
+  client: RawQueryable | undefined,
+  options: { attemptId: string; enrollmentId?: string; deviceId: string; answers: readonly DeltaAnswer[] },
 ): Promise<ApplyOutcome> {
   const { attemptId, deviceId, answers } = options;
+  const enrollmentId = options.enrollmentId ?? null;
   const questionIds = answers.map((answer) => answer.questionId);
   const values = answers.map((answer) => JSON.stringify(answer.value));
   const versions = answers.map((answer) => answer.version);
 
-  const rows = await client.$queryRaw<{ open: number; revision: number | null; applied: string[] }[]>`
-    WITH att AS (
+  const rows = await queryRows<{ found: number; deadline: Date | null; open: number; revision: number | null; applied: string[] }>(
+    prepared(
+      "apply-answer-delta",
+      sql`
+    WITH target AS (
+      SELECT a.id, a.deadline
+      FROM attempts a
+      WHERE a.id = ${attemptId}::uuid AND (${enrollmentId}::uuid IS NULL OR a.enrollment_id = ${enrollmentId}::uuid)
+    ),
+    att AS (
       SELECT a.id, a.revision
       FROM attempts a JOIN exams e ON e.id = a.exam_id
-      WHERE a.id = ${attemptId}::uuid
+      WHERE a.id = (SELECT id FROM target)
         AND a.status = 'in_progress'
         AND clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds)
       FOR UPDATE OF a
@@ -66,11 +80,18 @@ export async function applyAnswerDelta(
       RETURNING attempts.revision
     )
     SELECT
+      (SELECT count(*) FROM target)::int AS found,
+      (SELECT deadline FROM target) AS deadline,
       (SELECT count(*) FROM att)::int AS open,
       COALESCE((SELECT revision FROM bumped), (SELECT revision FROM att)) AS revision,
-      COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied`;
+      COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied`,
+    ),
+    client,
+  );
 
   const row = rows[0];
-  if (!row || row.open === 0 || row.revision === null) return { isOpen: false };
-  return { isOpen: true, revision: row.revision, applied: new Set(row.applied) };
+  if (!row || row.found === 0 || row.deadline === null) return { isFound: false, isOpen: false };
+  const deadline = new Date(row.deadline);
+  if (row.open === 0 || row.revision === null) return { isFound: true, isOpen: false, deadline };
+  return { isFound: true, isOpen: true, deadline, revision: row.revision, applied: new Set(row.applied) };
 }

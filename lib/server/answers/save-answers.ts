@@ -5,7 +5,7 @@ import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { AnswerResult, AutosaveResponse } from "@/lib/shared/schemas/sync";
 
 import { autoSubmitAttempt } from "../attempts/auto-submit";
-import { loadAttemptForWrite, timeDetails, type AttemptForWrite } from "../attempts/load-attempt-for-write";
+import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/load-attempt-for-write";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { applyAnswerDelta } from "./apply-answer-delta";
@@ -15,8 +15,12 @@ import { validateDelta, type ValidatedAnswer } from "./validate-delta";
 /**
  * Versioned delta autosave (docs/sync-protocol.md, "Autosave"):
  *
- * 1. Load the attempt scoped to the caller (404 otherwise) and validate the delta (422, nothing applied).
- * 2. Apply it in one statement: per answer, the greater (version, deviceId) wins.
+ * 1. Validate the delta against the exam's questions (422, nothing applied). The candidate's session
+ *    names the exam, and an enrollment's one attempt is always of that exam (start-attempt.ts), so the
+ *    questions come from the per-exam cache before the attempt is read. A caller who names someone
+ *    else's or no attempt still gets the 404 first, as the order of checks requires.
+ * 2. Apply it in one statement, scoped to the caller's enrollment (404 when that finds no attempt):
+ *    per answer, the greater (version, deviceId) wins.
  * 3. Report per answer: applied, duplicate (this exact version is stored), or stale (the server holds a
  *    greater one, returned so the client adopts it).
  * 4. A frozen attempt keeps the delta as late answers and answers 409 ALREADY_SUBMITTED or
@@ -28,20 +32,26 @@ export async function saveAnswers(options: {
   deviceId: string;
   answers: readonly { questionId: string; value: unknown; version: number; editedAt?: string }[];
 }): Promise<AutosaveResponse> {
+  const { attemptId, candidate, deviceId } = options;
   // 1.
-  const attempt = await loadAttemptForWrite({ attemptId: options.attemptId, enrollmentId: options.candidate.enrollmentId });
-  const answers = validateDelta(options.answers, attempt.questions);
-  if (attempt.status === "submitted") return refuseFrozen(attempt, options.deviceId, answers);
+  let answers: ValidatedAnswer[];
+  try {
+    answers = validateDelta(options.answers, await examQuestions(candidate.examId));
+  } catch (error) {
+    await loadAttemptForWrite({ attemptId, enrollmentId: candidate.enrollmentId });
+    throw error;
+  }
 
   // 2.
-  const outcome = await applyAnswerDelta(db, { attemptId: attempt.id, deviceId: options.deviceId, answers });
-  if (!outcome.isOpen) return refuseFrozen(attempt, options.deviceId, answers);
+  const outcome = await applyAnswerDelta(undefined, { attemptId, enrollmentId: candidate.enrollmentId, deviceId, answers });
+  if (!outcome.isFound) throw new AppError("NOT_FOUND", "No such attempt.");
+  if (!outcome.isOpen) return refuseFrozen(attemptId, deviceId, answers);
 
   // 3.
   const notApplied = answers.filter((answer) => !outcome.applied.has(answer.questionId));
   const stored = notApplied.length
     ? await db.answer.findMany({
-        where: { attemptId: attempt.id, questionId: { in: notApplied.map((answer) => answer.questionId) } },
+        where: { attemptId, questionId: { in: notApplied.map((answer) => answer.questionId) } },
         select: { questionId: true, value: true, version: true, deviceId: true },
       })
     : [];
@@ -49,20 +59,20 @@ export async function saveAnswers(options: {
   const results: AnswerResult[] = answers.map((answer) => {
     if (outcome.applied.has(answer.questionId)) return { questionId: answer.questionId, status: "applied", version: answer.version };
     const row = storedById.get(answer.questionId);
-    if (row && row.version === answer.version && row.deviceId === options.deviceId) {
+    if (row && row.version === answer.version && row.deviceId === deviceId) {
       return { questionId: answer.questionId, status: "duplicate", version: answer.version };
     }
     if (!row) throw new Error(`answer ${answer.questionId} neither applied nor stored`);
     return { questionId: answer.questionId, status: "stale", version: row.version, value: row.value as AnswerValue, deviceId: row.deviceId };
   });
-  return { revision: outcome.revision, serverTime: new Date().toISOString(), deadline: attempt.deadline.toISOString(), results };
+  return { revision: outcome.revision, serverTime: new Date().toISOString(), deadline: outcome.deadline.toISOString(), results };
 }
 
 /** Step 4. */
-async function refuseFrozen(attempt: AttemptForWrite, deviceId: string, answers: readonly ValidatedAnswer[]): Promise<never> {
-  await storeLateAnswers({ attemptId: attempt.id, deviceId, answers, via: "autosave" });
+async function refuseFrozen(attemptId: string, deviceId: string, answers: readonly ValidatedAnswer[]): Promise<never> {
+  await storeLateAnswers({ attemptId, deviceId, answers, via: "autosave" });
   const current = await db.attempt.findUniqueOrThrow({
-    where: { id: attempt.id },
+    where: { id: attemptId },
     select: { status: true, deadline: true, submission: { select: { id: true } } },
   });
   if (current.submission) {
@@ -70,7 +80,7 @@ async function refuseFrozen(attempt: AttemptForWrite, deviceId: string, answers:
       details: { submissionId: current.submission.id, ...timeDetails(current) },
     });
   }
-  const submissionId = await autoSubmitAttempt(attempt.id);
+  const submissionId = await autoSubmitAttempt(attemptId);
   throw new AppError("DEADLINE_PASSED", "The time for this exam is up. Your change was kept as a late answer.", {
     details: { submissionId, ...timeDetails(current) },
   });

@@ -22,7 +22,8 @@ const MAX_CACHED_EXAMS = 500;
 const globalForQuestions = globalThis as unknown as { holdfastQuestions?: Map<string, QuestionForValidation[]> };
 const questionCache = (globalForQuestions.holdfastQuestions ??= new Map());
 
-async function examQuestions(examId: string): Promise<QuestionForValidation[]> {
+/** The exam's questions, for validating a delta: from this process's cache, else one read. */
+export async function examQuestions(examId: string): Promise<QuestionForValidation[]> {
   const cached = questionCache.get(examId);
   if (cached) return cached;
   const questions = await db.question.findMany({ where: { examId }, select: { id: true, type: true, options: true } });

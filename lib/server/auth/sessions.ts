@@ -1,6 +1,7 @@
 import "server-only";
 
 import { db } from "../db/client";
+import { prepared, queryRows, sql } from "../db/sql";
 import { randomToken, sha256Hex } from "../crypto";
 import { env } from "../env.mjs";
 
@@ -69,15 +70,20 @@ export async function findStaffSession(token: string | undefined): Promise<Staff
 
 /**
  * A candidate session stays valid until it expires or staff revoke the enrollment's join link. Every
- * candidate request starts here, so it is one raw statement rather than a Prisma relation read.
+ * candidate request starts here, so it is one raw statement on the pool rather than a Prisma relation read.
  */
 export async function findCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
   if (!token) return null;
-  const rows = await db.$queryRaw<{ session_id: string; enrollment_id: string; exam_id: string; name: string }[]>`
+  const rows = await queryRows<{ session_id: string; enrollment_id: string; exam_id: string; name: string }>(
+    prepared(
+      "find-candidate-session",
+      sql`
     SELECT s.id::text AS session_id, en.id::text AS enrollment_id, en.exam_id::text AS exam_id, en.name
     FROM sessions s JOIN enrollments en ON en.id = s.enrollment_id
     WHERE s.token_hash = ${sha256Hex(token)} AND s.kind = 'candidate' AND s.expires_at > now()
-      AND en.join_revoked_at IS NULL`;
+      AND en.join_revoked_at IS NULL`,
+    ),
+  );
   const row = rows[0];
   if (!row) return null;
   return { kind: "candidate", sessionId: row.session_id, enrollmentId: row.enrollment_id, examId: row.exam_id, name: row.name };

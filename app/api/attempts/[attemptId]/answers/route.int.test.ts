@@ -125,6 +125,24 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
       expect(peek.body).toEqual({ error: { code: "NOT_FOUND", message: "No such attempt." } });
       expect(await snapshot(attempt.attemptId)).toEqual(before);
     });
+
+    // The delta is validated against the caller's own exam before the attempt is read, and the write is
+    // scoped to the caller's enrollment in the same statement: a delta that is valid for the caller's
+    // exam, sent to someone else's attempt, must still apply nothing and answer 404.
+    it("another candidate's attempt with a delta valid for the caller's own exam → 404, nothing applied", async () => {
+      const attempt = await startedAttempt();
+      const other = await startedAttempt();
+      const before = await snapshot(attempt.attemptId);
+      const otherBefore = await snapshot(other.attemptId);
+      const valid = { deviceId: "d", answers: [{ questionId: other.questions[2]!.id, value: "x", version: 1 }] };
+      const response = await autosave({ attemptId: attempt.attemptId, cookie: other.cookie }, valid);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: { code: "NOT_FOUND", message: "No such attempt." } });
+      expect(await snapshot(attempt.attemptId)).toEqual(before);
+      expect(await snapshot(other.attemptId)).toEqual(otherBefore);
+      const missing = await autosave({ attemptId: randomUUID(), cookie: other.cookie }, valid);
+      expect(missing.status).toBe(404);
+    });
   });
 
   // Found by `npm run bench -- bad-input`. Bug: a valid delta sent as text/plain (or a form, or with no
