@@ -160,6 +160,18 @@ describe("the checker", () => {
     expect(result.isOk).toBe(false);
   });
 
+  it("counts a candidate who never got an attempt as not submitted when everyone was meant to submit", async () => {
+    const ledger = newLedger(0, "late@holdfast.test");
+    ledger.failure = "join: ERR TIMEOUT";
+    const result = await checkLedgers({
+      ledgers: [ledger],
+      database: { answers: new Map(), submissions: new Map(), lateAnswers: new Map(), statuses: new Map() },
+      apiViews: new Map(),
+      isSubmitExpected: true,
+    });
+    expect(result).toMatchObject({ notSubmitted: 1, failedCandidates: 1, isOk: false });
+  });
+
   it("fails when the API and the database disagree", async () => {
     const ledger = ledgerWith([{ q: Q1, value: "x", version: 1 }]);
     recordAcknowledged(ledger, Q1, { version: 1, deviceId: "dev-a" });

@@ -162,7 +162,11 @@ export async function checkLedgers(options: {
       note(`candidate ${ledger.index}: stopped early: ${ledger.failure}`);
     }
     const attemptId = ledger.attemptId;
-    if (!attemptId) continue;
+    if (!attemptId) {
+      // Never got in (join or start not answered before the run gave up): not submitted either.
+      if (options.isSubmitExpected) result.notSubmitted += 1;
+      continue;
+    }
     result.attempts += 1;
     const stored = options.database.answers.get(attemptId) ?? [];
     const held = new Map(stored.map((answer) => [answer.questionId, answer]));

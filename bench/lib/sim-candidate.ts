@@ -68,7 +68,9 @@ export function requestKind(result: HttpResult, operation: string): RequestKind 
   if (kind === "ok") return "ok";
   if (result.status === 429 || code === "REQUEST_IN_PROGRESS") return "limited";
   if (kind === "retry") return "error";
-  if (operation === "submit" && code === "ALREADY_SUBMITTED") return "ok";
+  // 409 ALREADY_SUBMITTED / DEADLINE_PASSED: the contract's final answer for a frozen attempt (a stale
+  // tab's edit after the submit, a retried submit that another key won): answered, not a fault.
+  if (kind === "closed") return "ok";
   return "unexpected";
 }
 
