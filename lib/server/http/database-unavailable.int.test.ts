@@ -52,3 +52,36 @@ describe("a session the database server ends", () => {
     expect(await db.$queryRaw<{ ok: number }[]>`SELECT 1 AS ok`).toEqual([{ ok: 1 }]);
   });
 });
+
+// The same bug under overload: a deadline storm on one instance answered hundreds of 500 INTERNAL once
+// every pooled connection was busy for longer than the pool waits (`connectionTimeoutMillis`). A client
+// retries a 500 too, but without Retry-After, and the log called it a bug. It is backpressure: 503 with
+// Retry-After, like an outage. Here the pool is really exhausted: its one connection is held.
+describe("a pool with every connection busy", () => {
+  it("answers 503 UNAVAILABLE with Retry-After, not 500", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, connectionTimeoutMillis: 100 });
+    const held = await pool.connect();
+    try {
+      const error = await pool.query("SELECT 1").then(
+        () => new Error("the query got a connection"),
+        (caught: unknown) => caught,
+      );
+      const response = errorResponse(error);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("2");
+    } finally {
+      held.release();
+      await pool.end();
+      spy.mockRestore();
+    }
+  });
+
+  it("answers 503 when a submit's transaction cannot start in time", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // Prisma's own words for a transaction that waited longer than `maxWait` for a connection.
+    const error = Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { name: "PrismaClientKnownRequestError", code: "P2028" });
+    expect(errorResponse(error).status).toBe(503);
+    spy.mockRestore();
+  });
+});

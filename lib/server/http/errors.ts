@@ -28,9 +28,12 @@ export function validationError(error: z.ZodError, where: "body" | "path" | "que
 // Besides a refused or timed-out connection, a restart shows up as a pooled connection the server closed
 // (Prisma P1017 "Server has closed the connection.") and as SQLSTATEs 57P01 "terminating connection due
 // to administrator command" (fast or immediate shutdown), 57P02 (crash of another backend) and 57P03
-// "the database system is starting up / shutting down / in recovery mode" (while it restarts).
+// "the database system is starting up / shutting down / in recovery mode" (while it restarts). Overload
+// is the same to a client: every pooled connection busy for longer than the pool waits (pg-pool's
+// "timeout exceeded when trying to connect"), or a transaction that could not start or finish in time
+// (Prisma P2028; it was rolled back): busy, retry after a moment.
 const DATABASE_UNAVAILABLE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|Can't reach database|Connection terminated|connect ECONN|too many clients|Server has closed the connection|57P0[123]|terminating connection due to|database system is (starting up|shutting down|in recovery mode)/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|Can't reach database|Connection terminated|connect ECONN|too many clients|Server has closed the connection|57P0[123]|terminating connection due to|database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|P2028|Unable to start a transaction in the given time/i;
 
 function isDatabaseUnavailable(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message} ${String((error as { code?: unknown }).code ?? "")}` : "";
