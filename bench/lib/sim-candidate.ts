@@ -296,6 +296,8 @@ export class SimCandidate {
    */
   async submit(): Promise<void> {
     if (!this.attemptId || this.isClosed) return;
+    // The click: what the candidate waits for starts here, also while an autosave is still in flight.
+    const pressedAt = this.options.stats.now();
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.debounceTimer = null;
     await this.inFlight;
@@ -305,7 +307,6 @@ export class SimCandidate {
     const body = JSON.stringify({ deviceId: this.deviceId, answers, digest });
     this.isClosed = true;
     this.stopTimers();
-    const pressedAt = this.options.stats.now();
     const { result, kind } = await this.untilAnswered("submit", () => ({
       method: "POST",
       path: this.paths.submit(attemptId),
