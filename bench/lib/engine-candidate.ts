@@ -104,7 +104,7 @@ export class EngineCandidate {
         headers: request.cookie ? { cookie: request.cookie } : {},
         timeoutMs: 20_000,
       });
-      const kind = requestKind(result, operation);
+      const kind = requestKind(result);
       this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), kind);
       if ((kind !== "error" && kind !== "limited") || this.isGivenUp) return result;
       await sleep(Math.min(8_000, 500 * 2 ** Math.min(tries, 4)) * Math.random(), this.options.signal);
@@ -124,7 +124,7 @@ export class EngineCandidate {
       const operation = operationOf(method, path);
       const sentAt = this.options.stats.now();
       const result = await this.options.transport({ method, path, body, headers, timeoutMs: 60_000, signal: init.signal ?? undefined });
-      this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result, operation));
+      this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result));
       if (result.status === 0) throw new TypeError(`fetch failed: ${result.error ?? "no answer"}`);
       if (result.status === 200) this.noteAnswer(operation, body, result);
       return new Response(result.body, { status: result.status, headers: toHeaders(result) });

@@ -28,6 +28,18 @@ export function formatMeasurement(label: string, result: LoadResult, extra = "")
   );
 }
 
+/** The lines of figures a run prints (stdout) and keeps for its results and report. */
+export function figureLines(): { lines: string[]; show(line: string): void } {
+  const lines: string[] = [];
+  return {
+    lines,
+    show(line) {
+      lines.push(line);
+      console.log(line);
+    },
+  };
+}
+
 /** app / baseline, to two decimals; null ("n/a") when either side has no figure. */
 export function ratio(app: number, baseline: number): number | null {
   return app > 0 && baseline > 0 ? Math.round((app / baseline) * 100) / 100 : null;

@@ -62,7 +62,7 @@ export const BROWSER_TIMINGS: SimTimings = {
 type Draft = { value: AnswerValue; version: number };
 
 /** How a response counts in the figures. */
-export function requestKind(result: HttpResult, operation: string): RequestKind | "unexpected" {
+export function requestKind(result: HttpResult): RequestKind | "unexpected" {
   const code = result.status === 0 ? null : (errorCode(result.body) ?? null);
   const kind = classifySyncResponse(result.status, code);
   if (kind === "ok") return "ok";
@@ -134,7 +134,7 @@ export class SimCandidate {
     if (this.cookie) headers.cookie = this.cookie;
     const sentAt = this.options.stats.now();
     const result = await this.options.transport({ ...request, headers, timeoutMs: request.timeoutMs ?? this.timings.requestTimeoutMs });
-    this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result, operation));
+    this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result));
     return result;
   }
 
@@ -315,7 +315,7 @@ export class SimCandidate {
       timeoutMs: this.timings.submitTimeoutMs,
     }));
     // From the click to the answer that ends it, retries included: what the candidate waits for.
-    this.options.stats.op("submit (click to done)").record(pressedAt, this.options.stats.now() - pressedAt, outcomeKey(result), requestKind(result, "submit"));
+    this.options.stats.op("submit (click to done)").record(pressedAt, this.options.stats.now() - pressedAt, outcomeKey(result), requestKind(result));
     if (kind === "ok") {
       const answer = JSON.parse(result.body) as { submissionId: string; digest: string; clientDigest?: string | null; digestMatches?: boolean | null };
       this.ledger.submitAnswers.push({
@@ -347,4 +347,12 @@ export class SimCandidate {
     if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.debounceTimer = this.heartbeatTimer = null;
   }
+}
+
+/** Simulated candidates for enrolled join tokens, in order, sharing one transport and one run's statistics. */
+export function simCandidatesFor(
+  tokens: readonly { email: string; joinToken: string }[],
+  options: Omit<ConstructorParameters<typeof SimCandidate>[0], "index" | "email" | "joinToken">,
+): SimCandidate[] {
+  return tokens.map((token, index) => new SimCandidate({ ...options, index, email: token.email, joinToken: token.joinToken }));
 }

@@ -19,10 +19,10 @@ import { RunStats } from "../lib/op-stats";
 import { httpTransport, type Schedule } from "../lib/population";
 import { formatOperation, measurePopulation, type PopulationMeasurement } from "../lib/population-run";
 import { populationReport } from "../lib/population-report";
-import { environment, formatRatio, ratio, writeResults } from "../lib/report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
 import type { Scenario } from "../lib/scenario";
 import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, SimCandidate } from "../lib/sim-candidate";
+import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
 import { checkSqlCopies } from "../lib/sql-copies";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
 
@@ -102,21 +102,15 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
     const runStats = new RunStats();
     stats.app = runStats;
     const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
-    const candidates = tokens.map(
-      (token, index) =>
-        new SimCandidate({
-          index,
-          email: token.email,
-          joinToken: token.joinToken,
-          examId: exam.examId,
-          questions: exam.questions,
-          transport: httpTransport(agent, app.port),
-          stats: runStats,
-          timings,
-          giveUpAtMs: windowToMs + DRAIN_MS,
-          signal,
-        }),
-    );
+    const candidates = simCandidatesFor(tokens, {
+      examId: exam.examId,
+      questions: exam.questions,
+      transport: httpTransport(agent, app.port),
+      stats: runStats,
+      timings,
+      giveUpAtMs: windowToMs + DRAIN_MS,
+      signal,
+    });
     app.child.resetLineCounts();
     measurements.push(
       await measurePopulation({ target: "app", candidates, stats: runStats, schedule: plan, windowFromMs, windowToMs, cpu: { serverGroup: app.child.pid, databaseUrl: database.url }, signal }),
@@ -157,11 +151,7 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
   if (signal.aborted) return { isOk: false };
 
   // Figures.
-  const lines: string[] = [];
-  const show = (line: string): void => {
-    lines.push(line);
-    console.log(line);
-  };
+  const { lines, show } = figureLines();
   const app0 = measurements.find((item) => item.target === "app");
   const base0 = measurements.find((item) => item.target === "baseline");
   for (const measurement of measurements) {

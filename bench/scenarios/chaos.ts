@@ -32,10 +32,10 @@ import { formatOperation, type PopulationMeasurement } from "../lib/population-r
 import { populationReport } from "../lib/population-report";
 import { startPrivatePostgres } from "../lib/private-postgres";
 import { startPrivateRedis } from "../lib/private-redis";
-import { environment, formatRatio, ratio, writeResults } from "../lib/report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
 import type { Scenario } from "../lib/scenario";
 import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, SimCandidate, type Transport } from "../lib/sim-candidate";
+import { BROWSER_TIMINGS, simCandidatesFor, type Transport } from "../lib/sim-candidate";
 import { checkSqlCopies } from "../lib/sql-copies";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
 
@@ -259,10 +259,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       cookies = candidates.map((candidate) => candidate.cookie);
       await Promise.all(candidates.map((candidate) => candidate.dispose()));
     } else {
-      const candidates = tokens.map(
-        (token, index) =>
-          new SimCandidate({ index, email: token.email, joinToken: token.joinToken, examId: exam.examId, questions: exam.questions, transport, stats, timings: BROWSER_TIMINGS, giveUpAtMs, signal }),
-      );
+      const candidates = simCandidatesFor(tokens, { examId: exam.examId, questions: exam.questions, transport, stats, timings: BROWSER_TIMINGS, giveUpAtMs, signal });
       await runPopulation(candidates, schedule, stats, signal);
       ledgers = candidates.map((candidate) => candidate.ledger);
       cookies = candidates.map((candidate) => candidate.sessionCookie);
@@ -305,11 +302,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     exam.agent.destroy();
     if (signal.aborted) return { isOk: false };
 
-    const lines: string[] = [];
-    const show = (line: string): void => {
-      lines.push(line);
-      console.log(line);
-    };
+    const { lines, show } = figureLines();
     const windowMsDone = stats.windowMs();
     const operations = ["autosave", "submit", "submit (click to done)", "heartbeat", "merge", "join", "start"];
     for (const operation of operations) {

@@ -20,10 +20,10 @@ import { RunStats } from "../lib/op-stats";
 import { httpTransport, type Schedule } from "../lib/population";
 import { formatOperation, measurePopulation } from "../lib/population-run";
 import { populationReport } from "../lib/population-report";
-import { environment, formatRatio, ratio, writeResults } from "../lib/report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
 import type { Scenario } from "../lib/scenario";
 import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, SimCandidate } from "../lib/sim-candidate";
+import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
 import { checkSqlCopies } from "../lib/sql-copies";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
 
@@ -108,21 +108,15 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     say(`app: ${options.candidates} candidates over ${options.instances} instance(s); submits from ${stormAtMs / 1000} s within ${options.windowSeconds} s; ${options.dropRate * 100} % of responses dropped`);
     const stats = new RunStats();
     const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
-    const candidates = tokens.map(
-      (token, index) =>
-        new SimCandidate({
-          index,
-          email: token.email,
-          joinToken: token.joinToken,
-          examId: exam.examId,
-          questions: exam.questions,
-          transport: httpTransport(agent, proxy.port),
-          stats,
-          timings: BROWSER_TIMINGS,
-          giveUpAtMs: windowToMs,
-          signal,
-        }),
-    );
+    const candidates = simCandidatesFor(tokens, {
+      examId: exam.examId,
+      questions: exam.questions,
+      transport: httpTransport(agent, proxy.port),
+      stats,
+      timings: BROWSER_TIMINGS,
+      giveUpAtMs: windowToMs,
+      signal,
+    });
     const app = await measurePopulation({ target: "app", candidates, stats, schedule: plan, windowFromMs, windowToMs, signal });
     agent.destroy();
     const proxyStats = proxy.stats();
@@ -159,11 +153,7 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     });
     if (signal.aborted) return { isOk: false };
 
-    const lines: string[] = [];
-    const show = (line: string): void => {
-      lines.push(line);
-      console.log(line);
-    };
+    const { lines, show } = figureLines();
     for (const measurement of [app, base.measurement]) {
       for (const operation of ["submit", "submit (click to done)", "autosave"]) {
         if (measurement.operations[operation]) show(formatOperation(`${operation} ${measurement.target}`, measurement.operations[operation]));

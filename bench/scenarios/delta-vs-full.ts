@@ -26,7 +26,7 @@ import { say, shout } from "../lib/log";
 import { mapLimit } from "../lib/map-limit";
 import { writeMarkdownReport } from "../lib/markdown-report";
 import { startPrivatePostgres } from "../lib/private-postgres";
-import { environment, formatRatio, ratio, writeResults } from "../lib/report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
 import type { Scenario } from "../lib/scenario";
 import { seedCandidates, type SeededCandidate } from "../lib/seed";
 import { latencyDistributionChart } from "../lib/svg-chart";
@@ -181,11 +181,7 @@ export const deltaVsFullScenario: Scenario<DeltaVsFullOptions> = {
       if (unexpected.length) problems.push(`${mode.name}: answers other than 200: ${JSON.stringify(result.statuses)}`);
     }
 
-    const lines: string[] = [];
-    const show = (line: string): void => {
-      lines.push(line);
-      console.log(line);
-    };
+    const { lines, show } = figureLines();
     for (const result of results) {
       show(
         `${result.mode.padEnd(16)} ${String(result.requestBytesPerEdit).padStart(8)} B sent/edit  ${String(result.responseBytesPerEdit).padStart(6)} B back  ` +
