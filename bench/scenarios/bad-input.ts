@@ -37,7 +37,9 @@ import { createAgent } from "../lib/http-client";
 import { say, shout, sleep } from "../lib/log";
 import { mapLimit } from "../lib/map-limit";
 import { sendRaw, type RawResponse } from "../lib/raw-http";
+import { writeMarkdownReport } from "../lib/markdown-report";
 import { environment, writeResults } from "../lib/report";
+import { latencyDistributionChart } from "../lib/svg-chart";
 import type { Scenario } from "../lib/scenario";
 import { Api } from "../lib/seed";
 
@@ -662,7 +664,64 @@ export const badInputScenario: Scenario<BadInputOptions> = {
       problems,
       line,
     });
-    console.log(`results: ${file}`);
+    const perEndpointStatus = new Map<string, Record<string, number>>();
+    for (const outcome of outcomes) {
+      const row = perEndpointStatus.get(outcome.item.endpoint) ?? {};
+      const key = outcome.response.status === 0 ? "no answer" : `${String(outcome.response.status)[0]}xx`;
+      row[key] = (row[key] ?? 0) + 1;
+      perEndpointStatus.set(outcome.item.endpoint, row);
+    }
+    const report = writeMarkdownReport({
+      scenario: "bad-input",
+      title: `Bad input: ${outcomes.length} bad requests to every endpoint`,
+      verdict: problems.length === 0 ? "passed" : "failed",
+      summary: [line, ...problems.map((problem) => `!! ${problem}`)],
+      sections: [
+        {
+          heading: "Answers per endpoint",
+          paragraphs: [
+            "Every case must be answered with a 4xx and the contract's error body (a few documented exceptions: bench/lib/bad-input-cases.ts), and the database must end exactly as it began.",
+          ],
+          table: {
+            columns: ["endpoint", "cases", "2xx/3xx (documented)", "4xx", "5xx", "no answer", "failing"],
+            rows: [...perEndpointStatus].map(([endpoint, row]) => [
+              endpoint,
+              perEndpoint[endpoint] ?? 0,
+              (row["2xx"] ?? 0) + (row["3xx"] ?? 0),
+              row["4xx"] ?? 0,
+              row["5xx"] ?? 0,
+              row["no answer"] ?? 0,
+              failures.filter((outcome) => outcome.item.endpoint === endpoint).length,
+            ]),
+          },
+        },
+        {
+          heading: "Cases per category",
+          table: { columns: ["category", "cases"], rows: Object.entries(perCategory) },
+        },
+        {
+          heading: "How fast a refusal is",
+          charts: [
+            {
+              name: "percentiles",
+              svg: latencyDistributionChart({
+                title: "latency of a bad request's answer, by percentile",
+                series: [
+                  {
+                    name: "all cases",
+                    samplesSortedMs: Float64Array.from(outcomes.map((outcome) => outcome.response.ms)).sort(),
+                  },
+                ],
+              }),
+              alt: "latency of the answers by percentile",
+            },
+          ],
+        },
+      ],
+      jsonFile: file,
+      environment: env0,
+    });
+    console.log(`results: ${file}; report: ${report}`);
     return { isOk: problems.length === 0 };
   },
 };
