@@ -9,13 +9,14 @@
 import "fake-indexeddb/auto";
 
 import { HoldfastDb } from "../../lib/client/offline/db";
+import { backoffDelay } from "../../lib/shared/backoff";
 import type { SyncEnvironment } from "../../lib/client/sync/environment";
 import type { FetchLike } from "../../lib/client/sync/http";
 import { SyncEngine } from "../../lib/client/sync/sync-engine";
 import type { AttemptView } from "../../lib/shared/schemas/attempts";
 import { randomValue, type BenchQuestion } from "./exam";
-import { outcomeKey, type HttpResult } from "./http-client";
-import { newLedger, recordAcknowledged, type CandidateLedger } from "./ledger";
+import { outcomeKey, retryAfterMs, type HttpResult } from "./http-client";
+import { newLedger, recordAcknowledged, recordSubmitAnswer, type CandidateLedger } from "./ledger";
 import { sleep } from "./log";
 import type { RunStats } from "./op-stats";
 import { requestKind, type Transport } from "./sim-candidate";
@@ -107,7 +108,8 @@ export class EngineCandidate {
       const kind = requestKind(result);
       this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), kind);
       if ((kind !== "error" && kind !== "limited") || this.isGivenUp) return result;
-      await sleep(Math.min(8_000, 500 * 2 ** Math.min(tries, 4)) * Math.random(), this.options.signal);
+      // The page's own calls back off as the sync engine does (lib/shared/backoff.ts).
+      await sleep(backoffDelay(tries, Math.random, retryAfterMs(result)), this.options.signal);
     }
   }
 
@@ -142,14 +144,7 @@ export class EngineCandidate {
         if (status === "applied" || status === "duplicate") recordAcknowledged(this.ledger, answer.questionId, { version: answer.version, deviceId: sent.deviceId });
       }
     } else if (operation === "submit") {
-      const answer = JSON.parse(result.body) as { submissionId: string; digest: string; clientDigest?: string | null; digestMatches?: boolean | null };
-      this.ledger.submitAnswers.push({
-        submissionId: answer.submissionId,
-        digest: answer.digest,
-        clientDigest: answer.clientDigest ?? null,
-        digestMatches: answer.digestMatches ?? null,
-        isReplay: result.headers["idempotent-replayed"] === "true",
-      });
+      recordSubmitAnswer(this.ledger, result);
     }
   }
 

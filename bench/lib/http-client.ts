@@ -3,6 +3,8 @@
 // It only ever connects to 127.0.0.1.
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 
+import { parseRetryAfterMs } from "../../lib/shared/backoff";
+
 /** `status` 0: no response (connection refused or reset, time-out); `error` then says which. */
 export type HttpResult = { status: number; headers: IncomingHttpHeaders; body: string; error?: string };
 export type HttpResponse = HttpResult;
@@ -71,4 +73,11 @@ export function outcomeKey(result: HttpResult): string {
   if (result.status < 300) return String(result.status);
   const code = errorCode(result.body);
   return code ? `${result.status} ${code}` : String(result.status);
+}
+
+/** The answer's `Retry-After` in milliseconds (the contract's reading of it), or null. */
+export function retryAfterMs(result: HttpResult, nowMs: number = Date.now()): number | null {
+  if (result.status === 0) return null;
+  const header = result.headers["retry-after"];
+  return parseRetryAfterMs(Array.isArray(header) ? header[0] : header, nowMs);
 }

@@ -2,6 +2,7 @@
 // version, device) and each answer the server gave it. The checker (bench/lib/checker.ts) compares
 // these ledgers with the final state the server holds; nothing else is trusted.
 import type { AnswerValue } from "../../lib/shared/schemas/attempts";
+import type { HttpResult } from "./http-client";
 
 export type LedgerEdit = {
   questionId: string;
@@ -70,4 +71,16 @@ export function compareStamp(a: { version: number; deviceId: string }, b: { vers
 export function recordAcknowledged(ledger: CandidateLedger, questionId: string, stamp: { version: number; deviceId: string }): void {
   const known = ledger.acknowledged.get(questionId);
   if (!known || compareStamp(stamp, known) > 0) ledger.acknowledged.set(questionId, { version: stamp.version, deviceId: stamp.deviceId });
+}
+
+/** Keeps a 200 to a submit: the submission it names, and whether the server says it was a replay. */
+export function recordSubmitAnswer(ledger: CandidateLedger, result: HttpResult): void {
+  const answer = JSON.parse(result.body) as { submissionId: string; digest: string; clientDigest?: string | null; digestMatches?: boolean | null };
+  ledger.submitAnswers.push({
+    submissionId: answer.submissionId,
+    digest: answer.digest,
+    clientDigest: answer.clientDigest ?? null,
+    digestMatches: answer.digestMatches ?? null,
+    isReplay: result.headers["idempotent-replayed"] === "true",
+  });
 }

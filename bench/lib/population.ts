@@ -30,7 +30,8 @@ export function thinkTime(meanMs: number, random: () => number = Math.random): n
   return Math.min(5 * meanMs, Math.max(0.1 * meanMs, draw));
 }
 
-async function sleepUntil(stats: RunStats, atMs: number, signal: AbortSignal): Promise<void> {
+/** Waits until run time `atMs` (ms since the run started); at once if it has passed. */
+export async function sleepUntil(stats: RunStats, atMs: number, signal: AbortSignal): Promise<void> {
   const wait = atMs - stats.now();
   if (wait > 0) await sleep(wait, signal);
 }

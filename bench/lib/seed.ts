@@ -6,7 +6,7 @@ import type { Agent } from "node:http";
 
 import type { AnswerValue } from "../../lib/shared/schemas/attempts";
 import { examDefinition, randomValue, type BenchQuestion, type QuestionType } from "./exam";
-import { outcomeKey, send, type HttpResponse } from "./http-client";
+import { outcomeKey, retryAfterMs, send, type HttpResponse } from "./http-client";
 import { say, sleep } from "./log";
 import { mapLimit } from "./map-limit";
 
@@ -53,8 +53,7 @@ export class Api {
       last = `${outcomeKey(result)}${result.status !== 0 ? `: ${result.body.slice(0, 500)}` : ""}`;
       const isRetryable = result.status === 0 || result.status === 429 || result.status === 503;
       if (!isRetryable) break;
-      const retryAfter = result.status !== 0 ? Number(result.headers["retry-after"]) : NaN;
-      await sleep(Number.isFinite(retryAfter) ? retryAfter * 1_000 : 250 * attempt, this.options.signal);
+      await sleep(retryAfterMs(result) ?? 250 * attempt, this.options.signal);
     }
     throw new Error(`seeding: ${method} ${path} failed: ${last || "stopped"}`);
   }

@@ -16,15 +16,14 @@ import {
   breakerOnSuccess,
   breakerReadyAt,
   classifySyncResponse,
-  parseRetryAfterMs,
   type BreakerState,
 } from "../../lib/shared/backoff";
 import { answersDigest } from "../../lib/shared/digest";
 import type { AnswerValue } from "../../lib/shared/schemas/attempts";
 import { DEFAULT_SYNC_CONFIG } from "../../lib/client/sync/sync-config";
 import { randomValue, type BenchQuestion } from "./exam";
-import { errorCode, outcomeKey, type HttpResult } from "./http-client";
-import { newLedger, recordAcknowledged, type CandidateLedger } from "./ledger";
+import { errorCode, outcomeKey, retryAfterMs, type HttpResult } from "./http-client";
+import { newLedger, recordAcknowledged, recordSubmitAnswer, type CandidateLedger } from "./ledger";
 import { sleep } from "./log";
 import type { RequestKind, RunStats } from "./op-stats";
 
@@ -141,10 +140,9 @@ export class SimCandidate {
   /** Waits as the engine does before retry number `failures`: backoff, Retry-After, an open breaker. */
   private async backOff(result: HttpResult): Promise<void> {
     const now = Date.now();
-    const retryAfterMs = result.status === 0 ? null : parseRetryAfterMs(String(result.headers["retry-after"] ?? "") || null, now);
     this.failures += 1;
     this.breaker = breakerOnFailure(this.breaker, now);
-    const wait = Math.max(backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfterMs), breakerReadyAt(this.breaker) - now);
+    const wait = Math.max(backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfterMs(result, now)), breakerReadyAt(this.breaker) - now);
     await sleep(Math.max(0, wait), this.options.signal);
     this.breaker = breakerBeforeRequest(this.breaker, Date.now());
   }
@@ -317,14 +315,7 @@ export class SimCandidate {
     // From the click to the answer that ends it, retries included: what the candidate waits for.
     this.options.stats.op("submit (click to done)").record(pressedAt, this.options.stats.now() - pressedAt, outcomeKey(result), requestKind(result));
     if (kind === "ok") {
-      const answer = JSON.parse(result.body) as { submissionId: string; digest: string; clientDigest?: string | null; digestMatches?: boolean | null };
-      this.ledger.submitAnswers.push({
-        submissionId: answer.submissionId,
-        digest: answer.digest,
-        clientDigest: answer.clientDigest ?? null,
-        digestMatches: answer.digestMatches ?? null,
-        isReplay: result.headers["idempotent-replayed"] === "true",
-      });
+      recordSubmitAnswer(this.ledger, result);
       this.dirty.clear();
     } else if (kind === "closed" && errorCode(result.body) === "ALREADY_SUBMITTED") {
       const details = (JSON.parse(result.body) as { error?: { details?: { submissionId?: string } } }).error?.details;

@@ -27,7 +27,7 @@ import { createAgent } from "../lib/http-client";
 import type { CandidateLedger } from "../lib/ledger";
 import { say, shout, sleep } from "../lib/log";
 import { RunStats } from "../lib/op-stats";
-import { arrivalAt, httpTransport, runPopulation, thinkTime, type Schedule } from "../lib/population";
+import { arrivalAt, httpTransport, runPopulation, sleepUntil, thinkTime, type Schedule } from "../lib/population";
 import { formatOperation, type PopulationMeasurement } from "../lib/population-run";
 import { populationReport } from "../lib/population-report";
 import { startPrivatePostgres } from "../lib/private-postgres";
@@ -90,10 +90,7 @@ async function liveEngine(options: {
   signal: AbortSignal;
 }): Promise<void> {
   const { candidate, stats, schedule, signal, tally } = options;
-  const until = async (atMs: number): Promise<void> => {
-    const wait = atMs - stats.now();
-    if (wait > 0) await sleep(wait, signal);
-  };
+  const until = (atMs: number): Promise<void> => sleepUntil(stats, atMs, signal);
   await until(arrivalAt(schedule, options.index, options.count));
   if (signal.aborted || (await candidate.addDevice()) === null) return;
   let crashAt = options.crashAtMs;
