@@ -154,7 +154,7 @@ const PROBE_TIMEOUT_MS = 2_000;
  * there was none. (Node 20's fetch was seen to hang here after an instance on the same port was killed,
  * with no socket left and its AbortSignal.timeout never firing, which froze a chaos run.)
  */
-function probeOnce(port: number, path: string, timeoutMs: number): Promise<number | string> {
+export function probeOnce(port: number, path: string, timeoutMs: number): Promise<number | string> {
   return new Promise((resolve) => {
     const request = get({ host: "127.0.0.1", port, path, agent: false }, (response) => {
       response.resume();
