@@ -15,21 +15,24 @@ import { Api, createExam } from "./seed";
 
 export type AppEnvironment = NodeJS.ProcessEnv & { ADMIN_API_TOKEN: string };
 
-/** The app's environment for a run: production, its own secrets, the given database and Redis. */
-export function appEnvironment(options: { databaseUrl: string; redisUrl: string | null; poolMax: number; instances?: number }): AppEnvironment {
+/**
+ * The app's environment for a run: production, its own secrets, the given database and Redis (null:
+ * none, single-instance mode), and whatever `extra` adds or overrides (e.g. METRICS_TOKEN).
+ */
+export function appEnvironment(options: { databaseUrl: string; redisUrl: string | null; poolMax?: number; instances?: number; extra?: Record<string, string> }): AppEnvironment {
   const env: AppEnvironment = {
     ...process.env,
     NODE_ENV: "production",
     DATABASE_URL: options.databaseUrl,
-    DATABASE_POOL_MAX: String(options.poolMax),
     APP_SECRET: randomBytes(32).toString("base64url"),
     ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
     NEXT_TELEMETRY_DISABLED: "1",
     HOLDFAST_INSTANCES: String(options.instances ?? 1),
   };
+  if (options.poolMax !== undefined) env.DATABASE_POOL_MAX = String(options.poolMax);
   if (options.redisUrl) env.REDIS_URL = options.redisUrl;
   else delete env.REDIS_URL;
-  return env;
+  return { ...env, ...options.extra } as AppEnvironment;
 }
 
 export async function buildApp(options: { mode: BuildMode; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<string> {

@@ -41,6 +41,7 @@ import { writeMarkdownReport } from "../lib/markdown-report";
 import { environment, writeResults } from "../lib/report";
 import { latencyDistributionChart } from "../lib/svg-chart";
 import type { Scenario } from "../lib/scenario";
+import { appEnvironment } from "../lib/stage";
 import { Api } from "../lib/seed";
 
 export type BadInputOptions = {
@@ -460,17 +461,12 @@ export const badInputScenario: Scenario<BadInputOptions> = {
     const database = await createMigratedDatabase("bad_input");
     const adminToken = randomBytes(32).toString("base64url");
     const metricsToken = randomBytes(32).toString("base64url");
-    const appEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: database.url,
-      DATABASE_POOL_MAX: "5",
-      APP_SECRET: randomBytes(32).toString("base64url"),
-      ADMIN_API_TOKEN: adminToken,
-      METRICS_TOKEN: metricsToken,
-      REDIS_URL: "redis://127.0.0.1:6379",
-      NEXT_TELEMETRY_DISABLED: "1",
-    };
+    const appEnv = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: "redis://127.0.0.1:6379",
+      poolMax: 5,
+      extra: { ADMIN_API_TOKEN: adminToken, METRICS_TOKEN: metricsToken },
+    });
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     if (signal.aborted) return { isOk: false };
     const app = await startApp({ buildId: build.buildId, env: appEnv, signal });

@@ -11,7 +11,7 @@
 // 4. First-load JS of the exam page (/attempts/[id]) and, as the baseline, of the start page
 //    (/exam/[id]), each in a fresh context: wire, decoded and gzip sizes, and the largest chunks.
 // 5. One line per figure, and the whole run in bench/results/client-<time>.json.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
@@ -28,6 +28,7 @@ import { LatencyRecorder, type LatencySummary } from "../lib/latency";
 import { say, shout, sleep } from "../lib/log";
 import { environment, formatRatio, ratio, writeResults } from "../lib/report";
 import type { Scenario } from "../lib/scenario";
+import { appEnvironment } from "../lib/stage";
 import { Api, createExam } from "../lib/seed";
 
 export type ClientOptions = {
@@ -324,15 +325,7 @@ export const clientScenario: Scenario<ClientOptions> = {
 
     // 1.
     const database = await createMigratedDatabase("client");
-    const appEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: database.url,
-      APP_SECRET: randomBytes(32).toString("base64url"),
-      ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
-      REDIS_URL: "redis://127.0.0.1:6379",
-      NEXT_TELEMETRY_DISABLED: "1",
-    };
+    const appEnv = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379" });
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     if (signal.aborted) return { isOk: false };
     const app = await startApp({ buildId: build.buildId, env: appEnv, signal });
@@ -342,7 +335,7 @@ export const clientScenario: Scenario<ClientOptions> = {
 
     // 2.
     const seedAgent = createAgent(2);
-    const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN ?? "", signal });
+    const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN, signal });
     const exam = await createExam(api, `Client benchmark ${startedAt.toISOString()}`);
     const enrolled = JSON.parse(
       (

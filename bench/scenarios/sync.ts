@@ -12,7 +12,7 @@
 // 4. Submit, closed loop: every request submits a different attempt with its own Idempotency-Key and a
 //    final delta of one answer; a client that runs out of attempts stops.
 // 5. One line per measurement, app/baseline ratios, and the whole run in bench/results/sync-<time>.json.
-import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Agent } from "node:http";
 import { loadavg } from "node:os";
@@ -36,6 +36,7 @@ import { say, shout, sleep } from "../lib/log";
 import type { ManagedChild } from "../lib/processes";
 import { environment, formatMeasurement, formatRatio, ratio, writeResults } from "../lib/report";
 import type { Scenario } from "../lib/scenario";
+import { appEnvironment } from "../lib/stage";
 import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/seed";
 import { checkSqlCopies } from "../lib/sql-copies";
 
@@ -396,16 +397,7 @@ export const syncScenario: Scenario<SyncOptions> = {
 
     // 1.
     const database = await createMigratedDatabase("sync");
-    const appEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: database.url,
-      DATABASE_POOL_MAX: String(options.poolMax),
-      APP_SECRET: randomBytes(32).toString("base64url"),
-      ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
-      REDIS_URL: "redis://127.0.0.1:6379",
-      NEXT_TELEMETRY_DISABLED: "1",
-    };
+    const appEnv = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax });
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     if (signal.aborted) return { isOk: false };
     // The profile is written when the app exits; it is stopped before the summary below.
@@ -442,7 +434,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     const autosaveCount = operations.includes("autosave") ? options.clients * options.attemptsPerClient : 0;
     const submitCount = operations.includes("submit") ? options.clients * options.submitsPerClient : 0;
     const seedAgent = createAgent(options.seedConcurrency);
-    const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN ?? "", signal });
+    const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN, signal });
     const seedStartedAt = Date.now();
     const exam = await createExam(api, `Benchmark ${startedAt.toISOString()}`);
     const seeded = await seedCandidates(api, {
