@@ -16,6 +16,8 @@ export const redisKeys = {
   rateLimit: (namespace: string, limiter: string) => `${PREFIX}:rl:${namespace}:${limiter}`,
   /** Latest heartbeat of each device of an attempt: a hash from device id to JSON (lib/server/heartbeats). */
   heartbeats: (attemptId: string) => `${PREFIX}:heartbeats:${attemptId}`,
+  /** Pub/sub channel of one exam's live bus (lib/server/live/exam-bus.ts). */
+  examChannel: (examId: string) => `${PREFIX}:exam-bus:${examId}`,
 } as const;
 
 export type RedisKey = ReturnType<(typeof redisKeys)[keyof typeof redisKeys]>;

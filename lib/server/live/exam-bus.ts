@@ -1,0 +1,130 @@
+import "server-only";
+
+import { EventEmitter } from "node:events";
+
+import type { Redis } from "ioredis";
+
+import { log } from "../log";
+import { redisKeys } from "../redis/keys";
+import { getRedis } from "../redis/client";
+
+/**
+ * The live bus of one exam: "something about this candidate changed" for proctor dashboards, and signals for
+ * a candidate's own page (a new deadline, a submission made elsewhere). With Redis it fans out through
+ * pub/sub, so an event caused on one app instance reaches streams held by every other; without Redis (single
+ * instance) it stays in this process. Messages are hints, never data: a subscriber reloads what it shows
+ * from Postgres and Redis, so a lost message costs freshness (the dashboard's periodic resync heals it),
+ * never correctness.
+ */
+export type ExamChangeKind =
+  | "joined"
+  | "started"
+  | "heartbeat"
+  | "presence"
+  | "saved"
+  | "submitted"
+  | "extended"
+  | "late_answer";
+
+export type ExamMessage =
+  | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
+  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" };
+
+type Listener = (message: ExamMessage) => void;
+
+type BusState = {
+  local: EventEmitter;
+  subscriber: Redis | null;
+  subscriberPromise: Promise<Redis | null> | null;
+  /** Channels this process listens to, with how many local listeners each. */
+  channels: Map<string, number>;
+};
+
+const globalForBus = globalThis as unknown as { holdfastExamBus?: BusState };
+
+function state(): BusState {
+  if (!globalForBus.holdfastExamBus) {
+    const local = new EventEmitter();
+    local.setMaxListeners(0);
+    globalForBus.holdfastExamBus = { local, subscriber: null, subscriberPromise: null, channels: new Map() };
+  }
+  return globalForBus.holdfastExamBus;
+}
+
+/**
+ * The one subscriber connection of this process: a connection in subscriber mode can do nothing else, so it
+ * is a duplicate of the one client (lib/server/redis/client.ts), made on first use.
+ */
+function subscriber(): Promise<Redis | null> {
+  const bus = state();
+  bus.subscriberPromise ??= (async () => {
+    const client = await getRedis();
+    if (!client) return null;
+    // The offline queue holds SUBSCRIBE commands issued while the connection is (re)connecting;
+    // ioredis re-subscribes every channel after a reconnect.
+    const connection = client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: false });
+    connection.on("error", () => undefined);
+    connection.on("message", (channel: string, raw: string) => {
+      let message: ExamMessage;
+      try {
+        message = JSON.parse(raw) as ExamMessage;
+      } catch {
+        return;
+      }
+      bus.local.emit(channel, message);
+    });
+    bus.subscriber = connection;
+    return connection;
+  })();
+  return bus.subscriberPromise;
+}
+
+/**
+ * Publishes a message about an exam. Never throws and never waits on the caller's path: the hot paths
+ * (autosave, heartbeat, submit) call it without await. When Redis is away the message reaches this
+ * process's listeners only.
+ */
+export function publishExamMessage(message: ExamMessage): void {
+  const channel = redisKeys.examChannel(message.examId);
+  void (async () => {
+    const client = await getRedis();
+    if (client && client.status === "ready") {
+      try {
+        await client.publish(channel, JSON.stringify(message));
+        return;
+      } catch (error) {
+        log.warn("exam bus: publish failed; delivering in this process only", { error: (error as Error).message });
+      }
+    }
+    state().local.emit(channel, message);
+  })();
+}
+
+export function publishExamChange(examId: string, enrollmentId: string, kind: ExamChangeKind): void {
+  publishExamMessage({ type: "change", examId, enrollmentId, kind });
+}
+
+/** Listens to every message about one exam, from every instance. Returns the unsubscribe function. */
+export function subscribeExam(examId: string, listener: Listener): () => void {
+  const bus = state();
+  const channel = redisKeys.examChannel(examId);
+  bus.local.on(channel, listener);
+  const count = bus.channels.get(channel) ?? 0;
+  bus.channels.set(channel, count + 1);
+  if (count === 0) {
+    void subscriber().then((connection) => connection?.subscribe(channel).catch(() => undefined));
+  }
+  let isSubscribed = true;
+  return () => {
+    if (!isSubscribed) return;
+    isSubscribed = false;
+    bus.local.off(channel, listener);
+    const left = (bus.channels.get(channel) ?? 1) - 1;
+    if (left > 0) {
+      bus.channels.set(channel, left);
+      return;
+    }
+    bus.channels.delete(channel);
+    void subscriber().then((connection) => connection?.unsubscribe(channel).catch(() => undefined));
+  };
+}

@@ -1,0 +1,177 @@
+import type { CandidateFacts, DeviceFacts, StatusCounters } from "../schemas/proctor";
+
+/**
+ * The live status a proctor reads, derived from a candidate's facts at a moment `now` (server clock, epoch
+ * ms). One pure function, used by the server for the snapshot's counters and the metrics, and by the
+ * dashboard every second, so a device going quiet turns unreachable and at risk without any message.
+ * The thresholds are the contract's (docs/sync-protocol.md, "Proctor dashboard").
+ */
+export const LIVE_THRESHOLDS = {
+  /** No heartbeat for this long: the device is unreachable (contract: 45 s; heartbeats come every 15 s). */
+  unreachableAfterMs: 45_000,
+  /** Unsynced work on a device quiet (offline or unreachable) for this long puts the candidate at risk. */
+  atRiskQuietMs: 30_000,
+  /** Unsynced work this old puts the candidate at risk even while the device still talks to us. */
+  atRiskPendingAgeMs: 120_000,
+  /** Unsynced work with this little time left puts the candidate at risk. */
+  atRiskDeadlineMs: 5 * 60_000,
+  /** This many failed sync requests in a row is "failing", not just "pending". */
+  failingAfterFailures: 3,
+} as const;
+
+export type Connection = "online" | "offline" | "unreachable" | "never";
+export type SyncHealth = "synced" | "pending" | "failing" | "none";
+
+export type DeviceStatus = {
+  deviceId: string;
+  connection: Exclude<Connection, "never">;
+  /** Since when the device has been quiet (offline or unreachable); null while online. */
+  quietSince: number | null;
+  pending: number;
+  /** Age now of the device's oldest unsynced edit, as far as the server can tell. */
+  oldestPendingMs: number | null;
+  isFailing: boolean;
+};
+
+export type CandidateStatus = {
+  connection: Connection;
+  sync: SyncHealth;
+  /** Unsynced edits over all devices, as last reported. */
+  pending: number;
+  oldestPendingMs: number | null;
+  /** When the candidate was last heard from (any device). */
+  lastSeenAt: number | null;
+  /** Until the server deadline; null before start and after submission. */
+  timeLeftMs: number | null;
+  isAtRisk: boolean;
+  /** Why, in words a proctor reads; null when not at risk. */
+  atRiskReason: string | null;
+  devicesUsed: number;
+  devices: DeviceStatus[];
+  /** The last extension reached a device (true), not yet (false), or there is none (null). */
+  isExtensionAcknowledged: boolean | null;
+};
+
+export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStatus {
+  const silentFor = now - device.lastHeartbeatAt;
+  const isDisconnected = device.disconnectedAt !== null && device.disconnectedAt >= device.lastHeartbeatAt;
+  let connection: DeviceStatus["connection"];
+  let quietSince: number | null;
+  if (silentFor > LIVE_THRESHOLDS.unreachableAfterMs) {
+    connection = "unreachable";
+    quietSince = isDisconnected ? device.disconnectedAt : device.lastHeartbeatAt;
+  } else if (isDisconnected) {
+    connection = "offline";
+    quietSince = device.disconnectedAt;
+  } else if (!device.online) {
+    connection = "offline";
+    quietSince = device.lastHeartbeatAt;
+  } else {
+    connection = "online";
+    quietSince = null;
+  }
+  const pending = device.pending;
+  return {
+    deviceId: device.deviceId,
+    connection,
+    quietSince,
+    pending,
+    oldestPendingMs: pending > 0 ? device.oldestPendingMs + Math.max(0, silentFor) : null,
+    isFailing: pending > 0 && connection !== "unreachable" && device.consecutiveFailures >= LIVE_THRESHOLDS.failingAfterFailures,
+  };
+}
+
+export function deriveCandidateStatus(facts: CandidateFacts, now: number): CandidateStatus {
+  const devices = facts.devices.map((device) => deriveDeviceStatus(device, now));
+  const isRunning = facts.phase === "in_progress";
+
+  let connection: Connection = "never";
+  if (devices.some((device) => device.connection === "online")) connection = "online";
+  else if (devices.some((device) => device.connection === "offline")) connection = "offline";
+  else if (devices.length > 0) connection = "unreachable";
+
+  const pending = devices.reduce((sum, device) => sum + device.pending, 0);
+  const ages = devices.flatMap((device) => (device.oldestPendingMs === null ? [] : [device.oldestPendingMs]));
+  const oldestPendingMs = ages.length > 0 ? Math.max(...ages) : null;
+
+  let sync: SyncHealth = "none";
+  if (facts.phase !== "not_started") {
+    if (devices.some((device) => device.isFailing)) sync = "failing";
+    else if (pending > 0) sync = "pending";
+    else sync = "synced";
+  }
+
+  const timeLeftMs = isRunning && facts.deadline !== null ? facts.deadline - now : null;
+  const atRiskReason = isRunning ? riskReason(devices, now, timeLeftMs) : null;
+  const lastSeen = facts.devices.map((device) => device.lastHeartbeatAt);
+
+  return {
+    connection,
+    sync,
+    pending,
+    oldestPendingMs,
+    lastSeenAt: lastSeen.length > 0 ? Math.max(...lastSeen) : null,
+    timeLeftMs,
+    isAtRisk: atRiskReason !== null,
+    atRiskReason,
+    devicesUsed: facts.devices.length,
+    devices,
+    isExtensionAcknowledged: facts.lastExtension ? facts.lastExtension.acknowledgedAt !== null : null,
+  };
+}
+
+function riskReason(devices: DeviceStatus[], now: number, timeLeftMs: number | null): string | null {
+  for (const device of devices) {
+    if (device.pending === 0 || device.quietSince === null) continue;
+    const quietFor = now - device.quietSince;
+    if (quietFor >= LIVE_THRESHOLDS.atRiskQuietMs) {
+      return `${device.pending} unsynced ${device.pending === 1 ? "edit" : "edits"} on a device ${device.connection} for ${formatSeconds(quietFor)}`;
+    }
+  }
+  const pending = devices.reduce((sum, device) => sum + device.pending, 0);
+  if (pending === 0) return null;
+  if (timeLeftMs !== null && timeLeftMs <= LIVE_THRESHOLDS.atRiskDeadlineMs) {
+    return `${pending} unsynced ${pending === 1 ? "edit" : "edits"} with ${formatSeconds(Math.max(0, timeLeftMs))} left`;
+  }
+  const oldest = Math.max(...devices.map((device) => device.oldestPendingMs ?? 0));
+  if (oldest >= LIVE_THRESHOLDS.atRiskPendingAgeMs) {
+    return `unsynced work for ${formatSeconds(oldest)}`;
+  }
+  return null;
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
+}
+
+export function emptyCounters(): StatusCounters {
+  return { total: 0, online: 0, offline: 0, unreachable: 0, pending: 0, failing: 0, atRisk: 0, notStarted: 0, inProgress: 0, submitted: 0 };
+}
+
+/** Adds one candidate to the dashboard's counters (connection counts only candidates who have started). */
+export function countCandidate(counters: StatusCounters, facts: CandidateFacts, status: CandidateStatus): void {
+  counters.total += 1;
+  if (facts.phase === "not_started") counters.notStarted += 1;
+  else if (facts.phase === "in_progress") counters.inProgress += 1;
+  else counters.submitted += 1;
+  if (facts.phase === "in_progress") {
+    if (status.connection === "online") counters.online += 1;
+    else if (status.connection === "offline") counters.offline += 1;
+    else if (status.connection === "unreachable") counters.unreachable += 1;
+    if (status.sync === "pending") counters.pending += 1;
+    if (status.sync === "failing") {
+      counters.failing += 1;
+      counters.pending += 1;
+    }
+  }
+  if (status.isAtRisk) counters.atRisk += 1;
+}
+
+export function countCandidates(candidates: readonly CandidateFacts[], now: number): StatusCounters {
+  const counters = emptyCounters();
+  for (const facts of candidates) countCandidate(counters, facts, deriveCandidateStatus(facts, now));
+  return counters;
+}
