@@ -9,7 +9,10 @@ import type { CandidateFacts, DeviceFacts, StatusCounters } from "../schemas/pro
 export const LIVE_THRESHOLDS = {
   /** No heartbeat for this long: the device is unreachable (contract: 45 s; heartbeats come every 15 s). */
   unreachableAfterMs: 45_000,
-  /** Unsynced work on a device quiet (offline or unreachable) for this long puts the candidate at risk. */
+  /**
+   * A running attempt whose devices have all been quiet (offline or unreachable) this long is at risk: what
+   * the candidate typed since is only on the device. With unsynced work reported, the reason says how much.
+   */
   atRiskQuietMs: 30_000,
   /** Unsynced work this old puts the candidate at risk even while the device still talks to us. */
   atRiskPendingAgeMs: 120_000,
@@ -59,13 +62,10 @@ export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStat
   let quietSince: number | null;
   if (silentFor > LIVE_THRESHOLDS.unreachableAfterMs) {
     connection = "unreachable";
-    quietSince = isDisconnected ? device.disconnectedAt : device.lastHeartbeatAt;
-  } else if (isDisconnected) {
+    quietSince = Math.min(device.offlineSince ?? Infinity, device.disconnectedAt ?? Infinity, device.lastHeartbeatAt);
+  } else if (isDisconnected || !device.online) {
     connection = "offline";
-    quietSince = device.disconnectedAt;
-  } else if (!device.online) {
-    connection = "offline";
-    quietSince = device.lastHeartbeatAt;
+    quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);
   } else {
     connection = "online";
     quietSince = null;
@@ -126,6 +126,13 @@ function riskReason(devices: DeviceStatus[], now: number, timeLeftMs: number | n
     const quietFor = now - device.quietSince;
     if (quietFor >= LIVE_THRESHOLDS.atRiskQuietMs) {
       return `${device.pending} unsynced ${device.pending === 1 ? "edit" : "edits"} on a device ${device.connection} for ${formatSeconds(quietFor)}`;
+    }
+  }
+  const quietSince = devices.map((device) => device.quietSince);
+  if (quietSince.length > 0 && quietSince.every((since) => since !== null)) {
+    const quietFor = now - Math.max(...(quietSince as number[]));
+    if (quietFor >= LIVE_THRESHOLDS.atRiskQuietMs) {
+      return `no contact for ${formatSeconds(quietFor)}: anything typed since is only on the device`;
     }
   }
   const pending = devices.reduce((sum, device) => sum + device.pending, 0);

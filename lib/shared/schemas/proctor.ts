@@ -33,6 +33,11 @@ export const DeviceFactsSchema = z.object({
    * the device left or went offline without being able to say so. Null while open or unknown.
    */
   disconnectedAt: z.number().int().nullable(),
+  /**
+   * Since when the device has been offline without a break, by its own report or its closed channel (the
+   * start of its open offline span); null while online. Heartbeats that keep saying "offline" do not move it.
+   */
+  offlineSince: z.number().int().nullable(),
   /** The deadline (epoch ms) the device last said it shows; null if it never said. */
   deadlineSeen: z.number().int().nullable(),
 });
