@@ -85,7 +85,7 @@ function subscriber(): Promise<Redis | null> {
  * process's listeners only.
  */
 export function publishExamMessage(message: ExamMessage): void {
-  const channel = redisKeys.examChannel(message.examId);
+  const channel = message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
   void (async () => {
     const client = await getRedis();
     if (client && client.status === "ready") {
@@ -104,10 +104,9 @@ export function publishExamChange(examId: string, enrollmentId: string, kind: Ex
   publishExamMessage({ type: "change", examId, enrollmentId, kind });
 }
 
-/** Listens to every message about one exam, from every instance. Returns the unsubscribe function. */
-export function subscribeExam(examId: string, listener: Listener): () => void {
+/** Listens on a channel; the Redis subscription is shared by every local listener of that channel. */
+function listen(channel: string, listener: Listener): () => void {
   const bus = state();
-  const channel = redisKeys.examChannel(examId);
   bus.local.on(channel, listener);
   const count = bus.channels.get(channel) ?? 0;
   bus.channels.set(channel, count + 1);
@@ -126,5 +125,56 @@ export function subscribeExam(examId: string, listener: Listener): () => void {
     }
     bus.channels.delete(channel);
     void subscriber().then((connection) => connection?.unsubscribe(channel).catch(() => undefined));
+  };
+}
+
+/**
+ * Listens to every change about one exam's candidates, from every instance (for proctor dashboards).
+ * Returns the unsubscribe function.
+ */
+export function subscribeExam(examId: string, listener: Listener): () => void {
+  return listen(redisKeys.examChannel(examId), listener);
+}
+
+type SignalListener = (message: Extract<ExamMessage, { type: "signal" }>) => void;
+
+const globalForSignals = globalThis as unknown as {
+  holdfastAttemptSignals?: Map<string, { listeners: Map<string, Set<SignalListener>>; unlisten: () => void }>;
+};
+
+/**
+ * Listens to the signals for one attempt (a new deadline, a submission made elsewhere), for the candidate's
+ * own page. Thousands of candidate pages share one subscription per exam and are reached through a map by
+ * attempt id, so a signal costs one lookup, not one call per open page; the exam's change traffic
+ * (heartbeats, saves) travels on another channel and never reaches them.
+ */
+export function subscribeAttemptSignals(examId: string, attemptId: string, listener: SignalListener): () => void {
+  const exams = (globalForSignals.holdfastAttemptSignals ??= new Map());
+  let exam = exams.get(examId);
+  if (!exam) {
+    const listeners = new Map<string, Set<SignalListener>>();
+    const unlisten = listen(redisKeys.examSignalChannel(examId), (message) => {
+      if (message.type !== "signal") return;
+      for (const each of listeners.get(message.attemptId) ?? []) each(message);
+    });
+    exam = { listeners, unlisten };
+    exams.set(examId, exam);
+  }
+  const forAttempt = exam.listeners.get(attemptId) ?? new Set<SignalListener>();
+  forAttempt.add(listener);
+  exam.listeners.set(attemptId, forAttempt);
+  let isSubscribed = true;
+  return () => {
+    if (!isSubscribed) return;
+    isSubscribed = false;
+    const current = exams.get(examId);
+    if (!current) return;
+    const set = current.listeners.get(attemptId);
+    set?.delete(listener);
+    if (set && set.size === 0) current.listeners.delete(attemptId);
+    if (current.listeners.size === 0) {
+      current.unlisten();
+      exams.delete(examId);
+    }
   };
 }

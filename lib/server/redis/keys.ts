@@ -18,6 +18,8 @@ export const redisKeys = {
   heartbeats: (attemptId: string) => `${PREFIX}:heartbeats:${attemptId}`,
   /** Pub/sub channel of one exam's live bus (lib/server/live/exam-bus.ts). */
   examChannel: (examId: string) => `${PREFIX}:exam-bus:${examId}`,
+  /** Pub/sub channel of one exam's signals to candidate pages (a new deadline, a submission elsewhere). */
+  examSignalChannel: (examId: string) => `${PREFIX}:exam-signals:${examId}`,
 } as const;
 
 export type RedisKey = ReturnType<(typeof redisKeys)[keyof typeof redisKeys]>;

@@ -1,0 +1,82 @@
+// The exam bus through real Redis pub/sub: dashboards hear changes, a candidate page hears only its own
+// attempt's signals, and change traffic never reaches candidate pages.
+import { randomUUID } from "node:crypto";
+
+import { describe, expect, it } from "vitest";
+
+import { publishExamChange, publishExamMessage, subscribeAttemptSignals, subscribeExam, type ExamMessage } from "./exam-bus";
+
+function collector<T>() {
+  const received: T[] = [];
+  return { received, listener: (message: T) => void received.push(message) };
+}
+
+async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting for the bus");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Publishes until the first message arrives: the subscription is being set up asynchronously. */
+async function publishUntilHeard(publish: () => void, received: unknown[]): Promise<void> {
+  const started = Date.now();
+  while (received.length === 0) {
+    if (Date.now() - started > 3_000) throw new Error("the subscription never heard anything");
+    publish();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("exam bus", () => {
+  it("delivers an exam's changes to its dashboards and not another exam's", async () => {
+    const [examId, otherExamId, enrollmentId] = [randomUUID(), randomUUID(), randomUUID()];
+    const mine = collector<ExamMessage>();
+    const other = collector<ExamMessage>();
+    const stopMine = subscribeExam(examId, mine.listener);
+    const stopOther = subscribeExam(otherExamId, other.listener);
+    await publishUntilHeard(() => publishExamChange(examId, enrollmentId, "heartbeat"), mine.received);
+    expect(mine.received[0]).toEqual({ type: "change", examId, enrollmentId, kind: "heartbeat" });
+    expect(other.received).toEqual([]);
+    stopMine();
+    stopOther();
+  });
+
+  it("routes signals to the attempt's own listeners only, and changes never reach them", async () => {
+    const [examId, attemptA, attemptB] = [randomUUID(), randomUUID(), randomUUID()];
+    const a = collector<ExamMessage>();
+    const b = collector<ExamMessage>();
+    const stopA = subscribeAttemptSignals(examId, attemptA, a.listener);
+    const stopB = subscribeAttemptSignals(examId, attemptB, b.listener);
+    const dashboard = collector<ExamMessage>();
+    const stopDashboard = subscribeExam(examId, dashboard.listener);
+
+    await publishUntilHeard(() => publishExamMessage({ type: "signal", examId, attemptId: attemptA, signal: "deadline" }), a.received);
+    publishExamChange(examId, randomUUID(), "saved");
+    await until(() => dashboard.received.length > 0);
+    publishExamMessage({ type: "signal", examId, attemptId: attemptB, signal: "submitted" });
+    await until(() => b.received.length > 0);
+
+    expect(a.received.every((message) => message.type === "signal" && message.attemptId === attemptA)).toBe(true);
+    expect(b.received).toEqual([{ type: "signal", examId, attemptId: attemptB, signal: "submitted" }]);
+    expect(dashboard.received.every((message) => message.type === "change")).toBe(true);
+    stopA();
+    stopB();
+    stopDashboard();
+  });
+
+  it("stops delivering after unsubscribe", async () => {
+    const [examId, attemptId] = [randomUUID(), randomUUID()];
+    const first = collector<ExamMessage>();
+    const stop = subscribeAttemptSignals(examId, attemptId, first.listener);
+    await publishUntilHeard(() => publishExamMessage({ type: "signal", examId, attemptId, signal: "deadline" }), first.received);
+    stop();
+    const heardBefore = first.received.length;
+    const second = collector<ExamMessage>();
+    const stopSecond = subscribeAttemptSignals(examId, attemptId, second.listener);
+    await publishUntilHeard(() => publishExamMessage({ type: "signal", examId, attemptId, signal: "deadline" }), second.received);
+    expect(first.received.length).toBe(heardBefore);
+    stopSecond();
+  });
+});
