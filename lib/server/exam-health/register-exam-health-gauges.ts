@@ -26,7 +26,9 @@ async function gatherOrThrow(now: number): Promise<ExamHealth[]> {
   const losses = await readExamLoss({ examIds: active, viewer: "operators" });
   const examIds = [...losses.keys()];
   const windows = await readExamRequestStats(examIds, now);
-  return examIds.map((examId) => summariseExamHealth({ loss: losses.get(examId)!, minutes: windows.get(examId) ?? [], now }));
+  return examIds.map((examId) =>
+    summariseExamHealth({ loss: losses.get(examId)!, minutes: windows.get(examId) ?? [], now }),
+  );
 }
 
 // The four gauges are collected one after another in one scrape: they share one gathering, so a scrape
