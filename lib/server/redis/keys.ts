@@ -20,6 +20,13 @@ export const redisKeys = {
   examChannel: (examId: string) => `${PREFIX}:exam-bus:${examId}`,
   /** Pub/sub channel of one exam's signals to candidate pages (a new deadline, a submission elsewhere). */
   examSignalChannel: (examId: string) => `${PREFIX}:exam-signals:${examId}`,
+  /**
+   * One exam's request statistics for one minute (`minute` = epoch ms / 60 000, floored): a hash of counters
+   * every instance adds to with HINCRBY (lib/server/exam-health).
+   */
+  examHealthMinute: (examId: string, minute: number) => `${PREFIX}:exam-health:${examId}:${minute}`,
+  /** Sorted set of exams with request statistics: member exam id, score the last minute it had traffic. */
+  examHealthActive: () => `${PREFIX}:exam-health:active`,
 } as const;
 
 export type RedisKey = ReturnType<(typeof redisKeys)[keyof typeof redisKeys]>;
