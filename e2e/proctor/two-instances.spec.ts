@@ -5,6 +5,9 @@ import { expect, test } from "../fixtures";
 // proctor's events stream held by the other, through the exam bus's Redis pub/sub. API level, no page: the
 // stream is read with fetch, as a dashboard's EventSource would.
 
+// One worker for both tests, so one second instance starts (the suite runs files fully parallel).
+test.describe.configure({ mode: "default" });
+
 let instance: SecondServer | undefined;
 
 test.beforeAll(async ({ server }) => {
@@ -120,6 +123,62 @@ test.describe("Two app instances", () => {
         console.log(`two instances: ${latency}`);
       } finally {
         await stream.close();
+      }
+    } finally {
+      await candidateApi.dispose();
+    }
+  });
+
+  test("a candidate's channel held by one instance: closing it marks the device disconnected for a dashboard on the other", async ({
+    playwright,
+    server,
+    sql,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const second = instance!;
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    const candidateApi = await playwright.request.newContext({ baseURL: server.baseURL });
+    try {
+      expect((await candidateApi.post("/api/session", { data: { joinToken: candidate.joinToken } })).status()).toBe(200);
+      const { attemptId } = (await (await candidateApi.post(`/api/exams/${exam.id}/attempts`)).json()) as { attemptId: string };
+      const heartbeat = await candidateApi.post(`/api/attempts/${attemptId}/heartbeat`, {
+        data: { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 },
+      });
+      expect(heartbeat.status()).toBe(200);
+      const cookie = (await candidateApi.storageState()).cookies.map((each) => `${each.name}=${each.value}`).join("; ");
+
+      const dashboard = await openStream(`${server.baseURL}/api/proctor/exams/${exam.id}/events`, server.adminApiToken);
+      try {
+        await dashboard.next((message) => message.event === "ready", 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+
+        // The candidate page's channel, on the second instance.
+        const controller = new AbortController();
+        const channel = await fetch(`${second.baseURL}/api/attempts/${attemptId}/events?deviceId=laptop`, { headers: { cookie }, signal: controller.signal });
+        expect(channel.status).toBe(200);
+        const reader = channel.body!.getReader();
+        const first = new TextDecoder().decode((await reader.read()).value);
+        expect(first).toContain("retry: 2000");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+
+        const closedAt = Date.now();
+        controller.abort();
+        const disconnected = await dashboard.next(
+          (message) =>
+            message.event === "candidates" &&
+            (message.data as { candidates: (Facts & { devices: { disconnectedAt: number | null }[] })[] }).candidates.some(
+              (facts) => facts.enrollmentId === candidate.id && facts.devices[0]?.disconnectedAt !== null,
+            ),
+          3_000,
+        );
+        expect(disconnected).toBeTruthy();
+        console.log(`two instances: a closed candidate channel reached the other instance's dashboard in ${Date.now() - closedAt} ms`);
+        const spans = await sql.query("SELECT cause FROM device_offline_spans WHERE attempt_id = $1 AND ended_at IS NULL", [attemptId]);
+        expect(spans.rows).toEqual([{ cause: "disconnected" }]);
+      } finally {
+        await dashboard.close();
       }
     } finally {
       await candidateApi.dispose();
