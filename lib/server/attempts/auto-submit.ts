@@ -1,7 +1,7 @@
 import "server-only";
 
 import { db } from "../db/client";
-import { publishExamChange } from "../live/exam-bus";
+import { publishAttemptSubmitted } from "../live/exam-bus";
 import { log } from "../log";
 import { freezeAttempt } from "./freeze-attempt";
 import { lockAttemptRow } from "./lock-attempt-row";
@@ -45,7 +45,7 @@ export async function autoSubmitOverdue(options: { limit?: number } = {}): Promi
         ORDER BY a.deadline
         LIMIT ${limit}
         FOR UPDATE OF a SKIP LOCKED`;
-      const frozen: { exam_id: string; enrollment_id: string }[] = [];
+      const frozen: { id: string; exam_id: string; enrollment_id: string }[] = [];
       for (const attempt of overdue) {
         if (await freezeAttempt(tx, { attemptId: attempt.id, source: "auto" })) frozen.push(attempt);
       }
@@ -54,7 +54,7 @@ export async function autoSubmitOverdue(options: { limit?: number } = {}): Promi
     { maxWait: 5_000, timeout: 60_000 },
   );
   // Once committed, so a dashboard that reloads on the message reads the submissions.
-  for (const attempt of frozen) publishExamChange(attempt.exam_id, attempt.enrollment_id, "submitted");
+  for (const attempt of frozen) publishAttemptSubmitted({ examId: attempt.exam_id, enrollmentId: attempt.enrollment_id, attemptId: attempt.id });
   return frozen.length;
 }
 

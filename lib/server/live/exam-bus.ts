@@ -104,6 +104,16 @@ export function publishExamChange(examId: string, enrollmentId: string, kind: Ex
   publishExamMessage({ type: "change", examId, enrollmentId, kind });
 }
 
+/**
+ * An attempt was frozen (by its candidate, a proctor or the deadline): dashboards reload the candidate, and
+ * every open page of the attempt (other devices, other tabs' leaders) hears it at once and ends on its
+ * submitted screen. Call after the transaction committed.
+ */
+export function publishAttemptSubmitted(attempt: { examId: string; enrollmentId: string; attemptId: string }): void {
+  publishExamChange(attempt.examId, attempt.enrollmentId, "submitted");
+  publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "submitted" });
+}
+
 /** Listens on a channel; the Redis subscription is shared by every local listener of that channel. */
 function listen(channel: string, listener: Listener): () => void {
   const bus = state();

@@ -9,8 +9,8 @@ import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import { validationError } from "../http/errors";
 import { log } from "../log";
-import { subscribeAttemptSignals } from "./attempt-signals";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
+import { subscribeAttemptSignals } from "./exam-bus";
 import { EXAM_FEED_TIMINGS, SSE_KEEP_ALIVE, sseEvent } from "./exam-feed";
 import { openEventStream } from "./open-event-stream";
 
@@ -63,7 +63,7 @@ export async function streamAttemptEvents(options: {
       if (attempt.status === "submitted") sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() }));
 
       // 3.
-      unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, (signal) => {
+      unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, ({ signal }) => {
         if (signal === "submitted") {
           sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() }));
           return;

@@ -71,6 +71,18 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     await reader!.cancel();
   });
 
+  it("tells an open page when the candidate submits from another device", async () => {
+    const attempt = await startedAttempt();
+    const { reader } = await connect(attempt, "?deviceId=phone");
+    await reader!.next((message) => message.event === "ready");
+    // The subscription is set up asynchronously after the stream opens.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await submit(attempt, { deviceId: "laptop" }, "key-elsewhere")).status).toBe(200);
+    const submitted = await reader!.next((message) => message.event === "submitted");
+    expect(submitted.data).toEqual({ serverTime: expect.any(String) });
+    await reader!.cancel();
+  });
+
   it("says submitted at once when the attempt already is", async () => {
     const attempt = await startedAttempt();
     expect((await submit(attempt, { deviceId: "laptop" }, "key-1")).status).toBe(200);
