@@ -7,7 +7,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { actorOf } from "../auth/actor";
 import { db } from "../db/client";
 import { isLockTimeout } from "../db/errors";
-import { publishExamChange, publishExamMessage } from "../live/exam-bus";
+import { publishAttemptSubmitted } from "../live/exam-bus";
 import { actorLabel, findCandidateForStaff, type StaffCaller } from "../proctor/find-candidate-for-staff";
 import { freezeAttempt } from "./freeze-attempt";
 import { lockAttemptRow } from "./lock-attempt-row";
@@ -91,8 +91,7 @@ export async function forceSubmitAttempt(options: {
 
   // 3.
   if (outcome.kind === "created") {
-    publishExamChange(target.examId, target.enrollmentId, "submitted");
-    publishExamMessage({ type: "signal", examId: target.examId, attemptId, signal: "submitted" });
+    publishAttemptSubmitted({ examId: target.examId, enrollmentId: target.enrollmentId, attemptId });
   }
   return outcome.response;
 }

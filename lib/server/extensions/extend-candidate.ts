@@ -10,7 +10,7 @@ import { freezeAttempt } from "../attempts/freeze-attempt";
 import { lockAttemptRow } from "../attempts/lock-attempt-row";
 import { db } from "../db/client";
 import { isLockTimeout } from "../db/errors";
-import { publishExamChange, publishExamMessage } from "../live/exam-bus";
+import { publishAttemptSubmitted, publishExamChange, publishExamMessage } from "../live/exam-bus";
 import { actorLabel, type CandidateTarget, type StaffCaller } from "../proctor/find-candidate-for-staff";
 
 export type CandidateExtension =
@@ -163,8 +163,7 @@ export async function extendCandidate(options: {
   }
 
   if (autoSubmitted && result.outcome === "already_submitted") {
-    publishExamChange(target.examId, target.enrollmentId, "submitted");
-    publishExamMessage({ type: "signal", examId: target.examId, attemptId: result.attemptId, signal: "submitted" });
+    publishAttemptSubmitted({ examId: target.examId, enrollmentId: target.enrollmentId, attemptId: result.attemptId });
   } else if ((result.outcome === "extended" || result.outcome === "pending_start") && !result.isReplay) {
     publishExamChange(target.examId, target.enrollmentId, "extended");
     if (result.attemptId !== null) {
