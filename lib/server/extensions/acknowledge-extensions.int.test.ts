@@ -4,7 +4,7 @@ import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat
 import { POST as extendRoute } from "@/app/api/proctor/attempts/[attemptId]/extend/route";
 import { db } from "@/lib/server/db/client";
 import { parseLiveHeartbeat } from "@/lib/server/heartbeats/live-heartbeat";
-import { subscribeExam, type ExamMessage } from "@/lib/server/live/exam-bus";
+import { subscribeAttemptSignals, subscribeExam, type ExamMessage } from "@/lib/server/live/exam-bus";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
 import { startedAttempt, type StartedAttempt } from "@/lib/server/testing/attempts";
@@ -35,8 +35,15 @@ describe("acknowledging an extension through the heartbeat's deadline", () => {
   it("a heartbeat showing the new deadline acknowledges it once, stores what the device shows, and tells the dashboard", async () => {
     const attempt = await startedAttempt();
     const messages: ExamMessage[] = [];
-    const unsubscribe = subscribeExam(attempt.examId, (message) => messages.push(message));
+    const unsubscribeChanges = subscribeExam(attempt.examId, (message) => messages.push(message));
+    const unsubscribeSignals = subscribeAttemptSignals(attempt.examId, attempt.attemptId, (message) => messages.push(message));
+    const unsubscribe = () => {
+      unsubscribeChanges();
+      unsubscribeSignals();
+    };
     try {
+      // Both subscriptions are set up asynchronously.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const given = await extend(attempt, 300);
 
       // Still showing the old deadline: not acknowledged, but what it shows is kept.
