@@ -1,23 +1,15 @@
-import { z } from "zod";
+import {
+  AttemptDeadlineEventSchema as PresenceDeadlineSchema,
+  AttemptReadyEventSchema as PresenceReadySchema,
+  AttemptSubmittedEventSchema as PresenceSubmittedSchema,
+} from "@/lib/shared/schemas/attempt-events";
 
 /**
  * Events of the candidate's presence stream, `GET /api/attempts/{attemptId}/events?deviceId=…`
  * (docs/sync-protocol.md, "Proctor actions"): what the page needs to react at once to a proctor's action
  * instead of at its next heartbeat. Anything else on the stream is ignored; a malformed event is dropped.
  */
-export const PRESENCE_EVENTS = ["ready", "deadline", "submitted"] as const;
-
-const Instant = z.iso.datetime({ offset: true });
-
-export const PresenceReadySchema = z.object({
-  serverTime: Instant,
-  deadline: Instant,
-  status: z.enum(["in_progress", "submitted"]),
-});
-
-export const PresenceDeadlineSchema = z.object({ serverTime: Instant, deadline: Instant });
-
-export const PresenceSubmittedSchema = z.object({ serverTime: Instant });
+export { ATTEMPT_EVENTS as PRESENCE_EVENTS } from "@/lib/shared/schemas/attempt-events";
 
 /** One event, as the engine acts on it. */
 export type PresenceEvent =

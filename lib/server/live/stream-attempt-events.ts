@@ -3,6 +3,7 @@ import "server-only";
 import { z } from "zod";
 
 import { AppError } from "@/lib/shared/errors";
+import type { AttemptDeadlineEvent, AttemptReadyEvent, AttemptSubmittedEvent } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
 
 import type { CandidatePrincipal } from "../auth/sessions";
@@ -59,18 +60,18 @@ export async function streamAttemptEvents(options: {
     signal: options.signal,
     onOpen: (sink) => {
       // 2.
-      sink.send(sseEvent("ready", { serverTime: new Date().toISOString(), deadline: attempt.deadline.toISOString(), status: attempt.status }));
-      if (attempt.status === "submitted") sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() }));
+      sink.send(sseEvent("ready", { serverTime: new Date().toISOString(), deadline: attempt.deadline.toISOString(), status: attempt.status } satisfies AttemptReadyEvent));
+      if (attempt.status === "submitted") sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
 
       // 3.
       unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, ({ signal }) => {
         if (signal === "submitted") {
-          sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() }));
+          sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
           return;
         }
         void readAttempt(device.attemptId, device.enrollmentId)
           .then((current) => {
-            if (current) sink.send(sseEvent("deadline", { serverTime: new Date().toISOString(), deadline: current.deadline.toISOString() }));
+            if (current) sink.send(sseEvent("deadline", { serverTime: new Date().toISOString(), deadline: current.deadline.toISOString() } satisfies AttemptDeadlineEvent));
           })
           .catch((error: unknown) => log.warn("candidate stream: could not read the new deadline", { attemptId: device.attemptId, error }));
       });
