@@ -133,7 +133,7 @@ function printLinks(options: { appUrl: string; seed: DemoSeed; secrets: DemoSecr
     "",
     `  Admin      ${appUrl}/signin`,
     `             email ${seed.admin.email}   password ${secrets.DEMO_ADMIN_PASSWORD}`,
-    `  Proctor    ${appUrl}/signin   (lands on /proctor)`,
+    `  Proctor    ${appUrl}/signin?next=/proctor/exams/${seed.examId}   (the exam's live dashboard)`,
     `             email ${seed.proctor.email}   password ${secrets.DEMO_PROCTOR_PASSWORD}`,
     "",
     "  Candidates: each personal join link works on any device, as often as needed",
