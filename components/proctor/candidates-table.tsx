@@ -40,6 +40,8 @@ type Props = {
  */
 export function CandidatesTable({ rows, now, isLoading, view, onSort, selected, onToggle, onToggleAll, onOpen }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The React Compiler is not enabled here; useVirtualizer re-renders on scroll by design.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,

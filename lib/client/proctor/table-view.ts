@@ -82,6 +82,8 @@ function compareNullable(a: number | null, b: number | null, sign: number): numb
   return (a - b) * sign;
 }
 
+const negate = (value: number | null) => (value === null ? null : -value);
+
 function comparator(sort: SortKey, direction: SortDirection): (a: CandidateRow, b: CandidateRow) => number {
   const sign = direction === "asc" ? 1 : -1;
   switch (sort) {
@@ -89,8 +91,8 @@ function comparator(sort: SortKey, direction: SortDirection): (a: CandidateRow, 
       // At risk first (by how long pending work has waited), then failing/pending, then everyone by name.
       return (a, b) =>
         (Number(b.status.isAtRisk) - Number(a.status.isAtRisk)) * sign ||
-        (SYNC_ORDER[a.status.sync] - SYNC_ORDER[b.status.sync]) * sign ||
-        compareNullable(b.status.oldestPendingMs, a.status.oldestPendingMs, 1) ||
+        (Math.min(SYNC_ORDER[a.status.sync], 2) - Math.min(SYNC_ORDER[b.status.sync], 2)) * sign ||
+        compareNullable(negate(a.status.oldestPendingMs), negate(b.status.oldestPendingMs), 1) ||
         byName(a, b);
     case "name":
       return (a, b) => byName(a, b) * sign;
@@ -100,7 +102,8 @@ function comparator(sort: SortKey, direction: SortDirection): (a: CandidateRow, 
       return (a, b) =>
         (SYNC_ORDER[a.status.sync] - SYNC_ORDER[b.status.sync]) * sign || (b.status.pending - a.status.pending) * sign || byName(a, b);
     case "oldestPending":
-      return (a, b) => compareNullable(b.status.oldestPendingMs, a.status.oldestPendingMs, sign) || byName(a, b);
+      // Ascending means the longest-waiting work first: the order a proctor acts in.
+      return (a, b) => compareNullable(negate(a.status.oldestPendingMs), negate(b.status.oldestPendingMs), sign) || byName(a, b);
     case "lastSave":
       return (a, b) => compareNullable(a.facts.lastSaveAt, b.facts.lastSaveAt, sign) || byName(a, b);
     case "answered":
