@@ -25,6 +25,11 @@ export const ERROR_STATUS = {
   ALREADY_SUBMITTED: 409,
   /** The attempt's deadline plus grace has passed. */
   DEADLINE_PASSED: 409,
+  /**
+   * The candidate has not started their attempt, so there is nothing to act on yet (a proctor's
+   * force-submit). Extra time for such a candidate is not refused: it waits in their enrollment.
+   */
+  NOT_STARTED: 409,
   /** The same submit is still being processed; retry after `Retry-After` seconds. */
   REQUEST_IN_PROGRESS: 409,
   /** The body exceeds the request size limit. */

@@ -52,18 +52,27 @@ export async function startAttempt(options: {
     });
   }
 
-  const deadline = computeDeadline({
-    startedAt: now,
-    durationSeconds: exam.durationSeconds,
-    extraSeconds: enrollment.extraSeconds,
-    closesAt: exam.closesAt,
-  });
-  const inserted = await db.$queryRaw<{ id: string }[]>`
-    INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision)
-    VALUES (${randomUUID()}::uuid, ${candidate.enrollmentId}::uuid, ${examId}::uuid, 'in_progress', ${now}, ${deadline}, 0)
-    ON CONFLICT (enrollment_id) DO NOTHING
-    RETURNING id::text AS id`;
-  const created = inserted[0];
+  // The deadline counts the enrollment's extra seconds as they are when the row is written: the INSERT reads
+  // them again under a share lock and writes nothing if a proctor's extension changed them since we read
+  // them (extend-candidate holds that row FOR UPDATE); then the deadline is computed again.
+  let extraSeconds = enrollment.extraSeconds;
+  let deadline: Date;
+  let created: { id: string } | undefined;
+  for (let tries = 0; ; tries += 1) {
+    deadline = computeDeadline({ startedAt: now, durationSeconds: exam.durationSeconds, extraSeconds, closesAt: exam.closesAt });
+    const inserted = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision)
+      SELECT ${randomUUID()}::uuid, e.id, ${examId}::uuid, 'in_progress', ${now}, ${deadline}, 0
+      FROM enrollments e WHERE e.id = ${candidate.enrollmentId}::uuid AND e.extra_seconds = ${extraSeconds}::int
+      FOR SHARE
+      ON CONFLICT (enrollment_id) DO NOTHING
+      RETURNING id::text AS id`;
+    created = inserted[0];
+    if (created || tries >= 5) break;
+    const current = await db.enrollment.findUnique({ where: { id: candidate.enrollmentId }, select: { extraSeconds: true, attempt: { select: { id: true } } } });
+    if (!current || current.attempt || current.extraSeconds === extraSeconds) break;
+    extraSeconds = current.extraSeconds;
+  }
 
   if (created) {
     await recordAuditEvent({

@@ -1,0 +1,56 @@
+import "server-only";
+
+import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
+import { db } from "../db/client";
+
+export type StaffCaller = StaffPrincipal | ApiTokenPrincipal;
+
+export type CandidateTarget = {
+  enrollmentId: string;
+  examId: string;
+  /** Null when the candidate has not started. */
+  attemptId: string | null;
+};
+
+/**
+ * The proctor whose assignments limit what the caller sees, or null when the caller sees every exam
+ * (an admin, the API token). The queries below put it in their WHERE clause.
+ */
+function scopedProctorId(caller: StaffCaller): string | null {
+  return caller.kind === "staff" && caller.role === "proctor" ? caller.userId : null;
+}
+
+/**
+ * The candidate a proctor action names by `id`: an attempt id, or (for a candidate who has not started, who
+ * has no attempt yet) their enrollment id. Null when no such candidate is in an exam the caller may see:
+ * authorization is in the query, so the caller cannot tell a missing id from another exam's (404 either way).
+ */
+export async function findCandidateForStaff(options: { id: string; caller: StaffCaller }): Promise<CandidateTarget | null> {
+  const proctorId = scopedProctorId(options.caller);
+  const rows = await db.$queryRaw<{ enrollment_id: string; exam_id: string; attempt_id: string | null }[]>`
+    SELECT e.id::text AS enrollment_id, e.exam_id::text AS exam_id, a.id::text AS attempt_id
+    FROM enrollments e LEFT JOIN attempts a ON a.enrollment_id = e.id
+    WHERE (a.id = ${options.id}::uuid OR e.id = ${options.id}::uuid)
+      AND (${proctorId}::uuid IS NULL
+           OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = e.exam_id AND p.staff_user_id = ${proctorId}::uuid))
+    LIMIT 1`;
+  const row = rows[0];
+  if (!row) return null;
+  return { enrollmentId: row.enrollment_id, examId: row.exam_id, attemptId: row.attempt_id };
+}
+
+/** Whether the caller may see the exam (the scope of the exam-wide actions), by the same rule. */
+export async function isExamVisibleTo(options: { examId: string; caller: StaffCaller }): Promise<boolean> {
+  const proctorId = scopedProctorId(options.caller);
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT x.id::text AS id FROM exams x
+    WHERE x.id = ${options.examId}::uuid
+      AND (${proctorId}::uuid IS NULL
+           OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = x.id AND p.staff_user_id = ${proctorId}::uuid))`;
+  return rows.length > 0;
+}
+
+/** "Ada Lovelace <ada@example.com>" or "API token": who did it, as proctors read it. */
+export function actorLabel(caller: StaffCaller): string {
+  return caller.kind === "api-token" ? "API token" : `${caller.name} <${caller.email}>`;
+}
