@@ -181,11 +181,12 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         <p className="muted">{timeline.error ? `The timeline could not be loaded: ${timeline.error.message}` : "Loading the timeline…"}</p>
       )}
 
-      {dialog === "extend" && facts.attemptId !== null ? (
-        <ExtendDialog examId={examId} target={{ kind: "one", attemptId: facts.attemptId, name: facts.name }} onClose={() => setDialog(null)} />
-      ) : null}
-      {dialog === "extend" && facts.attemptId === null ? (
-        <ExtendDialog examId={examId} target={{ kind: "many", enrollmentIds: [facts.enrollmentId] }} onClose={() => setDialog(null)} />
+      {dialog === "extend" ? (
+        <ExtendDialog
+          examId={examId}
+          target={{ kind: "one", id: facts.attemptId ?? facts.enrollmentId, name: facts.name }}
+          onClose={() => setDialog(null)}
+        />
       ) : null}
       {dialog === "submit" && facts.attemptId !== null ? (
         <ForceSubmitDialog examId={examId} attemptId={facts.attemptId} name={facts.name} onClose={() => setDialog(null)} />

@@ -4,23 +4,25 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 
 import { formatClock } from "@/lib/client/proctor/describe";
-import { extendAttempt, extendMany, type BulkExtendOutcome } from "@/lib/client/proctor/proctor-api";
+import { extendAttempt, extendMany } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
+import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
 import { ModalDialog } from "./modal-dialog";
 
 const PRESET_MINUTES = [5, 10, 15, 30] as const;
 
 export type ExtendTarget =
-  | { kind: "one"; attemptId: string; name: string }
+  /** `id`: the attempt's, or the enrollment's before the candidate starts. */
+  | { kind: "one"; id: string; name: string }
   | { kind: "many"; enrollmentIds: string[] };
 
-type Done = { kind: "one"; deadline: number | null } | { kind: "many"; results: BulkExtendOutcome[] };
+type Done = { kind: "one"; result: ExtendResponse } | { kind: "many"; results: BulkExtendResult[] };
 
 /**
  * "Extend time" for one candidate or a selection: a preset or custom minutes and a required reason. The
  * server's own error sentence is shown as is. A bulk submission carries one Idempotency-Key per opening of
- * the dialog, so a double click or a retry extends each candidate once.
+ * the dialog (one and many alike), so a double click or a retry extends each candidate once.
  */
 export function ExtendDialog({ examId, target, onClose }: { examId: string; target: ExtendTarget; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -33,8 +35,7 @@ export function ExtendDialog({ examId, target, onClose }: { examId: string; targ
   const mutation = useMutation({
     mutationFn: async (body: { seconds: number; reason: string }): Promise<Done> => {
       if (target.kind === "one") {
-        const result = await extendAttempt(target.attemptId, body);
-        return { kind: "one", deadline: typeof result.deadline === "number" ? result.deadline : null };
+        return { kind: "one", result: await extendAttempt(target.id, body, idempotencyKey) };
       }
       const result = await extendMany(examId, { ...body, enrollmentIds: target.enrollmentIds }, idempotencyKey);
       return { kind: "many", results: result.results };
@@ -137,26 +138,25 @@ export function ExtendDialog({ examId, target, onClose }: { examId: string; targ
   );
 }
 
-const OUTCOME_WORDS: Record<string, string> = {
+const OUTCOME_WORDS: Record<BulkExtendResult["outcome"], string> = {
   extended: "Extended",
-  deferred: "Added to a candidate who has not started",
-  not_started: "Added to a candidate who has not started",
+  pending_start: "Not started yet: the time counts when they start",
   already_submitted: "Already submitted, not extended",
-  submitted: "Already submitted, not extended",
   not_found: "Not in this exam",
-  replayed: "Already extended by this request",
 };
 
 function ExtendResult({ done }: { done: Done }) {
   if (done.kind === "one") {
     return (
       <p role="status">
-        Time extended.
-        {done.deadline !== null ? ` The new deadline is ${formatClock(done.deadline)}.` : " It applies when the candidate starts."}
+        Time extended by {Math.round(done.result.seconds / 60)} min.
+        {done.result.deadline !== null
+          ? ` The new deadline is ${formatClock(Date.parse(done.result.deadline))}.`
+          : " It counts when the candidate starts."}
       </p>
     );
   }
-  const counts = new Map<string, number>();
+  const counts = new Map<BulkExtendResult["outcome"], number>();
   for (const result of done.results) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
   return (
     <div role="status">
@@ -164,7 +164,7 @@ function ExtendResult({ done }: { done: Done }) {
       <ul className="outcomes">
         {[...counts].map(([outcome, count]) => (
           <li key={outcome}>
-            {OUTCOME_WORDS[outcome] ?? outcome.replaceAll("_", " ")}: <strong>{count}</strong>
+            {OUTCOME_WORDS[outcome]}: <strong>{count}</strong>
           </li>
         ))}
       </ul>

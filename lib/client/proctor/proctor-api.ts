@@ -6,6 +6,7 @@ import type {
   ExamHealth,
   ExtendBody,
 } from "@/lib/shared/schemas/proctor";
+import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
 
 /**
  * The proctor API as the dashboard calls it. Every failure becomes a `ProctorApiError` whose message is the
@@ -78,30 +79,19 @@ export function examEventsUrl(examId: string): string {
   return `${examPath(examId)}/events`;
 }
 
-export type ExtendResult = { extensionId: string; deadline: number | null; [key: string]: unknown };
-
-export function extendAttempt(attemptId: string, body: ExtendBody): Promise<ExtendResult> {
-  return postJson<ExtendResult>(`${attemptPath(attemptId)}/extend`, body);
+/** `id` is the attempt's, or the enrollment's for a candidate who has not started (the time waits for them). */
+export function extendAttempt(id: string, body: ExtendBody, idempotencyKey: string): Promise<ExtendResponse> {
+  return postJson<ExtendResponse>(`${attemptPath(id)}/extend`, body, { "Idempotency-Key": idempotencyKey });
 }
-
-export type BulkExtendOutcome = { enrollmentId: string; outcome: string; extensionId?: string; deadline?: number | null };
 
 export function extendMany(
   examId: string,
   body: ExtendBody & { enrollmentIds: string[] },
   idempotencyKey: string,
-): Promise<{ results: BulkExtendOutcome[] }> {
-  return postJson<{ results: BulkExtendOutcome[] }>(`${examPath(examId)}/extend`, body, { "Idempotency-Key": idempotencyKey });
+): Promise<BulkExtendResponse> {
+  return postJson<BulkExtendResponse>(`${examPath(examId)}/extend`, body, { "Idempotency-Key": idempotencyKey });
 }
 
-export type ForceSubmitResult = {
-  submissionId: string;
-  submittedAt: string | number;
-  digest: string;
-  source: string;
-  alreadySubmitted: boolean;
-};
-
-export function forceSubmit(attemptId: string): Promise<ForceSubmitResult> {
-  return postJson<ForceSubmitResult>(`${attemptPath(attemptId)}/force-submit`, {});
+export function forceSubmit(attemptId: string): Promise<ForceSubmitResponse> {
+  return postJson<ForceSubmitResponse>(`${attemptPath(attemptId)}/force-submit`, {});
 }
