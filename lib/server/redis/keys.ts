@@ -14,7 +14,11 @@ export const redisKeys = {
    * (an attempt id, or `all` for a cluster-wide budget). `namespace` separates configurations.
    */
   rateLimit: (namespace: string, limiter: string) => `${PREFIX}:rl:${namespace}:${limiter}`,
-  /** Latest heartbeat of each device of an attempt: a hash from device id to JSON (lib/server/heartbeats). */
+  /**
+   * Latest heartbeat of each device of an attempt: a hash from device id to JSON (lib/server/heartbeats), and
+   * from `presence:{deviceId}` to when that device's live channel closed, epoch ms (lib/server/live/device-presence.ts).
+   * One hash, so the dashboard reads an attempt's live state in one command.
+   */
   heartbeats: (attemptId: string) => `${PREFIX}:heartbeats:${attemptId}`,
   /** Pub/sub channel of one exam's live bus (lib/server/live/exam-bus.ts). */
   examChannel: (examId: string) => `${PREFIX}:exam-bus:${examId}`,

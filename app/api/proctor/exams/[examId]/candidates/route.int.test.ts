@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+
+import { describe, expect, it } from "vitest";
+
+import { db } from "@/lib/server/db/client";
+import { startedAttempt } from "@/lib/server/testing/attempts";
+import { adminToken, createExam, createStaff, enroll, signIn } from "@/lib/server/testing/fixtures";
+import { call } from "@/lib/server/testing/http";
+import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
+
+import { GET as snapshotRoute, POST as postRoute } from "./route";
+
+function snapshot(examId: string, auth: { cookie?: string; bearer?: string }) {
+  return call<CandidatesSnapshot>(snapshotRoute, { params: { examId }, ...auth });
+}
+
+describe("GET /api/proctor/exams/{examId}/candidates", () => {
+  it("gives an admin every candidate's facts with the counters, never cached", async () => {
+    const attempt = await startedAttempt();
+    await enroll(attempt.examId, 2);
+    const admin = await createStaff("admin");
+    const before = Date.now();
+    const response = await snapshot(attempt.examId, { cookie: await signIn(admin.email, admin.password) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = response.body;
+    expect(body.examId).toBe(attempt.examId);
+    expect(body.examTitle).toMatch(/^Exam /);
+    expect(body.serverTime).toBeGreaterThanOrEqual(before);
+    expect(body.candidates).toHaveLength(3);
+    expect(body.candidates.find((candidate) => candidate.enrollmentId === attempt.enrollmentId)).toMatchObject({
+      attemptId: attempt.attemptId,
+      phase: "in_progress",
+      total: 5,
+    });
+    expect(body.counters).toMatchObject({ total: 3, notStarted: 2, inProgress: 1, submitted: 0 });
+  });
+
+  it("answers the API token, and an assigned proctor", async () => {
+    const exam = await createExam();
+    await enroll(exam.id, 1);
+    expect((await snapshot(exam.id, { bearer: adminToken() })).body.candidates).toHaveLength(1);
+
+    const proctor = await createStaff("proctor");
+    await db.examProctor.create({ data: { examId: exam.id, staffUserId: proctor.id } });
+    const response = await snapshot(exam.id, { cookie: await signIn(proctor.email, proctor.password) });
+    expect(response.status).toBe(200);
+    expect(response.body.counters.total).toBe(1);
+  });
+
+  it("answers 404 for an exam not assigned to the proctor, another exam's id, or a malformed id", async () => {
+    const exam = await createExam();
+    const elsewhere = await createExam();
+    const proctor = await createStaff("proctor");
+    await db.examProctor.create({ data: { examId: elsewhere.id, staffUserId: proctor.id } });
+    const cookie = await signIn(proctor.email, proctor.password);
+
+    for (const examId of [exam.id, randomUUID(), "not-a-uuid"]) {
+      const response = await snapshot(examId, { cookie });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
+    }
+    expect((await snapshot(elsewhere.id, { cookie })).status).toBe(200);
+  });
+
+  it("refuses callers who are not staff, and other methods", async () => {
+    const attempt = await startedAttempt();
+    expect((await snapshot(attempt.examId, {})).status).toBe(401);
+    expect((await snapshot(attempt.examId, { cookie: attempt.cookie })).status).toBe(401);
+    expect((await snapshot(attempt.examId, { bearer: "wrong-token" })).body).toMatchObject({ error: { code: "UNAUTHENTICATED" } });
+    const post = postRoute();
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET");
+  });
+});

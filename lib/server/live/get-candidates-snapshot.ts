@@ -1,0 +1,37 @@
+import "server-only";
+
+import { countCandidates } from "@/lib/shared/proctor/live-status";
+import { AppError } from "@/lib/shared/errors";
+import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
+
+import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
+import { findWatchedExam } from "./find-watched-exam";
+import { loadCandidateFacts } from "./load-candidate-facts";
+
+/**
+ * Every candidate of an exam with the facts their live status is derived from, and the counters at
+ * serverTime (`GET /api/proctor/exams/{examId}/candidates`). Another exam's id, or an exam not assigned to
+ * the proctor, is a 404.
+ *
+ * `lastEventId` is read before the facts: an event sent while they load is then replayed to a dashboard
+ * that resumes from it (a candidate seen twice is harmless: newer facts replace older ones), never lost.
+ */
+export async function getCandidatesSnapshot(options: {
+  examId: string;
+  principal: StaffPrincipal | ApiTokenPrincipal;
+  currentEventId?: (examId: string) => string | null;
+}): Promise<CandidatesSnapshot> {
+  const exam = await findWatchedExam({ examId: options.examId, principal: options.principal });
+  if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
+  const lastEventId = options.currentEventId?.(exam.id) ?? null;
+  const candidates = await loadCandidateFacts({ examId: exam.id });
+  const serverTime = Date.now();
+  return {
+    examId: exam.id,
+    examTitle: exam.title,
+    serverTime,
+    lastEventId,
+    candidates,
+    counters: countCandidates(candidates, serverTime),
+  };
+}
