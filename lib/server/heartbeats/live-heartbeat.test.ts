@@ -44,6 +44,17 @@ describe("shouldPersistHeartbeat", () => {
   });
 });
 
+describe("shouldPersistHeartbeat and the deadline a device shows", () => {
+  it("writes a newly shown deadline at once (it acknowledges an extension), and not the same one again", () => {
+    const showing = { ...stored, deadline: "2026-12-01T09:00:00.000Z" };
+    expect(shouldPersistHeartbeat(stored, { ...beat, deadline: "2026-12-01T09:00:00.000Z" }, now)).toBe(true);
+    expect(shouldPersistHeartbeat(showing, { ...beat, deadline: "2026-12-01T09:10:00.000Z" }, now)).toBe(true);
+    expect(shouldPersistHeartbeat(showing, { ...beat, deadline: "2026-12-01T09:00:00.000Z" }, now)).toBe(false);
+    // An older client that does not send it changes nothing.
+    expect(shouldPersistHeartbeat(showing, beat, now)).toBe(false);
+  });
+});
+
 describe("parseLiveHeartbeat", () => {
   it("reads what was stored and treats anything else as absent", () => {
     expect(parseLiveHeartbeat(JSON.stringify(stored))).toEqual(stored);

@@ -38,7 +38,7 @@ export function parseLiveHeartbeat(raw: string | null | undefined): LiveHeartbea
 /**
  * Whether this heartbeat must be written to Postgres now. Postgres hears of every change a proctor
  * acts on — a device seen for the first time (or again after its live copy expired), going on- or
- * offline, unsynced work appearing or clearing, failures starting or stopping — and otherwise at most
+ * offline, unsynced work appearing or clearing, failures starting or stopping, a new deadline shown — and otherwise at most
  * every HEARTBEAT_PERSIST_INTERVAL_MS per device, which keeps thousands of devices beating every 15 s
  * off the database.
  */
@@ -47,5 +47,7 @@ export function shouldPersistHeartbeat(previous: LiveHeartbeat | null, next: Hea
   if (previous.online !== next.online) return true;
   if ((previous.pending === 0) !== (next.pending === 0)) return true;
   if ((previous.consecutiveFailures === 0) !== (next.consecutiveFailures === 0)) return true;
+  // A newly shown deadline is how a proctor's extension is acknowledged: the dashboard reads it from Postgres too.
+  if (next.deadline !== undefined && previous.deadline !== next.deadline) return true;
   return now - previous.persistedAt >= HEARTBEAT_PERSIST_INTERVAL_MS;
 }

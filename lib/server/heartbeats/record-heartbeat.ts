@@ -8,6 +8,7 @@ import { db } from "../db/client";
 import { isForeignKeyViolation } from "../db/errors";
 import { redisKeys } from "../redis/keys";
 import { withRedis } from "../redis/client";
+import { acknowledgeExtensions } from "../extensions/acknowledge-extensions";
 import {
   LIVE_HEARTBEAT_TTL_SECONDS,
   parseLiveHeartbeat,
@@ -61,6 +62,10 @@ export async function recordHeartbeat(options: {
     }
   }
 
+  // A newly shown deadline may acknowledge a proctor's extension (before the live copy remembers it as seen).
+  const { examId, enrollmentId } = options.candidate;
+  if (heartbeat.deadline && heartbeat.deadline !== previous?.deadline) await acknowledgeExtensions({ examId, enrollmentId, deviceId: heartbeat.deviceId, deadlineSeen: heartbeat.deadline });
+
   // 4.
   const next: LiveHeartbeat = {
     ...heartbeat,
@@ -90,10 +95,10 @@ export async function recordHeartbeat(options: {
 async function upsertDeviceHeartbeat(attemptId: string, heartbeat: Heartbeat, receivedAt: Date): Promise<void> {
   await db.$executeRaw`
     INSERT INTO device_heartbeats (attempt_id, device_id, online, pending, oldest_pending_ms, last_ack_revision, clock,
-                                   consecutive_failures, storage_persisted, first_seen_at, received_at)
+                                   consecutive_failures, storage_persisted, deadline_seen, first_seen_at, received_at)
     VALUES (${attemptId}::uuid, ${heartbeat.deviceId}, ${heartbeat.online}, ${heartbeat.pending}, ${heartbeat.oldestPendingMs},
             ${heartbeat.lastAckRevision}, ${heartbeat.clock}, ${heartbeat.consecutiveFailures}, ${heartbeat.storagePersisted ?? null}::boolean,
-            ${receivedAt}, ${receivedAt})
+            ${heartbeat.deadline ?? null}::timestamptz, ${receivedAt}, ${receivedAt})
     ON CONFLICT (attempt_id, device_id) DO UPDATE SET
       online = EXCLUDED.online,
       pending = EXCLUDED.pending,
@@ -102,5 +107,6 @@ async function upsertDeviceHeartbeat(attemptId: string, heartbeat: Heartbeat, re
       clock = EXCLUDED.clock,
       consecutive_failures = EXCLUDED.consecutive_failures,
       storage_persisted = EXCLUDED.storage_persisted,
+      deadline_seen = COALESCE(EXCLUDED.deadline_seen, device_heartbeats.deadline_seen),
       received_at = EXCLUDED.received_at`;
 }

@@ -31,6 +31,11 @@ export const HeartbeatSchema = z.object({
   consecutiveFailures: CountSchema,
   /** Whether the browser granted persistent storage (navigator.storage.persisted()); null if unknown. */
   storagePersisted: z.boolean().nullable().optional(),
+  /**
+   * The deadline the device currently shows (ISO 8601, as the server sent it). A deadline at least as late
+   * as a proctor's extension is the device's acknowledgement of it (docs/sync-protocol.md, "Proctor actions").
+   */
+  deadline: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
 });
 export type Heartbeat = z.infer<typeof HeartbeatSchema>;
 

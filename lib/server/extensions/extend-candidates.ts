@@ -1,0 +1,71 @@
+import "server-only";
+
+import { AppError } from "@/lib/shared/errors";
+import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
+
+import { db } from "../db/client";
+import { isExamVisibleTo, type StaffCaller } from "../proctor/find-candidate-for-staff";
+import { extendCandidate } from "./extend-candidate";
+
+/** Candidates extended at once: each in its own short transaction, a few side by side. */
+const CONCURRENCY = 4;
+
+/**
+ * The same extra time for a selection of one exam's candidates, by enrollment id (so a candidate who has not
+ * started can get time too). The exam must be visible to the caller (else 404); ids that are not candidates
+ * of this exam are reported as `not_found` and never touched. Each candidate is its own transaction
+ * (extendCandidate): one busy attempt does not hold up or roll back the others.
+ *
+ * With an Idempotency-Key, the key is checked against every candidate it already extended before anything
+ * is written: the same key with another body is a 422 for the whole request, with nothing changed.
+ */
+export async function extendCandidates(options: {
+  examId: string;
+  caller: StaffCaller;
+  enrollmentIds: readonly string[];
+  seconds: number;
+  reason: string;
+  requestKey: string | null;
+}): Promise<{ results: BulkExtendResult[]; isReplay: boolean }> {
+  const { examId, caller, seconds, reason, requestKey } = options;
+  if (!(await isExamVisibleTo({ examId, caller }))) throw new AppError("NOT_FOUND", "No such exam.");
+
+  const ids = [...new Set(options.enrollmentIds.map((id) => id.toLowerCase()))];
+  const found = await db.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM enrollments WHERE exam_id = ${examId}::uuid AND id = ANY(${ids}::uuid[])`;
+  const inExam = new Set(found.map((row) => row.id));
+
+  if (requestKey !== null && inExam.size > 0) {
+    const reused = await db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM time_extensions
+      WHERE request_key = ${requestKey} AND enrollment_id = ANY(${[...inExam]}::uuid[])
+        AND (seconds <> ${seconds}::int OR reason <> ${reason})`;
+    if ((reused[0]?.n ?? 0) > 0) {
+      throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+    }
+  }
+
+  const results = new Map<string, BulkExtendResult>();
+  const queue = ids.filter((id) => inExam.has(id));
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      const result = await extendCandidate({ target: { enrollmentId: id, examId, attemptId: null }, caller, seconds, reason, requestKey });
+      if (result.outcome === "already_submitted") {
+        results.set(id, { enrollmentId: id, outcome: "already_submitted", submissionId: result.submissionId });
+      } else {
+        results.set(id, {
+          enrollmentId: id,
+          outcome: result.outcome,
+          extensionId: result.extensionId,
+          ...(result.deadline ? { deadline: result.deadline.toISOString() } : {}),
+          ...(result.isReplay ? { replayed: true } : {}),
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+
+  const ordered = ids.map((id) => results.get(id) ?? { enrollmentId: id, outcome: "not_found" as const });
+  const touched = ordered.filter((result) => result.outcome === "extended" || result.outcome === "pending_start");
+  return { results: ordered, isReplay: touched.length > 0 && touched.every((result) => result.replayed === true) };
+}
