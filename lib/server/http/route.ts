@@ -14,6 +14,7 @@ import {
 } from "../auth/sessions";
 import { safeEqual } from "../crypto";
 import { env } from "../env.mjs";
+import { noteRequestExam } from "../exam-health/request-exam";
 import { errorResponse, validationError } from "./errors";
 import { readJsonBody } from "./read-json-body";
 
@@ -114,6 +115,8 @@ export function route<A extends Access, B extends z.ZodType | undefined = undefi
       // field validation comes after it, so an anonymous caller learns nothing about a protected schema.
       const raw = config.body ? await readJsonBody(request) : undefined;
       const principal = (await resolvePrincipal(request, config.access)) as PrincipalFor<A>;
+      // For the per-exam request statistics (lib/server/exam-health): the exam is known from here on.
+      if (config.access === "candidate") noteRequestExam(request, (principal as CandidatePrincipal).examId);
 
       let body: unknown = undefined;
       if (config.body) {

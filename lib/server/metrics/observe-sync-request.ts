@@ -1,14 +1,44 @@
 import "server-only";
 
+import { examRequestStats } from "../exam-health/exam-request-stats";
+import { requestExamOf } from "../exam-health/request-exam";
 import { log } from "../log";
 import { classifyOutcome } from "./classify-outcome";
-import { getMetrics, type SyncEndpoint } from "./registry";
+import { getMetrics, type RequestOutcome, type SyncEndpoint } from "./registry";
 
 type RouteHandler<C extends { params: Promise<unknown> }> = (request: Request, context: C) => Promise<Response>;
 
 function attemptIdOf(params: unknown): string | undefined {
   const value = (params as { attemptId?: unknown } | null)?.attemptId;
   return typeof value === "string" ? value : undefined;
+}
+
+async function errorCodeOf(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { error?: { code?: unknown } };
+    return typeof body.error?.code === "string" ? body.error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Counts the request for its exam (lib/server/exam-health): memory only, nothing awaited. The exam comes
+ * from the candidate session `route()` resolved (see request-exam.ts); a request without one (a 401) has no
+ * exam and is left out. Only the body tells ALREADY_SUBMITTED from the other 409s of a submit: it is read
+ * from a clone after the response is handed back, off the request's path.
+ */
+function recordForExam(request: Request, response: Response, endpoint: SyncEndpoint, seconds: number, outcome: RequestOutcome): void {
+  const examId = requestExamOf(request);
+  if (examId === undefined) return;
+  const at = Date.now();
+  const stats = examRequestStats();
+  stats.record({ examId, endpoint, durationMs: seconds * 1000, outcome, at });
+  if (endpoint === "submit" && response.status === 409) {
+    void errorCodeOf(response).then((code) => {
+      if (code === "ALREADY_SUBMITTED") stats.recordAlreadySubmitted(examId, at);
+    });
+  }
 }
 
 async function requestIdOf(response: Response): Promise<string | undefined> {
@@ -38,6 +68,7 @@ export function observeSyncRequest<C extends { params: Promise<unknown> }>(
     const metrics = getMetrics();
     metrics.requests[endpoint].inc({ outcome });
     metrics.durations[endpoint].observe({ outcome }, seconds);
+    recordForExam(request, response, endpoint, seconds, outcome);
     if (outcome === "error") {
       log.error(`${endpoint} failed`, {
         attemptId: attemptIdOf(await context.params.catch(() => undefined)),

@@ -22,6 +22,13 @@ export const redisKeys = {
   heartbeats: (attemptId: string) => `${PREFIX}:heartbeats:${attemptId}`,
   /** Pub/sub channel of one exam's live bus (lib/server/live/exam-bus.ts). */
   examChannel: (examId: string) => `${PREFIX}:exam-bus:${examId}`,
+  /**
+   * One exam's request statistics for one minute (`minute` = epoch ms / 60 000, floored): a hash of counters
+   * every instance adds to with HINCRBY (lib/server/exam-health).
+   */
+  examHealthMinute: (examId: string, minute: number) => `${PREFIX}:exam-health:${examId}:${minute}`,
+  /** Sorted set of exams with request statistics: member exam id, score the last minute it had traffic. */
+  examHealthActive: () => `${PREFIX}:exam-health:active`,
 } as const;
 
 export type RedisKey = ReturnType<(typeof redisKeys)[keyof typeof redisKeys]>;
