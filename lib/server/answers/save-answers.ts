@@ -8,6 +8,7 @@ import { autoSubmitAttempt } from "../attempts/auto-submit";
 import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/load-attempt-for-write";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { publishExamChange } from "../live/exam-bus";
 import { applyAnswerDelta } from "./apply-answer-delta";
 import { storeLateAnswers } from "./store-late-answers";
 import { validateDelta, type ValidatedAnswer } from "./validate-delta";
@@ -45,7 +46,8 @@ export async function saveAnswers(options: {
   // 2.
   const outcome = await applyAnswerDelta(undefined, { attemptId, enrollmentId: candidate.enrollmentId, deviceId, answers });
   if (!outcome.isFound) throw new AppError("NOT_FOUND", "No such attempt.");
-  if (!outcome.isOpen) return refuseFrozen(attemptId, deviceId, answers);
+  if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
+  if (outcome.applied.size > 0) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");
 
   // 3.
   const notApplied = answers.filter((answer) => !outcome.applied.has(answer.questionId));
@@ -69,18 +71,25 @@ export async function saveAnswers(options: {
 }
 
 /** Step 4. */
-async function refuseFrozen(attemptId: string, deviceId: string, answers: readonly ValidatedAnswer[]): Promise<never> {
+async function refuseFrozen(
+  candidate: CandidatePrincipal,
+  attemptId: string,
+  deviceId: string,
+  answers: readonly ValidatedAnswer[],
+): Promise<never> {
   await storeLateAnswers({ attemptId, deviceId, answers, via: "autosave" });
   const current = await db.attempt.findUniqueOrThrow({
     where: { id: attemptId },
     select: { status: true, deadline: true, submission: { select: { id: true } } },
   });
   if (current.submission) {
+    publishExamChange(candidate.examId, candidate.enrollmentId, "late_answer");
     throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted. Your change was kept as a late answer.", {
       details: { submissionId: current.submission.id, ...timeDetails(current) },
     });
   }
   const submissionId = await autoSubmitAttempt(attemptId);
+  publishExamChange(candidate.examId, candidate.enrollmentId, "late_answer");
   throw new AppError("DEADLINE_PASSED", "The time for this exam is up. Your change was kept as a late answer.", {
     details: { submissionId, ...timeDetails(current) },
   });

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { db } from "../db/client";
+import { publishExamChange } from "../live/exam-bus";
 import { log } from "../log";
 import { freezeAttempt } from "./freeze-attempt";
 import { lockAttemptRow } from "./lock-attempt-row";
@@ -33,25 +34,28 @@ export async function autoSubmitAttempt(attemptId: string): Promise<string | nul
  */
 export async function autoSubmitOverdue(options: { limit?: number } = {}): Promise<number> {
   const limit = options.limit ?? 200;
-  return db.$transaction(
+  const frozen = await db.$transaction(
     async (tx) => {
       const [lock] = await tx.$queryRaw<{ acquired: boolean }[]>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS acquired`;
-      if (!lock?.acquired) return 0;
-      const overdue = await tx.$queryRaw<{ id: string }[]>`
-        SELECT a.id::text AS id
+      if (!lock?.acquired) return [];
+      const overdue = await tx.$queryRaw<{ id: string; exam_id: string; enrollment_id: string }[]>`
+        SELECT a.id::text AS id, a.exam_id::text AS exam_id, a.enrollment_id::text AS enrollment_id
         FROM attempts a JOIN exams e ON e.id = a.exam_id
         WHERE a.status = 'in_progress' AND a.deadline + make_interval(secs => e.grace_seconds) < clock_timestamp()
         ORDER BY a.deadline
         LIMIT ${limit}
         FOR UPDATE OF a SKIP LOCKED`;
-      let frozen = 0;
-      for (const { id } of overdue) {
-        if (await freezeAttempt(tx, { attemptId: id, source: "auto" })) frozen += 1;
+      const frozen: { exam_id: string; enrollment_id: string }[] = [];
+      for (const attempt of overdue) {
+        if (await freezeAttempt(tx, { attemptId: attempt.id, source: "auto" })) frozen.push(attempt);
       }
       return frozen;
     },
     { maxWait: 5_000, timeout: 60_000 },
   );
+  // Once committed, so a dashboard that reloads on the message reads the submissions.
+  for (const attempt of frozen) publishExamChange(attempt.exam_id, attempt.enrollment_id, "submitted");
+  return frozen.length;
 }
 
 const globalForSweeper = globalThis as unknown as { holdfastSweeper?: NodeJS.Timeout };

@@ -10,6 +10,7 @@ import type { AttemptView } from "@/lib/shared/schemas/attempts";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { publishExamChange } from "../live/exam-bus";
 import { findAttemptView } from "./attempt-view";
 
 /**
@@ -83,6 +84,7 @@ export async function startAttempt(options: {
       attemptId: created.id,
       data: { sessionId: candidate.sessionId, deadline: deadline.toISOString() },
     });
+    publishExamChange(examId, candidate.enrollmentId, "started");
     return { attempt: await requireView(created.id, candidate.enrollmentId), isNew: true };
   }
 

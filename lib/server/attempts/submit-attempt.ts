@@ -12,6 +12,7 @@ import { validateDelta, type ValidatedAnswer } from "../answers/validate-delta";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { isLockTimeout } from "../db/errors";
+import { publishExamChange } from "../live/exam-bus";
 import { redisKeys } from "../redis/keys";
 import { acquireLock, releaseLock, waitForLockRelease } from "../redis/lock";
 import { freezeAttempt } from "./freeze-attempt";
@@ -103,6 +104,7 @@ export async function submitAttempt(options: {
       { maxWait: 5_000, timeout: 15_000 },
     );
 
+    if (outcome.kind !== "existing") publishExamChange(candidate.examId, candidate.enrollmentId, "submitted");
     if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
     if (outcome.kind === "late") {
       const submission = await db.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { createSession } from "../auth/sessions";
 import { db } from "../db/client";
+import { publishExamChange } from "../live/exam-bus";
 import { hashJoinToken } from "./join-token";
 
 export type RedeemedJoin = { token: string; expiresAt: Date; examId: string; enrollmentId: string };
@@ -41,5 +42,6 @@ export async function redeemJoinToken(options: { joinToken: string; userAgent: s
     enrollmentId: enrollment.id,
     data: { sessionId: session.sessionId, userAgent: options.userAgent?.slice(0, 300) ?? null },
   });
+  publishExamChange(enrollment.examId, enrollment.id, "joined");
   return { token: session.token, expiresAt: session.expiresAt, examId: enrollment.examId, enrollmentId: enrollment.id };
 }

@@ -6,6 +6,8 @@ import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbea
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { isForeignKeyViolation } from "../db/errors";
+import { publishExamChange } from "../live/exam-bus";
+import { trackOfflineSpans } from "../live/track-offline-spans";
 import { redisKeys } from "../redis/keys";
 import { withRedis } from "../redis/client";
 import { acknowledgeExtensions } from "../extensions/acknowledge-extensions";
@@ -22,10 +24,12 @@ import {
  * 1. Load the attempt scoped to the caller's enrollment: someone else's attempt is a 404. A submitted
  *    attempt still takes heartbeats (its page may be open) and answers with its status.
  * 2. Read the device's live copy from Redis. Null means Redis is away.
- * 3. Upsert the durable row in Postgres when Redis is away, or when shouldPersistHeartbeat says the
+ * 3. Keep the device's offline spans (trackOfflineSpans, which needs the previous heartbeat), then
+ *    upsert the durable row in Postgres when Redis is away, or when shouldPersistHeartbeat says the
  *    change matters (or 30 s passed). Postgres first: a failure here fails the request before the
  *    live copy claims a write that did not happen.
- * 4. Write the live copy with the attempt's key expiry renewed.
+ * 4. Write the live copy with the attempt's key expiry renewed, and tell the exam's live bus: on every
+ *    heartbeat, since the dashboard judges "unreachable" by lastHeartbeatAt (its feed coalesces).
  */
 export async function recordHeartbeat(options: {
   attemptId: string;
@@ -37,7 +41,7 @@ export async function recordHeartbeat(options: {
   // 1.
   const attempt = await db.attempt.findFirst({
     where: { id: options.attemptId, enrollmentId: options.candidate.enrollmentId },
-    select: { id: true, status: true, deadline: true, revision: true },
+    select: { id: true, examId: true, enrollmentId: true, status: true, deadline: true, revision: true },
   });
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
 
@@ -51,6 +55,7 @@ export async function recordHeartbeat(options: {
 
   // 3.
   const receivedAt = Date.now();
+  await trackOfflineSpans({ attemptId: attempt.id, deviceId: heartbeat.deviceId, online: heartbeat.online, previous, now: receivedAt });
   const isPersisted = live === null || shouldPersistHeartbeat(previous, heartbeat, receivedAt);
   if (isPersisted) {
     try {
@@ -78,6 +83,7 @@ export async function recordHeartbeat(options: {
       client.multi().hset(key, heartbeat.deviceId, JSON.stringify(next)).expire(key, LIVE_HEARTBEAT_TTL_SECONDS).exec(),
     null,
   );
+  publishExamChange(attempt.examId, attempt.enrollmentId, "heartbeat");
 
   return {
     serverTime: new Date().toISOString(),

@@ -1,0 +1,68 @@
+// Every write a proctor's dashboard shows tells the exam's live bus, once it is done.
+import { randomUUID } from "node:crypto";
+
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+import { autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
+import { db } from "@/lib/server/db/client";
+import { getRedis } from "@/lib/server/redis/client";
+import { autosave, submit } from "@/lib/server/testing/attempts";
+import { createExam, enroll, join } from "@/lib/server/testing/fixtures";
+import { call } from "@/lib/server/testing/http";
+
+import { subscribeExam, type ExamMessage } from "./exam-bus";
+
+async function kindsAfter(examId: string, action: () => Promise<unknown>, count: number): Promise<string[]> {
+  const received: ExamMessage[] = [];
+  const unsubscribe = subscribeExam(examId, (message) => received.push(message));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await action();
+    const until = Date.now() + 2_000;
+    while (received.length < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return received.map((message) => (message.type === "change" ? message.kind : message.signal));
+  } finally {
+    unsubscribe();
+  }
+}
+
+beforeAll(async () => {
+  const client = await getRedis();
+  const until = Date.now() + 5_000;
+  while (client?.status !== "ready" && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+});
+
+describe("changes published to the exam bus", () => {
+  it("join, start, an applied autosave, submit and a late answer each publish one change", async () => {
+    const exam = await createExam();
+    const [candidate] = await enroll(exam.id, 1);
+    const questionId = exam.questions[0]!.id;
+    let cookie = "";
+    expect(await kindsAfter(exam.id, async () => (cookie = await join(candidate!.joinToken)), 1)).toEqual(["joined"]);
+
+    let attemptId = "";
+    expect(
+      await kindsAfter(exam.id, async () => {
+        attemptId = (await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie })).body.attemptId;
+      }, 1),
+    ).toEqual(["started"]);
+    const attempt = { attemptId, cookie };
+
+    expect(await kindsAfter(exam.id, () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] }), 1)).toEqual(["saved"]);
+    // A duplicate applies nothing and says nothing.
+    expect(await kindsAfter(exam.id, () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] }), 0)).toEqual([]);
+    expect(await kindsAfter(exam.id, () => submit(attempt, { deviceId: "laptop" }, randomUUID()), 1)).toEqual(["submitted"]);
+    expect(await kindsAfter(exam.id, () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "b", version: 2 }] }), 1)).toEqual(["late_answer"]);
+  });
+
+  it("the auto-submit sweeper publishes each attempt it froze", async () => {
+    const exam = await createExam();
+    const [candidate] = await enroll(exam.id, 1);
+    const cookie = await join(candidate!.joinToken);
+    const attemptId = (await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie })).body.attemptId as string;
+    await db.attempt.update({ where: { id: attemptId }, data: { deadline: new Date(Date.now() - 3_600_000) } });
+    expect(await kindsAfter(exam.id, () => autoSubmitOverdue(), 1)).toEqual(["submitted"]);
+  });
+});

@@ -1,0 +1,131 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
+import { db } from "@/lib/server/db/client";
+import { parseLiveHeartbeat } from "@/lib/server/heartbeats/live-heartbeat";
+import { getRedis } from "@/lib/server/redis/client";
+import { redisKeys } from "@/lib/server/redis/keys";
+import { startedAttempt, type StartedAttempt } from "@/lib/server/testing/attempts";
+import { call } from "@/lib/server/testing/http";
+
+import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
+import { subscribeExam, type ExamMessage } from "./exam-bus";
+
+const beat = {
+  deviceId: "laptop",
+  online: true,
+  pending: 0,
+  oldestPendingMs: 0,
+  lastAckRevision: 0,
+  clock: 0,
+  consecutiveFailures: 0,
+};
+
+function heartbeat(attempt: StartedAttempt, body: Partial<typeof beat> = {}) {
+  return call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: { ...beat, ...body } });
+}
+
+function spans(attemptId: string) {
+  return db.deviceOfflineSpan.findMany({ where: { attemptId }, orderBy: { startedAt: "asc" } });
+}
+
+/** Makes the device's last heartbeat look `ms` older, in its live copy and its durable row. */
+async function ageLastHeartbeat(attemptId: string, deviceId: string, ms: number): Promise<Date> {
+  const client = (await getRedis())!;
+  const key = redisKeys.heartbeats(attemptId);
+  const live = parseLiveHeartbeat(await client.hget(key, deviceId))!;
+  const receivedAt = live.receivedAt - ms;
+  await client.hset(key, deviceId, JSON.stringify({ ...live, receivedAt, persistedAt: receivedAt }));
+  await db.deviceHeartbeat.update({ where: { attemptId_deviceId: { attemptId, deviceId } }, data: { receivedAt: new Date(receivedAt) } });
+  return new Date(receivedAt);
+}
+
+beforeAll(async () => {
+  const client = await getRedis();
+  const until = Date.now() + 5_000;
+  while (client?.status !== "ready" && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(client?.status).toBe("ready");
+});
+
+describe("offline spans kept by heartbeats", () => {
+  it("opens a span when the device reports offline, keeps it while it says so, and closes it when it is back", async () => {
+    const attempt = await startedAttempt();
+    expect((await heartbeat(attempt)).status).toBe(200);
+    expect(await spans(attempt.attemptId)).toEqual([]);
+
+    expect((await heartbeat(attempt, { online: false, pending: 2, oldestPendingMs: 100 })).status).toBe(200);
+    const [opened] = await spans(attempt.attemptId);
+    expect(opened).toMatchObject({ deviceId: "laptop", cause: "reported", endedAt: null });
+
+    expect((await heartbeat(attempt, { online: false, pending: 3, oldestPendingMs: 5_000 })).status).toBe(200);
+    expect(await spans(attempt.attemptId)).toHaveLength(1);
+
+    expect((await heartbeat(attempt)).status).toBe(200);
+    const [closed, ...rest] = await spans(attempt.attemptId);
+    expect(rest).toEqual([]);
+    expect(closed!.startedAt).toEqual(opened!.startedAt);
+    expect(closed!.endedAt!.getTime()).toBeGreaterThanOrEqual(opened!.startedAt.getTime());
+  });
+
+  it("records a silence longer than 45 s as a closed 'unreachable' span, from the live copy or the durable row", async () => {
+    const attempt = await startedAttempt();
+    expect((await heartbeat(attempt)).status).toBe(200);
+    const lastHeard = await ageLastHeartbeat(attempt.attemptId, "laptop", 60_000);
+    expect((await heartbeat(attempt)).status).toBe(200);
+    const [silence] = await spans(attempt.attemptId);
+    expect(silence).toMatchObject({ cause: "unreachable", startedAt: lastHeard });
+    expect(silence!.endedAt!.getTime() - lastHeard.getTime()).toBeGreaterThanOrEqual(60_000);
+
+    // The live copy expired (silent for more than its TTL): the durable row tells when it was last heard.
+    const older = await ageLastHeartbeat(attempt.attemptId, "laptop", 300_000);
+    await (await getRedis())!.del(redisKeys.heartbeats(attempt.attemptId));
+    expect((await heartbeat(attempt)).status).toBe(200);
+    const all = await spans(attempt.attemptId);
+    expect(all).toHaveLength(2);
+    expect(all[0]).toMatchObject({ cause: "unreachable", startedAt: older });
+
+    // A heartbeat inside 45 s adds nothing.
+    expect((await heartbeat(attempt)).status).toBe(200);
+    expect(await spans(attempt.attemptId)).toHaveLength(2);
+  });
+
+  it("a closed channel opens a 'disconnected' span that the next online heartbeat (or a reconnect) closes", async () => {
+    const attempt = await startedAttempt();
+    const device = { examId: attempt.examId, enrollmentId: attempt.enrollmentId, attemptId: attempt.attemptId, deviceId: "laptop" };
+    expect((await heartbeat(attempt)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await markDeviceDisconnected(device);
+    // A second close of the same device (two instances, two tabs) makes no second span.
+    await markDeviceDisconnected(device);
+    expect(await spans(attempt.attemptId)).toMatchObject([{ cause: "disconnected", endedAt: null }]);
+
+    expect((await heartbeat(attempt)).status).toBe(200);
+    expect((await spans(attempt.attemptId))[0]!.endedAt).not.toBeNull();
+
+    await markDeviceDisconnected(device);
+    expect((await spans(attempt.attemptId)).filter((span) => span.endedAt === null)).toHaveLength(1);
+    await markDeviceConnected(device);
+    const all = await spans(attempt.attemptId);
+    expect(all).toHaveLength(2);
+    expect(all.every((span) => span.endedAt !== null)).toBe(true);
+    expect(await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "presence:laptop")).toBeNull();
+  });
+
+  it("tells the exam's live bus of every heartbeat", async () => {
+    const attempt = await startedAttempt();
+    const received: ExamMessage[] = [];
+    const unsubscribe = subscribeExam(attempt.examId, (message) => received.push(message));
+    try {
+      // The subscription is made asynchronously on the Redis connection.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let index = 0; index < 3; index += 1) expect((await heartbeat(attempt, { clock: index })).status).toBe(200);
+      const until = Date.now() + 2_000;
+      while (received.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(received).toEqual(
+        Array.from({ length: 3 }, () => ({ type: "change", examId: attempt.examId, enrollmentId: attempt.enrollmentId, kind: "heartbeat" })),
+      );
+    } finally {
+      unsubscribe();
+    }
+  });
+});
