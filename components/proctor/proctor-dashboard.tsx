@@ -56,7 +56,7 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         </div>
         <div className="proctor__clock">
           <p>
-            Server time <strong>{formatClock(now)}</strong>
+            Server time <strong>{now === 0 ? "—" : formatClock(now)}</strong>
           </p>
           <StreamStatus state={live.streamState} lastUpdate={store.lastUpdate()} />
         </div>
@@ -163,10 +163,13 @@ const STREAM_WORDS: Record<StreamState, string> = {
 };
 
 function StreamStatus({ state, lastUpdate }: { state: StreamState; lastUpdate: number | null }) {
+  // Only the state word is announced (politely); the time of the last update changes too often to read out.
   return (
-    <p className={`stream stream--${state}`} role="status" aria-live="polite" aria-label="Live updates">
+    <p className={`stream stream--${state}`}>
       <span className="stream__dot" aria-hidden="true" />
-      {STREAM_WORDS[state]}
+      <span role="status" aria-live="polite" aria-label="Live updates">
+        {STREAM_WORDS[state]}
+      </span>
       {lastUpdate !== null ? <span className="muted"> · last update {formatClock(lastUpdate)}</span> : null}
     </p>
   );

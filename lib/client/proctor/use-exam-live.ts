@@ -70,12 +70,19 @@ export function useExamLive(examId: string): ExamLive {
   };
 }
 
-/** The server's time, re-read every second: what makes "unreachable after 45 s" happen without a message. */
+/**
+ * The server's time to the second, re-read every second: what makes "unreachable after 45 s" happen without
+ * a message. 0 while rendering on the server, so the first client render matches the HTML.
+ */
 function useServerNow(store: CandidateStore): number {
-  const [now, setNow] = useState(() => store.serverNow());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(store.serverNow()), 1_000);
-    return () => clearInterval(timer);
-  }, [store]);
-  return now;
+  const [clock] = useState(() => ({
+    subscribe: (onTick: () => void) => {
+      const timer = setInterval(onTick, 1_000);
+      return () => clearInterval(timer);
+    },
+    // Whole seconds, so two reads within one render agree.
+    read: () => Math.floor(store.serverNow() / 1_000) * 1_000,
+    readOnServer: () => 0,
+  }));
+  return useSyncExternalStore(clock.subscribe, clock.read, clock.readOnServer);
 }
