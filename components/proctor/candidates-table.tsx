@@ -12,7 +12,6 @@ const COLUMNS: { key: SortKey | null; label: string; className?: string }[] = [
   { key: "name", label: "Candidate" },
   { key: "connection", label: "Connection" },
   { key: "sync", label: "Sync" },
-  { key: "oldestPending", label: "Oldest pending" },
   { key: "lastSave", label: "Last save" },
   { key: "answered", label: "Answered", className: "num" },
   { key: "timeLeft", label: "Time left", className: "num" },
@@ -66,7 +65,7 @@ export function CandidatesTable({ rows, now, isLoading, view, onSort, selected, 
               />
             </div>
             {COLUMNS.map((column) => {
-              const isSorted = column.key !== null && view.sort === column.key;
+              const isSorted = column.key !== null && (view.sort === column.key || (column.key === "sync" && view.sort === "oldestPending"));
               return (
                 <div
                   key={column.label}
@@ -76,13 +75,13 @@ export function CandidatesTable({ rows, now, isLoading, view, onSort, selected, 
                 >
                   {column.key === null ? (
                     column.label
+                  ) : column.key === "sync" ? (
+                    <>
+                      <SortButton label="Sync" sortKey="sync" view={view} onSort={onSort} />
+                      <SortButton label="oldest" sortKey="oldestPending" view={view} onSort={onSort} ariaLabel="Oldest pending" />
+                    </>
                   ) : (
-                    <button type="button" className="sort" onClick={() => onSort(column.key!)}>
-                      {column.key === "risk" ? "At risk" : column.label}
-                      <span aria-hidden="true" className="sort__mark">
-                        {isSorted ? (view.direction === "asc" ? "▲" : "▼") : ""}
-                      </span>
-                    </button>
+                    <SortButton label={column.key === "risk" ? "At risk" : column.label} sortKey={column.key} view={view} onSort={onSort} />
                   )}
                 </div>
               );
@@ -127,8 +126,10 @@ type RowProps = {
 
 const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, isSelected, onToggle, onOpen }: RowProps) {
   const { facts, status } = row;
-  const connection = facts.phase === "not_started" && status.connection === "never" ? null : describeConnection(status, now);
-  const sync = describeSync(status);
+  // After submission the connection says nothing; unsynced work still on a device does.
+  const isFinished = facts.phase === "submitted" || facts.phase === "auto_submitted";
+  const connection = facts.phase === "in_progress" ? describeConnection(status, now) : null;
+  const sync = isFinished && status.pending === 0 ? null : describeSync(status);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     if (event.key === "Enter" || event.key === " ") {
@@ -163,10 +164,7 @@ const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, 
         {connection ? <span className={`tone tone--${connection.tone}`}>{connection.text}</span> : <span className="muted">—</span>}
       </div>
       <div className="ctable__cell" role="cell">
-        <span className={`tone tone--${sync.tone}`}>{sync.text}</span>
-      </div>
-      <div className="ctable__cell" role="cell">
-        {status.oldestPendingMs !== null ? `${Math.round(status.oldestPendingMs / 1000)} s` : <span className="muted">—</span>}
+        {sync ? <span className={`tone tone--${sync.tone}`}>{sync.text}</span> : <span className="muted">—</span>}
       </div>
       <div className="ctable__cell" role="cell">
         {facts.lastSaveAt !== null ? formatClock(facts.lastSaveAt) : <span className="muted">—</span>}
@@ -177,7 +175,7 @@ const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, 
       <div className="ctable__cell num" role="cell">
         {status.timeLeftMs !== null ? formatTimeLeft(status.timeLeftMs) : <span className="muted">—</span>}
       </div>
-      <div className="ctable__cell" role="cell">
+      <div className="ctable__cell ctable__cell--status" role="cell">
         {describePhase(facts)}
         {facts.digestMismatch ? <span className="flag flag--bad">digest differs</span> : null}
       </div>
@@ -196,3 +194,27 @@ const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, 
     </div>
   );
 });
+
+function SortButton({
+  label,
+  sortKey,
+  view,
+  onSort,
+  ariaLabel,
+}: {
+  label: string;
+  sortKey: SortKey;
+  view: TableView;
+  onSort: (key: SortKey) => void;
+  ariaLabel?: string;
+}) {
+  const isSorted = view.sort === sortKey;
+  return (
+    <button type="button" className="sort" onClick={() => onSort(sortKey)} aria-label={ariaLabel}>
+      {label}
+      <span aria-hidden="true" className="sort__mark">
+        {isSorted ? (view.direction === "asc" ? "▲" : "▼") : ""}
+      </span>
+    </button>
+  );
+}

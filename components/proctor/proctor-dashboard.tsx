@@ -68,6 +68,16 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         onFilter={(filter) => setView((current) => ({ ...current, filter: current.filter === filter ? "all" : filter }))}
       />
 
+      <details className="health">
+        <summary>
+          Exam health{" "}
+          <span className="health__figures">
+            {health.data ? <HealthFigures health={health.data} /> : health.error ? `could not be loaded: ${health.error.message}` : "loading…"}
+          </span>
+        </summary>
+        {health.data ? <HealthSummary health={health.data} /> : null}
+      </details>
+
       <div className="proctor__body">
         <section className="proctor__main" aria-label="Candidates">
           <div className="proctor__toolbar">
@@ -132,13 +142,6 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
           />
         </section>
 
-        <aside className="proctor__side" aria-label="Exam health">
-          {health.data ? (
-            <HealthSummary health={health.data} />
-          ) : (
-            <p className="quiet">{health.error ? `Exam health could not be loaded: ${health.error.message}` : "Loading exam health…"}</p>
-          )}
-        </aside>
       </div>
 
       {openRow ? (
@@ -216,6 +219,18 @@ function Counters({
         );
       })}
     </div>
+  );
+}
+
+/** The numbers on one line, for the closed health section. */
+function HealthFigures({ health }: { health: ExamHealth }) {
+  const percent = (rate: number | null) => (rate === null ? "—" : `${(rate * 100).toFixed(1)} %`);
+  const ms = (value: number | null) => (value === null ? "—" : `${Math.round(value)} ms`);
+  return (
+    <>
+      · loss {percent(health.lossRate)} · duplicates {percent(health.duplicateRate)} · p99 autosave {ms(health.autosaveP99Ms)}, submit{" "}
+      {ms(health.submitP99Ms)} · {health.rateLimited} rate-limited
+    </>
   );
 }
 

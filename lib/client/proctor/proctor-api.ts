@@ -43,7 +43,9 @@ async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
             .filter(Boolean)
             .join("; ")
         : "";
-      throw new ProctorApiError(issueText ? `${body.error.message} (${issueText})` : body.error.message, response.status, body.error.code);
+      // The message often names the issues already; add them only when it does not.
+      const message = issueText && !body.error.message.includes(issueText) ? `${body.error.message} (${issueText})` : body.error.message;
+      throw new ProctorApiError(message, response.status, body.error.code);
     }
     throw new ProctorApiError(
       `Holdfast answered with an unexpected error (${response.status}). Try again in a moment.`,
