@@ -5,6 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
+import { currentExamEventId } from "./exam-feed";
 import { findWatchedExam } from "./find-watched-exam";
 import { loadCandidateFacts } from "./load-candidate-facts";
 
@@ -19,11 +20,10 @@ import { loadCandidateFacts } from "./load-candidate-facts";
 export async function getCandidatesSnapshot(options: {
   examId: string;
   principal: StaffPrincipal | ApiTokenPrincipal;
-  currentEventId?: (examId: string) => string | null;
 }): Promise<CandidatesSnapshot> {
   const exam = await findWatchedExam({ examId: options.examId, principal: options.principal });
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
-  const lastEventId = options.currentEventId?.(exam.id) ?? null;
+  const lastEventId = currentExamEventId(exam.id);
   const candidates = await loadCandidateFacts({ examId: exam.id });
   const serverTime = Date.now();
   return {

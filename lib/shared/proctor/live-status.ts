@@ -62,7 +62,8 @@ export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStat
   let quietSince: number | null;
   if (silentFor > LIVE_THRESHOLDS.unreachableAfterMs) {
     connection = "unreachable";
-    quietSince = Math.min(device.offlineSince ?? Infinity, device.disconnectedAt ?? Infinity, device.lastHeartbeatAt);
+    // A disconnectedAt older than the last heartbeat is a channel that closed before the device was heard again.
+    quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);
   } else if (isDisconnected || !device.online) {
     connection = "offline";
     quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);

@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
+import { db } from "@/lib/server/db/client";
+import { publishExamMessage } from "@/lib/server/live/exam-bus";
+import { loadCandidateFacts } from "@/lib/server/live/load-candidate-facts";
+import { getRedis } from "@/lib/server/redis/client";
+import { redisKeys } from "@/lib/server/redis/keys";
+import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
+import { call } from "@/lib/server/testing/http";
+import { readSse } from "@/lib/server/testing/sse";
+import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
+
+import { GET as eventsRoute, POST as postRoute } from "./route";
+
+const beat = { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 };
+
+async function connect(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, query = "?deviceId=laptop") {
+  const controller = new AbortController();
+  const request = new Request(`http://holdfast.test/api/attempts/${attempt.attemptId}/events${query}`, {
+    headers: { cookie: attempt.cookie },
+    signal: controller.signal,
+  });
+  const response = await eventsRoute(request, { params: Promise.resolve({ attemptId: attempt.attemptId }) });
+  return { response, reader: response.status === 200 ? readSse(response) : null, abort: () => controller.abort() };
+}
+
+async function waitFor<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 2_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let value = await read();
+  while (!accept(value) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    value = await read();
+  }
+  return value;
+}
+
+const openSpans = (attemptId: string) => db.deviceOfflineSpan.findMany({ where: { attemptId, endedAt: null } });
+const presence = async (attemptId: string) => (await getRedis())!.hget(redisKeys.heartbeats(attemptId), "presence:laptop");
+
+beforeAll(async () => {
+  const client = await getRedis();
+  const until = Date.now() + 5_000;
+  while (client?.status !== "ready" && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(client?.status).toBe("ready");
+});
+
+describe("GET /api/attempts/{attemptId}/events", () => {
+  it("opens with ready, then forwards a new deadline and a submission made elsewhere", async () => {
+    const attempt = await startedAttempt();
+    const { response, reader } = await connect(attempt);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    const stored = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } });
+    const ready = await reader!.next((message) => message.event === "ready");
+    expect(ready.data).toEqual({ serverTime: expect.any(String), deadline: stored.deadline.toISOString(), status: "in_progress" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const extended = new Date(stored.deadline.getTime() + 600_000);
+    await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: extended } });
+    publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "deadline" });
+    const deadline = await reader!.next((message) => message.event === "deadline");
+    expect(deadline.data).toEqual({ serverTime: expect.any(String), deadline: extended.toISOString() });
+
+    // Another attempt's signal is not this page's business.
+    publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: "00000000-0000-4000-8000-000000000000", signal: "submitted" });
+    publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "submitted" });
+    const submitted = await reader!.next((message) => message.event === "submitted");
+    expect(submitted.data).toEqual({ serverTime: expect.any(String) });
+    expect(reader!.messages.filter((message) => message.event === "submitted")).toHaveLength(1);
+    await reader!.cancel();
+  });
+
+  it("says submitted at once when the attempt already is", async () => {
+    const attempt = await startedAttempt();
+    expect((await submit(attempt, { deviceId: "laptop" }, "key-1")).status).toBe(200);
+    const { reader } = await connect(attempt);
+    expect((await reader!.next((message) => message.event === "ready")).data).toMatchObject({ status: "submitted" });
+    await reader!.next((message) => message.event === "submitted");
+    await reader!.cancel();
+  });
+
+  it("marks the device disconnected with an offline span when the stream closes, and connected when it opens again", async () => {
+    const attempt = await startedAttempt();
+    expect((await call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: beat })).status).toBe(200);
+    const first = await connect(attempt);
+    await first.reader!.next((message) => message.event === "ready");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await presence(attempt.attemptId)).toBeNull();
+    expect(await openSpans(attempt.attemptId)).toEqual([]);
+
+    const closedAt = Date.now();
+    first.abort();
+    await first.reader!.ended;
+    const spans = await waitFor(() => openSpans(attempt.attemptId), (rows) => rows.length === 1);
+    expect(spans).toMatchObject([{ deviceId: "laptop", cause: "disconnected", endedAt: null }]);
+    expect(Number(await presence(attempt.attemptId))).toBeGreaterThanOrEqual(closedAt);
+    const [facts] = await loadCandidateFacts({ examId: attempt.examId, enrollmentIds: [attempt.enrollmentId] });
+    expect(facts!.devices[0]!.disconnectedAt).toBeGreaterThanOrEqual(closedAt);
+    expect(deriveCandidateStatus(facts!, Date.now()).connection).toBe("offline");
+
+    const again = await connect(attempt);
+    await again.reader!.next((message) => message.event === "ready");
+    expect(await waitFor(() => openSpans(attempt.attemptId), (rows) => rows.length === 0)).toEqual([]);
+    expect(await waitFor(() => presence(attempt.attemptId), (value) => value === null)).toBeNull();
+    await again.reader!.cancel();
+  });
+
+  it("a second stream of the same device keeps it connected when the first closes", async () => {
+    const attempt = await startedAttempt();
+    const first = await connect(attempt);
+    const second = await connect(attempt);
+    await first.reader!.next((message) => message.event === "ready");
+    await second.reader!.next((message) => message.event === "ready");
+    await first.reader!.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await presence(attempt.attemptId)).toBeNull();
+    await second.reader!.cancel();
+    expect(await waitFor(() => presence(attempt.attemptId), (value) => value !== null)).not.toBeNull();
+  });
+
+  it("answers 404 for someone else's attempt before checking the device id, 422 for a bad device id", async () => {
+    const mine = await startedAttempt();
+    const theirs = await startedAttempt();
+    const foreign = await connect({ attemptId: theirs.attemptId, cookie: mine.cookie }, "?deviceId=bad id");
+    expect(foreign.response.status).toBe(404);
+    for (const query of ["", "?deviceId=", "?deviceId=has%20space", `?deviceId=${"x".repeat(65)}`]) {
+      const bad = await connect(mine, query);
+      expect(bad.response.status).toBe(422);
+      const body = await bad.response.json();
+      expect(body.error.code).toBe("VALIDATION_FAILED");
+      expect(body.error.details.issues[0].path).toBe("deviceId");
+    }
+    const anonymous = await eventsRoute(new Request(`http://holdfast.test/api/attempts/${mine.attemptId}/events?deviceId=laptop`), {
+      params: Promise.resolve({ attemptId: mine.attemptId }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(postRoute().status).toBe(405);
+  });
+});

@@ -1,0 +1,19 @@
+import { route } from "@/lib/server/http/route";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { streamExamEvents } from "@/lib/server/live/stream-exam-events";
+import { ExamParamsSchema } from "@/lib/shared/schemas/params";
+
+/**
+ * Server-sent events of an exam's candidates (docs/sync-protocol.md, "Proctor dashboard"). EventSource sends
+ * Last-Event-ID as a header when it reconnects; `?lastEventId=` does the same for a first connection that
+ * resumes from a snapshot's `lastEventId`.
+ */
+export const GET = route({ access: "proctor", params: ExamParamsSchema }, async ({ params, principal, request }) => {
+  const lastEventId = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId");
+  return streamExamEvents({ examId: params.examId, principal, lastEventId, signal: request.signal });
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";

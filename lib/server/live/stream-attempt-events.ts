@@ -1,0 +1,107 @@
+import "server-only";
+
+import { z } from "zod";
+
+import { AppError } from "@/lib/shared/errors";
+import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
+
+import type { CandidatePrincipal } from "../auth/sessions";
+import { queryRows, sql } from "../db/sql";
+import { validationError } from "../http/errors";
+import { log } from "../log";
+import { subscribeAttemptSignals } from "./attempt-signals";
+import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
+import { EXAM_FEED_TIMINGS, SSE_KEEP_ALIVE, sseEvent } from "./exam-feed";
+import { openEventStream } from "./open-event-stream";
+
+const QuerySchema = z.object({ deviceId: DeviceIdSchema });
+
+type AttemptRow = { id: string; exam_id: string; enrollment_id: string; status: "in_progress" | "submitted"; deadline: Date };
+
+const globalForStreams = globalThis as unknown as { holdfastDeviceStreams?: Map<string, number> };
+
+/** Open candidate streams per attempt and device on this instance: a second tab's stream closing is not the device leaving. */
+function openStreams(): Map<string, number> {
+  return (globalForStreams.holdfastDeviceStreams ??= new Map());
+}
+
+/**
+ * `GET /api/attempts/{attemptId}/events?deviceId=…`: the candidate page's live channel (docs/sync-protocol.md,
+ * "Proctor dashboard", presence stream).
+ *
+ * 1. The attempt, scoped to the caller's enrollment (someone else's is a 404), then the device id (422).
+ * 2. `ready { serverTime, deadline, status }`, and `submitted { serverTime }` at once if it already is.
+ * 3. A bus signal "deadline" for this attempt sends `deadline { serverTime, deadline }` with the deadline read
+ *    now (a proctor extended it); "submitted" sends `submitted { serverTime }` (a proctor or the deadline
+ *    submitted it). Times are ISO 8601, as in every other candidate response.
+ * 4. While the stream is open the device is connected; when it closes (the page went away or lost its
+ *    network), the device is marked disconnected and an offline span opens (device-presence.ts).
+ */
+export async function streamAttemptEvents(options: {
+  attemptId: string;
+  candidate: CandidatePrincipal;
+  deviceId: string | null;
+  signal: AbortSignal;
+}): Promise<Response> {
+  // 1.
+  const attempt = await readAttempt(options.attemptId, options.candidate.enrollmentId);
+  if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
+  const query = QuerySchema.safeParse({ deviceId: options.deviceId ?? undefined });
+  if (!query.success) throw validationError(query.error, "query");
+  const device = { examId: attempt.exam_id, enrollmentId: attempt.enrollment_id, attemptId: attempt.id, deviceId: query.data.deviceId };
+  const streamKey = `${attempt.id}:${device.deviceId}`;
+
+  let unsubscribe = () => undefined as void;
+  let keepAlive: NodeJS.Timeout | undefined;
+  // A stream that closes at once is marked disconnected after it was marked connected, never before.
+  let connected: Promise<void> = Promise.resolve();
+  return openEventStream({
+    signal: options.signal,
+    onOpen: (sink) => {
+      // 2.
+      sink.send(sseEvent("ready", { serverTime: new Date().toISOString(), deadline: attempt.deadline.toISOString(), status: attempt.status }));
+      if (attempt.status === "submitted") sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() }));
+
+      // 3.
+      unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, (signal) => {
+        if (signal === "submitted") {
+          sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() }));
+          return;
+        }
+        void readAttempt(device.attemptId, device.enrollmentId)
+          .then((current) => {
+            if (current) sink.send(sseEvent("deadline", { serverTime: new Date().toISOString(), deadline: current.deadline.toISOString() }));
+          })
+          .catch((error: unknown) => log.warn("candidate stream: could not read the new deadline", { attemptId: device.attemptId, error }));
+      });
+      keepAlive = setInterval(() => sink.send(SSE_KEEP_ALIVE), EXAM_FEED_TIMINGS.keepAliveMs);
+      keepAlive.unref();
+
+      // 4.
+      openStreams().set(streamKey, (openStreams().get(streamKey) ?? 0) + 1);
+      connected = markDeviceConnected(device).catch((error: unknown) =>
+        log.warn("candidate stream: could not mark the device connected", { attemptId: device.attemptId, error }),
+      );
+    },
+    onClose: () => {
+      unsubscribe();
+      clearInterval(keepAlive);
+      const left = (openStreams().get(streamKey) ?? 1) - 1;
+      if (left > 0) {
+        openStreams().set(streamKey, left);
+        return;
+      }
+      openStreams().delete(streamKey);
+      void connected
+        .then(() => markDeviceDisconnected(device))
+        .catch((error: unknown) => log.warn("candidate stream: could not mark the device disconnected", { attemptId: device.attemptId, error }));
+    },
+  });
+}
+
+async function readAttempt(attemptId: string, enrollmentId: string): Promise<AttemptRow | null> {
+  const rows = await queryRows<AttemptRow>(sql`
+    SELECT id::text AS id, exam_id::text AS exam_id, enrollment_id::text AS enrollment_id, status::text AS status, deadline
+    FROM attempts WHERE id = ${attemptId}::uuid AND enrollment_id = ${enrollmentId}::uuid`);
+  return rows[0] ?? null;
+}
