@@ -14,6 +14,21 @@ export type ChannelLike = {
   close(): void;
 };
 
+/** The page's live channel from the server (an EventSource): closed by the engine, reconnecting by itself meanwhile. */
+export type EventStreamLike = {
+  close(): void;
+};
+
+/**
+ * Opens `url` as Server-Sent Events and hands every event named in `events` to `onEvent` with its data parsed as
+ * JSON (an event whose data is not JSON is dropped).
+ */
+export type OpenEventStream = (
+  url: string,
+  events: readonly string[],
+  onEvent: (name: string, data: unknown) => void,
+) => EventStreamLike;
+
 export type SyncEnvironment = {
   /** Receives `online`, `offline` and `pagehide` (the window). */
   window: EventTarget | null;
@@ -26,6 +41,8 @@ export type SyncEnvironment = {
   storagePersisted(): Promise<boolean | null>;
   locks: LockManagerLike | null;
   openChannel: ((name: string, onMessage: (data: unknown) => void) => ChannelLike) | null;
+  /** EventSource, for the candidate's presence stream; absent or null where there is none (tests, old browsers, Node). */
+  openEventStream?: OpenEventStream | null;
 };
 
 /** The real browser, degrading to "no such facility" wherever one is missing (server render, old browsers, tests). */
@@ -54,6 +71,24 @@ export function browserEnvironment(): SyncEnvironment {
             const channel = new BroadcastChannel(name);
             channel.onmessage = (event: MessageEvent) => onMessage(event.data);
             return { post: (message) => channel.postMessage(message), close: () => channel.close() };
+          },
+    openEventStream:
+      typeof EventSource === "undefined"
+        ? null
+        : (url, events, onEvent) => {
+            const source = new EventSource(url);
+            for (const name of events) {
+              source.addEventListener(name, (event: MessageEvent<string>) => {
+                let data: unknown;
+                try {
+                  data = JSON.parse(event.data);
+                } catch {
+                  return;
+                }
+                onEvent(name, data);
+              });
+            }
+            return { close: () => source.close() };
           },
   };
 }

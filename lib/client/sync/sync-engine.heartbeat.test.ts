@@ -37,6 +37,7 @@ describe("heartbeat", () => {
       clock: 0,
       consecutiveFailures: 0,
       storagePersisted: true,
+      deadline: h.server.deadline,
     });
     await h.advance(45_000);
     expect(beats().map((beat) => beat.at - t0)).toEqual([0, 15_000, 30_000, 45_000]);

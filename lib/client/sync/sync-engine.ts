@@ -45,8 +45,9 @@ import {
   writeEdit,
 } from "../offline/drafts";
 import { DEFAULT_SYNC_CONFIG, type SyncConfig } from "./sync-config";
-import { browserEnvironment, type ChannelLike, type SyncEnvironment } from "./environment";
+import { browserEnvironment, type ChannelLike, type EventStreamLike, type SyncEnvironment } from "./environment";
 import { send, type FetchLike, type HttpOutcome, type Timers } from "./http";
+import { PRESENCE_EVENTS, readPresenceEvent, type PresenceEvent } from "./presence-events";
 import {
   EDIT_REFUSAL_MESSAGES,
   sameValue,
@@ -66,6 +67,7 @@ import {
  * - F: flush (one autosave in flight, the retry discipline, acknowledgements);
  * - S: submit (the stored body and key, resent until the server answers);
  * - H: heartbeat;
+ * - P: presence stream (the server tells the page at once of a proctor's extension or force-submit);
  * - T: tabs (Web Locks leadership, BroadcastChannel).
  */
 
@@ -191,6 +193,9 @@ export class SyncEngine {
   private lastBeatKey = "";
   private lastBeatAt = -Infinity;
 
+  // The presence stream (leader only).
+  private stream: EventStreamLike | null = null;
+
   constructor(options: SyncEngineOptions) {
     this.attemptId = options.attemptId;
     this.initialView = options.initialView ?? null;
@@ -263,6 +268,7 @@ export class SyncEngine {
     }
     this.debounceTimer = this.retryTimer = this.heartbeatTimer = this.probeTimer = null;
     this.detachListeners();
+    this.closeStream();
     this.channel?.close();
     this.channel = null;
     this.lockAbort?.abort();
@@ -438,6 +444,7 @@ export class SyncEngine {
         this.emit();
         this.scheduleProbe();
         this.sendHeartbeat();
+        this.openStream();
         this.pump();
       })(),
     );
@@ -1001,9 +1008,10 @@ export class SyncEngine {
     );
   }
 
+  /** What a heartbeat reports at once when it changes; a newly learnt deadline is its acknowledgement (H4). */
   private beatKey(): string {
     const snapshot = this.snapshot;
-    return `${snapshot.online}|${snapshot.pendingCount + snapshot.rejectedCount > 0}|${snapshot.consecutiveFailures > 0}`;
+    return `${snapshot.online}|${snapshot.pendingCount + snapshot.rejectedCount > 0}|${snapshot.consecutiveFailures > 0}|${snapshot.deadline}`;
   }
 
   private maybeHeartbeatOnChange(): void {
@@ -1039,6 +1047,8 @@ export class SyncEngine {
       clock: count(snapshot.clock),
       consecutiveFailures: count(snapshot.consecutiveFailures),
       storagePersisted,
+      // The deadline on the candidate's screen: showing a proctor's extension acknowledges it (H4).
+      ...(snapshot.deadline !== null ? { deadline: snapshot.deadline } : {}),
     };
     const sentAt = this.now();
     const outcome = await this.request("POST", "/heartbeat", JSON.stringify(body));
@@ -1047,18 +1057,29 @@ export class SyncEngine {
     const parsed = HeartbeatResponseSchema.safeParse(outcome.body);
     if (!parsed.success) return;
     const response = parsed.data;
+    await this.applyServerFacts(
+      {
+        serverTime: response.serverTime,
+        deadline: response.deadline,
+        serverOffsetMs: Date.parse(response.serverTime) - (sentAt + receivedAt) / 2,
+      },
+      response.status === "submitted",
+      receivedAt,
+    );
+  }
+
+  /**
+   * H3 — time facts and the attempt's status from the server (a heartbeat's answer, or the presence stream):
+   * a new deadline is shown at once; a submission made elsewhere closes the attempt and fetches its facts.
+   */
+  private async applyServerFacts(
+    facts: { serverTime: string; deadline?: string; serverOffsetMs?: number },
+    isSubmitted: boolean,
+    receivedAt: number,
+  ): Promise<void> {
     const wasClosed = this.attempt?.closed ?? null;
     await this.serial(async () => {
-      const attempt = await applyHeartbeatFacts(this.db, {
-        attemptId: this.attemptId,
-        facts: {
-          serverTime: response.serverTime,
-          deadline: response.deadline,
-          serverOffsetMs: Date.parse(response.serverTime) - (sentAt + receivedAt) / 2,
-        },
-        isSubmitted: response.status === "submitted",
-        now: receivedAt,
-      });
+      const attempt = await applyHeartbeatFacts(this.db, { attemptId: this.attemptId, facts, isSubmitted, now: receivedAt });
       if (attempt) this.attempt = attempt;
     });
     if (!wasClosed && this.attempt?.closed) {
@@ -1068,6 +1089,49 @@ export class SyncEngine {
     }
     this.emit();
     this.afterLocalWrite(null, false);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // P — presence stream
+
+  /**
+   * P1 — while this tab holds the sync role, is online and the attempt is open, keep the page's event stream
+   * open (`GET /api/attempts/{id}/events?deviceId=…`). The browser reconnects it by itself; the engine closes it
+   * on `offline`, `pagehide` and stop, and opens it again on `online` and when the page is shown again.
+   * Without it (no EventSource, or no such route yet) the 15 s heartbeat brings the same news, later.
+   */
+  private openStream(): void {
+    const open = this.env?.openEventStream;
+    if (!open || this.stream || !this.running || !this.isLeader || !this.deviceId) return;
+    if (!(this.env?.isOnline() ?? true) || this.attempt?.closed || this.attempt?.submitState === "submitted") return;
+    const url = `${this.baseUrl}/api/attempts/${encodeURIComponent(this.attemptId)}/events?deviceId=${encodeURIComponent(this.deviceId)}`;
+    const generation = this.generation;
+    this.stream = open(url, PRESENCE_EVENTS, (name, data) => {
+      if (generation !== this.generation || !this.running) return;
+      for (const event of readPresenceEvent(name, data) ?? []) this.track(this.onPresenceEvent(event));
+    });
+  }
+
+  private closeStream(): void {
+    this.stream?.close();
+    this.stream = null;
+  }
+
+  /**
+   * P2 — a deadline other than the one shown (a proctor's extension): show it and send a heartbeat at once,
+   * which carries it and so acknowledges it (H4). A submission (a proctor's force-submit): the same path as a
+   * heartbeat saying so; the page ends on its submitted screen and the stream closes.
+   */
+  private async onPresenceEvent(event: PresenceEvent): Promise<void> {
+    const receivedAt = this.now();
+    if (event.kind === "submitted") {
+      await this.applyServerFacts({ serverTime: event.serverTime }, true, receivedAt);
+      if (this.attempt?.closed || this.attempt?.submitState === "submitted") this.closeStream();
+      return;
+    }
+    if (event.deadline === this.snapshot.deadline) return;
+    await this.applyServerFacts({ serverTime: event.serverTime, deadline: event.deadline }, false, receivedAt);
+    this.sendHeartbeat();
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -1159,13 +1223,23 @@ export class SyncEngine {
   private readonly onOnline = () => {
     this.emit();
     this.trigger("online");
+    this.openStream();
   };
-  private readonly onOffline = () => this.emit();
+  private readonly onOffline = () => {
+    this.closeStream();
+    this.emit();
+  };
   private readonly onVisibility = () => {
-    if (this.env?.isVisible() ?? true) this.trigger("visible");
-    else this.onHidden();
+    if (this.env?.isVisible() ?? true) {
+      this.trigger("visible");
+      // Back from the back/forward cache after a pagehide closed it.
+      this.openStream();
+    } else this.onHidden();
   };
-  private readonly onPageHide = () => this.onHidden();
+  private readonly onPageHide = () => {
+    this.closeStream();
+    this.onHidden();
+  };
 
   private attachListeners(): void {
     const env = this.env!;

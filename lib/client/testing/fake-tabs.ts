@@ -1,4 +1,4 @@
-import type { ChannelLike, LockManagerLike, SyncEnvironment } from "../sync/environment";
+import type { ChannelLike, EventStreamLike, LockManagerLike, OpenEventStream, SyncEnvironment } from "../sync/environment";
 
 type Waiter = {
   callback: () => Promise<void>;
@@ -83,6 +83,41 @@ export class FakeChannelHub {
   };
 }
 
+/** One stream the engine opened: what it asked for, and a way for the test to play the server. */
+export type FakeStream = EventStreamLike & {
+  url: string;
+  events: readonly string[];
+  isClosed: boolean;
+  /** Delivers an event as EventSource would (only the names the engine listens to). */
+  emit(name: string, data: unknown): void;
+};
+
+/** EventSource stand-in: records every stream the engine opens. */
+export class FakeEventStreams {
+  readonly opened: FakeStream[] = [];
+
+  readonly open: OpenEventStream = (url, events, onEvent) => {
+    const stream: FakeStream = {
+      url,
+      events,
+      isClosed: false,
+      close: () => {
+        stream.isClosed = true;
+      },
+      emit: (name, data) => {
+        if (!stream.isClosed && events.includes(name)) onEvent(name, data);
+      },
+    };
+    this.opened.push(stream);
+    return stream;
+  };
+
+  /** The streams open now. */
+  live(): FakeStream[] {
+    return this.opened.filter((stream) => !stream.isClosed);
+  }
+}
+
 export type TestEnvironment = SyncEnvironment & {
   window: EventTarget;
   document: EventTarget;
@@ -93,7 +128,12 @@ export type TestEnvironment = SyncEnvironment & {
 
 /** One "tab": its own window and document events, sharing locks and channels with the other tabs of the test. */
 export function testEnvironment(
-  options: { locks?: LockManagerLike | null; hub?: FakeChannelHub | null; storagePersisted?: boolean | null } = {},
+  options: {
+    locks?: LockManagerLike | null;
+    hub?: FakeChannelHub | null;
+    storagePersisted?: boolean | null;
+    streams?: FakeEventStreams | null;
+  } = {},
 ): TestEnvironment {
   const win = new EventTarget();
   const doc = new EventTarget();
@@ -107,6 +147,7 @@ export function testEnvironment(
     storagePersisted: async () => options.storagePersisted ?? null,
     locks: options.locks ?? null,
     openChannel: options.hub ? options.hub.openChannel : null,
+    openEventStream: options.streams ? options.streams.open : null,
     setOnline(next) {
       online = next;
       win.dispatchEvent(new Event(next ? "online" : "offline"));

@@ -193,9 +193,10 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
     });
 
     it("405 with Allow on other methods", async () => {
-      const response = await call(DELETE, { method: "DELETE" });
+      const response = DELETE();
       expect(response.status).toBe(405);
       expect(response.headers.get("allow")).toBe("POST");
+      expect((await response.json()).error.code).toBe("METHOD_NOT_ALLOWED");
     });
   });
 });

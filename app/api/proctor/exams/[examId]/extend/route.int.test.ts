@@ -130,8 +130,9 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
   });
 
   it("405 with Allow on other methods", async () => {
-    const response = await call(PUT, { method: "PUT" });
+    const response = PUT();
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");
+    expect((await response.json()).error.code).toBe("METHOD_NOT_ALLOWED");
   });
 });

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/**
+ * Events of the candidate's presence stream, `GET /api/attempts/{attemptId}/events?deviceId=…`
+ * (docs/sync-protocol.md, "Proctor actions"): what the page needs to react at once to a proctor's action
+ * instead of at its next heartbeat. Anything else on the stream is ignored; a malformed event is dropped.
+ */
+export const PRESENCE_EVENTS = ["ready", "deadline", "submitted"] as const;
+
+const Instant = z.iso.datetime({ offset: true });
+
+export const PresenceReadySchema = z.object({
+  serverTime: Instant,
+  deadline: Instant,
+  status: z.enum(["in_progress", "submitted"]),
+});
+
+export const PresenceDeadlineSchema = z.object({ serverTime: Instant, deadline: Instant });
+
+export const PresenceSubmittedSchema = z.object({ serverTime: Instant });
+
+/** One event, as the engine acts on it. */
+export type PresenceEvent =
+  | { kind: "deadline"; serverTime: string; deadline: string }
+  | { kind: "submitted"; serverTime: string };
+
+/** Reads one stream event; null for anything the engine does not act on. `ready` tells both facts. */
+export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] | null {
+  if (name === "ready") {
+    const parsed = PresenceReadySchema.safeParse(data);
+    if (!parsed.success) return null;
+    const { serverTime, deadline, status } = parsed.data;
+    const events: PresenceEvent[] = [{ kind: "deadline", serverTime, deadline }];
+    if (status === "submitted") events.push({ kind: "submitted", serverTime });
+    return events;
+  }
+  if (name === "deadline") {
+    const parsed = PresenceDeadlineSchema.safeParse(data);
+    return parsed.success ? [{ kind: "deadline", ...parsed.data }] : null;
+  }
+  if (name === "submitted") {
+    const parsed = PresenceSubmittedSchema.safeParse(data);
+    return parsed.success ? [{ kind: "submitted", serverTime: parsed.data.serverTime }] : null;
+  }
+  return null;
+}

@@ -1,0 +1,193 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { Q } from "../testing/fake-server";
+import { FakeEventStreams, FakeLockManager, FakeChannelHub, testEnvironment } from "../testing/fake-tabs";
+import { createHarness, type Harness } from "../testing/harness";
+
+/**
+ * A proctor's actions reaching the candidate's page (docs/sync-protocol.md, "Proctor actions"): the heartbeat
+ * carries the deadline the page shows (H4, the acknowledgement), and the presence stream (P1, P2) brings an
+ * extension or a force-submit at once instead of at the next 15 s heartbeat.
+ */
+
+let h: Harness;
+let streams: FakeEventStreams;
+beforeEach(() => {
+  h = createHarness();
+  streams = new FakeEventStreams();
+});
+afterEach(async () => {
+  await h.cleanup();
+});
+
+async function started() {
+  const tab = h.engine({ initialView: h.server.view(), environment: testEnvironment({ storagePersisted: true, streams }) });
+  await tab.engine.start();
+  await h.settle();
+  return tab;
+}
+
+const beats = () => h.server.requestsTo("heartbeat");
+const later = (ms: number) => new Date(Date.parse(h.server.deadline) + ms).toISOString();
+
+describe("the heartbeat's deadline (the acknowledgement)", () => {
+  it("every heartbeat carries the deadline the page shows", async () => {
+    await started();
+    await h.advance(15_000);
+    for (const beat of beats()) expect(beat.body.deadline).toBe(h.server.deadline);
+  });
+
+  it("a deadline learnt from any answer triggers a heartbeat soon that carries it, without waiting 15 s", async () => {
+    const { engine } = await started();
+    const t0 = h.clock.now();
+    await h.advance(6_000);
+    const extended = later(600_000);
+    h.server.deadline = extended;
+    // An autosave's answer brings the new deadline…
+    await engine.edit(Q.text, "a");
+    await h.advance(1_500);
+    expect(engine.getSnapshot().deadline).toBe(extended);
+    // …and the heartbeat that reports it follows within the 5 s gap (not at +15 s).
+    await h.advance(5_000);
+    const carrying = beats().filter((beat) => beat.body.deadline === extended);
+    expect(carrying.length).toBeGreaterThanOrEqual(1);
+    expect(carrying[0]!.at - t0).toBeLessThan(15_000);
+  });
+
+  it("a heartbeat's own answer with a new deadline is acknowledged by the next heartbeat, soon", async () => {
+    const { engine } = await started();
+    const t0 = h.clock.now();
+    const extended = later(300_000);
+    h.server.deadline = extended;
+    await h.advance(15_000); // the periodic beat brings it
+    expect(engine.getSnapshot().deadline).toBe(extended);
+    await h.advance(5_000);
+    const carrying = beats().filter((beat) => beat.body.deadline === extended);
+    expect(carrying[0]!.at - t0).toBe(20_000);
+  });
+});
+
+describe("the presence stream", () => {
+  it("is opened by the leader with the device id, while online and running", async () => {
+    const { engine } = await started();
+    expect(streams.live()).toHaveLength(1);
+    const stream = streams.live()[0]!;
+    expect(stream.url).toBe(`/api/attempts/${engine.attemptId}/events?deviceId=${encodeURIComponent(engine.getSnapshot().deviceId!)}`);
+    expect([...stream.events].sort()).toEqual(["deadline", "ready", "submitted"]);
+  });
+
+  it("closes on offline and reopens on online; closes on pagehide and reopens when shown again; closes on stop", async () => {
+    const { engine, env } = await started();
+    env.setOnline(false);
+    await h.settle();
+    expect(streams.live()).toHaveLength(0);
+    env.setOnline(true);
+    await h.settle();
+    expect(streams.live()).toHaveLength(1);
+    expect(streams.opened).toHaveLength(2);
+
+    env.pageHide();
+    env.setVisible(false);
+    await h.settle();
+    expect(streams.live()).toHaveLength(0);
+    env.setVisible(true);
+    await h.settle();
+    expect(streams.live()).toHaveLength(1);
+
+    engine.stop();
+    expect(streams.live()).toHaveLength(0);
+  });
+
+  it("only the leader tab holds one; the next leader opens its own", async () => {
+    const locks = new FakeLockManager();
+    const hub = new FakeChannelHub();
+    const first = h.engine({ environment: testEnvironment({ locks, hub, streams }), initialView: h.server.view() });
+    const second = h.engine({ environment: testEnvironment({ locks, hub, streams }), initialView: h.server.view() });
+    await first.engine.start();
+    await second.engine.start();
+    await h.settle();
+    expect(streams.live()).toHaveLength(1);
+    first.engine.stop();
+    await h.settle();
+    expect(second.engine.getSnapshot().isLeader).toBe(true);
+    expect(streams.live()).toHaveLength(1);
+    expect(streams.opened).toHaveLength(2);
+  });
+
+  it("a deadline event shows the later deadline at once and sends a heartbeat at once that carries it", async () => {
+    const { engine } = await started();
+    await h.advance(2_000);
+    const before = beats().length;
+    const extended = later(900_000);
+    h.server.deadline = extended;
+    streams.live()[0]!.emit("deadline", { serverTime: h.server.serverTime(), deadline: extended });
+    await h.settle();
+    expect(engine.getSnapshot().deadline).toBe(extended);
+    expect(beats()).toHaveLength(before + 1);
+    expect(beats().at(-1)!.body.deadline).toBe(extended);
+    // Nothing more to say: no second beat until the periodic one.
+    await h.advance(5_000);
+    expect(beats()).toHaveLength(before + 1);
+  });
+
+  it("ready with the deadline already shown does nothing; ready with a later one acts like a deadline event", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const before = beats().length;
+    stream.emit("ready", { serverTime: h.server.serverTime(), deadline: h.server.deadline, status: "in_progress" });
+    await h.settle();
+    expect(beats()).toHaveLength(before);
+
+    const extended = later(120_000);
+    h.server.deadline = extended;
+    stream.emit("ready", { serverTime: h.server.serverTime(), deadline: extended, status: "in_progress" });
+    await h.settle();
+    expect(engine.getSnapshot().deadline).toBe(extended);
+    expect(beats().at(-1)!.body.deadline).toBe(extended);
+  });
+
+  it("a submitted event ends the page on its submitted facts (the GET brings the submission) and closes the stream", async () => {
+    const { engine } = await started();
+    await engine.edit(Q.text, "kept on the device");
+    await h.server.freeze();
+    streams.live()[0]!.emit("submitted", { serverTime: h.server.serverTime() });
+    await h.settle();
+    const snapshot = engine.getSnapshot();
+    expect(snapshot.closed).toMatchObject({ reason: "ALREADY_SUBMITTED", submissionId: "sub-1" });
+    expect(await engine.edit(Q.text, "x")).toMatchObject({ ok: false, reason: "closed" });
+    expect(h.server.requestsTo("get").length).toBeGreaterThanOrEqual(1);
+    expect(streams.live()).toHaveLength(0);
+    // Not reopened for a closed attempt.
+    expect(streams.opened).toHaveLength(1);
+  });
+
+  it("ready saying submitted does the same", async () => {
+    const { engine } = await started();
+    await h.server.freeze();
+    streams.live()[0]!.emit("ready", { serverTime: h.server.serverTime(), deadline: h.server.deadline, status: "submitted" });
+    await h.settle();
+    expect(engine.getSnapshot().closed).toMatchObject({ submissionId: "sub-1" });
+  });
+
+  it("ignores malformed events and events it does not know", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const before = beats().length;
+    stream.emit("deadline", { deadline: "soon" });
+    stream.emit("submitted", {});
+    stream.emit("ready", { serverTime: "x" });
+    await h.settle();
+    expect(engine.getSnapshot().closed).toBeNull();
+    expect(engine.getSnapshot().deadline).toBe(h.server.deadline);
+    expect(beats()).toHaveLength(before);
+  });
+
+  it("without EventSource the engine runs as before, on heartbeats alone", async () => {
+    const tab = h.engine({ initialView: h.server.view(), environment: testEnvironment() });
+    await tab.engine.start();
+    await h.settle();
+    h.server.deadline = later(60_000);
+    await h.advance(15_000);
+    expect(tab.engine.getSnapshot().deadline).toBe(h.server.deadline);
+  });
+});
