@@ -25,7 +25,9 @@ async function useLimits(limits: Partial<SyncLimitSpecs>): Promise<void> {
 }
 
 /** The exam's counts over the whole window, summed. */
-async function hour(examId: string): Promise<Omit<MinuteCounts, "autosaveBuckets" | "submitBuckets"> & { autosaveTimed: number; submitTimed: number }> {
+async function hour(
+  examId: string,
+): Promise<Omit<MinuteCounts, "autosaveBuckets" | "submitBuckets"> & { autosaveTimed: number; submitTimed: number }> {
   const minutes = (await readExamRequestStats([examId])).get(examId)!;
   const sum = (pick: (minute: MinuteCounts) => number) => minutes.reduce((total, minute) => total + pick(minute), 0);
   return {
@@ -43,7 +45,15 @@ function heartbeat(attempt: StartedAttempt) {
   return call(heartbeatRoute, {
     params: { attemptId: attempt.attemptId },
     cookie: attempt.cookie,
-    json: { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 },
+    json: {
+      deviceId: "laptop",
+      online: true,
+      pending: 0,
+      oldestPendingMs: 0,
+      lastAckRevision: 0,
+      clock: 0,
+      consecutiveFailures: 0,
+    },
   });
 }
 
@@ -61,13 +71,19 @@ afterEach(() => setSyncLimiters(null));
 
 describe("per-exam request statistics", () => {
   it("counts autosaves, submits, a replay, an ALREADY_SUBMITTED and 429s for the right exam only", async () => {
-    await useLimits({ autosavePerAttempt: { points: 3, durationSeconds: 60 }, heartbeatPerAttempt: { points: 1, durationSeconds: 60 } });
+    await useLimits({
+      autosavePerAttempt: { points: 3, durationSeconds: 60 },
+      heartbeatPerAttempt: { points: 1, durationSeconds: 60 },
+    });
     const attempt = await startedAttempt();
     const bystander = await startedAttempt();
     const question = attempt.questions[2]!.id;
 
     for (let version = 1; version <= 4; version += 1) {
-      await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: `v${version}`, version }] });
+      await autosave(attempt, {
+        deviceId: "laptop",
+        answers: [{ questionId: question, value: `v${version}`, version }],
+      });
     }
     expect((await heartbeat(attempt)).status).toBe(200);
     expect((await heartbeat(attempt)).status).toBe(429);
@@ -78,10 +94,21 @@ describe("per-exam request statistics", () => {
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     const again = await submit(attempt, body, randomUUID());
     expect(again.body.error.code).toBe("ALREADY_SUBMITTED");
-    await autosave(bystander, { deviceId: "phone", answers: [{ questionId: bystander.questions[0]!.id, value: "a", version: 1 }] });
+    await autosave(bystander, {
+      deviceId: "phone",
+      answers: [{ questionId: bystander.questions[0]!.id, value: "a", version: 1 }],
+    });
     await settle();
 
-    const expected = { autosaves: 4, submits: 3, replays: 1, alreadySubmitted: 1, rateLimited: 2, autosaveTimed: 4, submitTimed: 3 };
+    const expected = {
+      autosaves: 4,
+      submits: 3,
+      replays: 1,
+      alreadySubmitted: 1,
+      rateLimited: 2,
+      autosaveTimed: 4,
+      submitTimed: 3,
+    };
     // Before an explicit flush (the timer may have sent some): Redis plus what this process has not sent.
     expect(await hour(attempt.examId)).toEqual(expected);
     expect(await hour(bystander.examId)).toMatchObject({ autosaves: 1, submits: 0, rateLimited: 0 });
@@ -103,7 +130,8 @@ describe("per-exam request statistics", () => {
     const now = Date.now();
     const first = new ExamRequestStats();
     const second = new ExamRequestStats();
-    for (let index = 0; index < 3; index += 1) first.record({ examId, endpoint: "autosave", durationMs: 12, outcome: "ok", at: now });
+    for (let index = 0; index < 3; index += 1)
+      first.record({ examId, endpoint: "autosave", durationMs: 12, outcome: "ok", at: now });
     first.record({ examId, endpoint: "submit", durationMs: 90, outcome: "ok", at: now });
     second.record({ examId, endpoint: "autosave", durationMs: 700, outcome: "ok", at: now });
     second.record({ examId, endpoint: "submit", durationMs: 8, outcome: "replayed", at: now });

@@ -82,7 +82,9 @@ describe("the Redis hash of a minute", () => {
       const counts = windows.get(exam)!.at(-1)!;
       const fields = minuteToFields(counts);
       expect(fields.every(([, value]) => value > 0)).toBe(true);
-      expect(minuteFromHash(Object.fromEntries(fields.map(([field, value]) => [field, String(value)])))).toEqual(counts);
+      expect(minuteFromHash(Object.fromEntries(fields.map(([field, value]) => [field, String(value)])))).toEqual(
+        counts,
+      );
     });
   });
 });

@@ -217,7 +217,9 @@ export class ExamRequestStats {
     } catch (error) {
       // HINCRBY is not idempotent: a pipeline that failed part-way may have added some of it, so adding it
       // all again could count twice. Losing two seconds of statistics is the smaller harm; local still has them.
-      log.warn("exam health: flush to redis failed; this batch stays in process only", { error: (error as Error).message });
+      log.warn("exam health: flush to redis failed; this batch stays in process only", {
+        error: (error as Error).message,
+      });
     } finally {
       this.inFlight.delete(batch);
     }
@@ -249,7 +251,8 @@ export class ExamRequestStats {
     if (redis && redis.status === "ready" && examIds.length > 0) {
       try {
         const pipeline = redis.pipeline();
-        for (const examId of examIds) for (const minute of minutes) pipeline.hgetall(redisKeys.examHealthMinute(examId, minute));
+        for (const examId of examIds)
+          for (const minute of minutes) pipeline.hgetall(redisKeys.examHealthMinute(examId, minute));
         const replies = (await pipeline.exec()) ?? [];
         // What Redis has not got: pending, and batches still in flight. Commands on one connection run in
         // order, so a batch sent before this read is in its replies, and its reply (which takes it out of
@@ -272,7 +275,9 @@ export class ExamRequestStats {
         });
         return result;
       } catch (error) {
-        log.warn("exam health: read from redis failed; answering with this instance's numbers", { error: (error as Error).message });
+        log.warn("exam health: read from redis failed; answering with this instance's numbers", {
+          error: (error as Error).message,
+        });
         result.clear();
       }
     }
@@ -327,6 +332,9 @@ export async function flushExamRequestStats(): Promise<void> {
 }
 
 /** Reads exams' windows from the process's statistics with the process's Redis client. */
-export async function readExamRequestStats(examIds: readonly string[], now = Date.now()): Promise<Map<string, MinuteCounts[]>> {
+export async function readExamRequestStats(
+  examIds: readonly string[],
+  now = Date.now(),
+): Promise<Map<string, MinuteCounts[]>> {
   return examRequestStats().read(examIds, await getRedis(), now);
 }

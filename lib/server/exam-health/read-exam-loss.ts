@@ -23,13 +23,22 @@ export type LossViewer = StaffPrincipal | ApiTokenPrincipal | "operators";
  * The loss figures of the given exams from Postgres, in one statement, for the exams the viewer may see:
  * an exam missing from the answer does not exist or is not the viewer's (the caller answers 404).
  */
-export async function readExamLoss(options: { examIds: readonly string[]; viewer: LossViewer }): Promise<Map<string, ExamLoss>> {
+export async function readExamLoss(options: {
+  examIds: readonly string[];
+  viewer: LossViewer;
+}): Promise<Map<string, ExamLoss>> {
   const { examIds, viewer } = options;
   if (examIds.length === 0) return new Map();
-  const proctorId = viewer !== "operators" && viewer.kind === "staff" && viewer.role === "proctor" ? viewer.userId : null;
+  const proctorId =
+    viewer !== "operators" && viewer.kind === "staff" && viewer.role === "proctor" ? viewer.userId : null;
   const publishedOnly = viewer === "operators";
   // Authorization lives in the WHERE: a proctor's unassigned exam yields no row, like a missing one.
-  const rows = await queryRows<{ exam_id: string; submissions: number; digest_mismatches: number; attempts_with_late_answers: number }>(sql`
+  const rows = await queryRows<{
+    exam_id: string;
+    submissions: number;
+    digest_mismatches: number;
+    attempts_with_late_answers: number;
+  }>(sql`
     SELECT e.id::text AS exam_id,
       (SELECT count(*)::int FROM submissions s JOIN attempts a ON a.id = s.attempt_id WHERE a.exam_id = e.id) AS submissions,
       (SELECT count(*)::int FROM submissions s JOIN attempts a ON a.id = s.attempt_id

@@ -26,13 +26,21 @@ async function gatherOrThrow(now: number): Promise<ExamHealth[]> {
   const losses = await readExamLoss({ examIds: active, viewer: "operators" });
   const examIds = [...losses.keys()];
   const windows = await readExamRequestStats(examIds, now);
-  return examIds.map((examId) => summariseExamHealth({ loss: losses.get(examId)!, minutes: windows.get(examId) ?? [], now }));
+  return examIds.map((examId) =>
+    summariseExamHealth({ loss: losses.get(examId)!, minutes: windows.get(examId) ?? [], now }),
+  );
 }
 
 // The four gauges are collected one after another in one scrape: they share one gathering, so a scrape
-// costs one Postgres statement and one Redis pipeline, not four of each.
+// costs one Postgres statement and one Redis pipeline, not four of each. renderMetrics starts every scrape
+// afresh; a direct registry.metrics() shares for at most SHARE_FOR_MS.
 const SHARE_FOR_MS = 1_000;
 let shared: { at: number; health: Promise<ExamHealth[]> } | null = null;
+
+/** Makes the next collect gather anew (called at the start of each scrape). */
+export function beginExamHealthScrape(): void {
+  shared = null;
+}
 function gatherShared(): Promise<ExamHealth[]> {
   const now = Date.now();
   if (!shared || now - shared.at > SHARE_FOR_MS) shared = { at: now, health: gatherExamHealth(now) };

@@ -11,7 +11,13 @@ const quiet = () => Array.from({ length: HEALTH_WINDOW_MINUTES }, emptyMinute);
 describe("summariseExamHealth", () => {
   it("has no rates or p99s without submissions or requests, and 60 zero points ending at this minute", () => {
     const health = summariseExamHealth({ loss, minutes: quiet(), now: NOW });
-    expect(health).toMatchObject({ lossRate: null, duplicateRate: null, autosaveP99Ms: null, submitP99Ms: null, rateLimited: 0 });
+    expect(health).toMatchObject({
+      lossRate: null,
+      duplicateRate: null,
+      autosaveP99Ms: null,
+      submitP99Ms: null,
+      rateLimited: 0,
+    });
     expect(health.series).toHaveLength(60);
     expect(health.series.at(-1)!.at).toBe(Date.UTC(2026, 10, 30, 9, 30));
     expect(health.series[0]!.at).toBe(Date.UTC(2026, 10, 30, 8, 31));

@@ -20,7 +20,11 @@ function ratio(part: number, whole: number): number | null {
  * ExamHealth from the loss figures (Postgres) and the window's per-minute request counts (oldest first,
  * the last one being the minute of `now`). Rates are fractions (0.004 is 0.4 %).
  */
-export function summariseExamHealth(options: { loss: ExamLoss; minutes: readonly MinuteCounts[]; now: number }): ExamHealth {
+export function summariseExamHealth(options: {
+  loss: ExamLoss;
+  minutes: readonly MinuteCounts[];
+  now: number;
+}): ExamHealth {
   const { loss, minutes, now } = options;
   const total = emptyMinute();
   for (const minute of minutes) addMinute(total, minute);

@@ -33,7 +33,13 @@ describe("exam health with Redis down", () => {
 
     const response = await call(healthRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ examId: attempt.examId, submissions: 1, lossRate: 0, duplicateRate: 0.5, rateLimited: 0 });
+    expect(response.body).toMatchObject({
+      examId: attempt.examId,
+      submissions: 1,
+      lossRate: 0,
+      duplicateRate: 0.5,
+      rateLimited: 0,
+    });
     expect(response.body.autosaveP99Ms).toBeGreaterThan(0);
     const total = (field: "autosaves" | "submits" | "replays") =>
       (response.body.series as Record<string, number>[]).reduce((sum, point) => sum + point[field]!, 0);

@@ -23,14 +23,24 @@ async function startedAttempts(count: number): Promise<{ examId: string; attempt
       const cookie = await join(candidate.joinToken);
       const started = await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie });
       expect(started.status).toBe(201);
-      return { examId: exam.id, attemptId: started.body.attemptId as string, cookie, enrollmentId: candidate.id, questions: exam.questions };
+      return {
+        examId: exam.id,
+        attemptId: started.body.attemptId as string,
+        cookie,
+        enrollmentId: candidate.id,
+        questions: exam.questions,
+      };
     }),
   );
   return { examId: exam.id, attempts };
 }
 
 const health = (examId: string, auth: { cookie?: string; bearer?: string }) =>
-  call<ExamHealth & { error: { code: string; message: string } }>(GET, { path: `/api/proctor/exams/${examId}/health`, params: { examId }, ...auth });
+  call<ExamHealth & { error: { code: string; message: string } }>(GET, {
+    path: `/api/proctor/exams/${examId}/health`,
+    params: { examId },
+    ...auth,
+  });
 
 beforeAll(async () => {
   const client = await getRedis();
@@ -41,20 +51,31 @@ beforeAll(async () => {
 describe("GET /api/proctor/exams/{examId}/health", () => {
   it("gives loss, duplicates, p99s and a point per minute of the last hour", async () => {
     const { examId, attempts } = await startedAttempts(4);
-    const [mismatched, late, clean, replayed] = attempts as [StartedAttempt, StartedAttempt, StartedAttempt, StartedAttempt];
+    const [mismatched, late, clean, replayed] = attempts as [
+      StartedAttempt,
+      StartedAttempt,
+      StartedAttempt,
+      StartedAttempt,
+    ];
     const question = mismatched.questions[2]!.id;
 
     // One submission whose device digest differs from the server's paper.
-    expect((await submit(mismatched, { deviceId: "d", answers: [], digest: "0".repeat(64) }, randomUUID())).status).toBe(200);
+    expect(
+      (await submit(mismatched, { deviceId: "d", answers: [], digest: "0".repeat(64) }, randomUUID())).status,
+    ).toBe(200);
     // One attempt with a late answer: an edit that arrived after its submission.
     expect((await submit(late, { deviceId: "d", answers: [] }, randomUUID())).status).toBe(200);
-    expect((await autosave(late, { deviceId: "d", answers: [{ questionId: question, value: "late", version: 5 }] })).status).toBe(409);
+    expect(
+      (await autosave(late, { deviceId: "d", answers: [{ questionId: question, value: "late", version: 5 }] })).status,
+    ).toBe(409);
     // Two clean ones, one of them replayed once.
     await autosave(clean, { deviceId: "d", answers: [{ questionId: question, value: "x", version: 1 }] });
     expect((await submit(clean, { deviceId: "d", answers: [] }, randomUUID())).status).toBe(200);
     const key = randomUUID();
     await submit(replayed, { deviceId: "d", answers: [] }, key);
-    expect((await submit(replayed, { deviceId: "d", answers: [] }, key)).headers.get("idempotent-replayed")).toBe("true");
+    expect((await submit(replayed, { deviceId: "d", answers: [] }, key)).headers.get("idempotent-replayed")).toBe(
+      "true",
+    );
     await flushExamRequestStats();
 
     const response = await health(examId, { bearer: adminToken() });
@@ -82,7 +103,13 @@ describe("GET /api/proctor/exams/{examId}/health", () => {
     const exam = await createExam();
     const response = await health(exam.id, { bearer: adminToken() });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ submissions: 0, lossRate: null, duplicateRate: null, autosaveP99Ms: null, submitP99Ms: null });
+    expect(response.body).toMatchObject({
+      submissions: 0,
+      lossRate: null,
+      duplicateRate: null,
+      autosaveP99Ms: null,
+      submitP99Ms: null,
+    });
   });
 
   it("answers an assigned proctor, and 404 to an unassigned one, for another exam's id and for a missing exam", async () => {

@@ -1,0 +1,208 @@
+// GET /api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline: one candidate's attempt as short
+// sentences, oldest first, from what Postgres keeps; an enrollment of another exam, or an exam the proctor
+// is not assigned to, is a 404.
+import { randomUUID } from "node:crypto";
+
+import { describe, expect, it } from "vitest";
+
+import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
+import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+import { POST as sessionRoute } from "@/app/api/session/route";
+import { db } from "@/lib/server/db/client";
+import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
+import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
+import { call } from "@/lib/server/testing/http";
+import type { CandidateTimeline } from "@/lib/shared/schemas/proctor";
+
+import { GET } from "./route";
+
+const CHROME_ON_WINDOWS =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+function timeline(examId: string, enrollmentId: string, auth: { cookie?: string; bearer?: string }) {
+  return call<CandidateTimeline & { error: { code: string } }>(GET, {
+    path: `/api/proctor/exams/${examId}/candidates/${enrollmentId}/timeline`,
+    params: { examId, enrollmentId },
+    ...auth,
+  });
+}
+
+function heartbeat(attempt: StartedAttempt, deviceId: string) {
+  return call(heartbeatRoute, {
+    params: { attemptId: attempt.attemptId },
+    cookie: attempt.cookie,
+    json: {
+      deviceId,
+      online: true,
+      pending: 0,
+      oldestPendingMs: 0,
+      lastAckRevision: 0,
+      clock: 0,
+      consecutiveFailures: 0,
+    },
+  });
+}
+
+type Question = StartedAttempt["questions"][number];
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 15));
+
+describe("GET …/candidates/{enrollmentId}/timeline", () => {
+  it("tells the attempt oldest first: joins, start, devices, switches, offline spans, saves, extra time, submit, late answers", async () => {
+    const exam = await createExam();
+    const [candidate] = await enroll(exam.id);
+    const cookie = await join(candidate!.joinToken);
+    const started = await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie });
+    expect(started.status).toBe(201);
+    const attempt: StartedAttempt = {
+      examId: exam.id,
+      attemptId: started.body.attemptId,
+      cookie,
+      enrollmentId: candidate!.id,
+      questions: exam.questions,
+    };
+    const [q1, q2, q3] = exam.questions as [Question, Question, Question];
+
+    expect((await heartbeat(attempt, "laptop")).status).toBe(200);
+    await pause();
+    await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [
+        { questionId: q1.id, value: "a", version: 1 },
+        { questionId: q2.id, value: ["a"], version: 2 },
+      ],
+    });
+    await pause();
+    // A second device joins with its own session.
+    const phoneJoin = await call(sessionRoute, {
+      path: "/api/session",
+      json: { joinToken: candidate!.joinToken },
+      headers: { "user-agent": CHROME_ON_WINDOWS },
+    });
+    expect(phoneJoin.status).toBe(200);
+    await pause();
+    expect((await heartbeat(attempt, "phone")).status).toBe(200);
+    await pause();
+    await autosave(attempt, { deviceId: "phone", answers: [{ questionId: q3.id, value: "127.0.0.1", version: 3 }] });
+
+    const base = Date.now();
+    await db.deviceOfflineSpan.createMany({
+      data: [
+        {
+          attemptId: attempt.attemptId,
+          deviceId: "laptop",
+          startedAt: new Date(base + 1_000),
+          endedAt: new Date(base + 126_000),
+          cause: "reported",
+        },
+        {
+          attemptId: attempt.attemptId,
+          deviceId: "phone",
+          startedAt: new Date(base + 200_000),
+          endedAt: null,
+          cause: "unreachable",
+        },
+      ],
+    });
+    await db.timeExtension.create({
+      data: {
+        examId: attempt.examId,
+        enrollmentId: attempt.enrollmentId,
+        attemptId: attempt.attemptId,
+        seconds: 600,
+        reason: "fire alarm",
+        actorLabel: "Ada Lovelace <ada@example.test>",
+        createdAt: new Date(base + 300_000),
+        acknowledgedAt: new Date(base + 302_000),
+        acknowledgedDeviceId: "phone",
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(
+      (await submit(attempt, { deviceId: "phone", answers: [], digest: "0".repeat(64) }, randomUUID())).status,
+    ).toBe(200);
+    expect(
+      (await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: q3.id, value: "late", version: 9 }] }))
+        .status,
+    ).toBe(409);
+
+    const response = await timeline(attempt.examId, attempt.enrollmentId, { bearer: adminToken() });
+    expect(response.status).toBe(200);
+    const { entries, enrollmentId, serverTime } = response.body;
+    expect(enrollmentId).toBe(attempt.enrollmentId);
+    expect(serverTime).toBeGreaterThanOrEqual(base);
+    for (let index = 1; index < entries.length; index += 1)
+      expect(entries[index]!.at).toBeGreaterThanOrEqual(entries[index - 1]!.at);
+
+    const texts = entries.map((entry) => `${entry.kind}: ${entry.text}`);
+    expect(texts[0]).toBe("enrolled: Enrolled.");
+    expect(texts).toContain("joined: Joined on an unknown browser.");
+    expect(texts).toContain("joined: Joined on Chrome on Windows.");
+    expect(texts).toContain("started: Started the attempt.");
+    expect(texts).toContain("device_first_seen: Device laptop first seen.");
+    expect(texts).toContain("device_first_seen: Device phone first seen.");
+    expect(texts).toContain("device_switch: Switched to device phone (was on device laptop).");
+    expect(texts).toContain("offline: Device laptop went offline (it said so).");
+    expect(texts).toContain("online: Device laptop back online after 2 min 5 s.");
+    expect(texts).toContain("offline: Device phone stopped sending heartbeats.");
+    expect(texts).toContain("extended: +10 min by Ada Lovelace: fire alarm");
+    expect(texts).toContain("extension_acknowledged: Device phone shows the new deadline (+10 min).");
+    expect(texts).toContain(
+      "submitted: Submitted by the candidate. The device's copy differs from the paper the server froze (digest mismatch).",
+    );
+    expect(texts).toContain(
+      "late_answer: Late answer to question 3 from device laptop (via autosave); kept aside, not applied.",
+    );
+    const saves = entries.filter((entry) => entry.kind === "saves");
+    // Grouped per minute and device (a minute boundary in the middle of the test would only split a group).
+    for (const entry of saves) expect(entry.text).toMatch(/^Saved \d+ answers? from device (laptop|phone)\.$/);
+    expect(saves.reduce((sum, entry) => sum + Number(/Saved (\d+)/.exec(entry.text)![1]), 0)).toBe(3);
+    expect(entries.find((entry) => entry.kind === "offline" && entry.deviceId === "laptop")!.until).toBe(
+      base + 126_000,
+    );
+    expect(entries.find((entry) => entry.kind === "offline" && entry.deviceId === "phone")!.until).toBeNull();
+    // Started comes after enrolled and joined; the submission after the saves.
+    const kinds = entries.map((entry) => entry.kind);
+    expect(kinds.indexOf("started")).toBeGreaterThan(kinds.indexOf("enrolled"));
+    expect(kinds.indexOf("submitted")).toBeGreaterThan(kinds.lastIndexOf("saves"));
+  });
+
+  it("is a bare enrolled line for a candidate who never joined", async () => {
+    const attempt = await startedAttempt();
+    const [other] = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO enrollments (id, exam_id, name, email, join_token_hash)
+      VALUES (gen_random_uuid(), ${attempt.examId}::uuid, 'Quiet', ${`quiet-${randomUUID()}@example.test`}, ${randomUUID()})
+      RETURNING id::text AS id`;
+    const response = await timeline(attempt.examId, other!.id, { bearer: adminToken() });
+    expect(response.status).toBe(200);
+    expect(response.body.entries.map((entry) => entry.kind)).toEqual(["enrolled"]);
+  });
+
+  it("answers 404 for another exam's enrollment, an unassigned proctor, and a missing enrollment", async () => {
+    const mine = await startedAttempt();
+    const theirs = await startedAttempt();
+    const assigned = await createStaff("proctor");
+    const stranger = await createStaff("proctor");
+    await db.examProctor.create({ data: { examId: mine.examId, staffUserId: assigned.id } });
+    await db.examProctor.create({ data: { examId: theirs.examId, staffUserId: stranger.id } });
+    const cookie = await signIn(assigned.email, assigned.password);
+
+    expect((await timeline(mine.examId, mine.enrollmentId, { cookie })).status).toBe(200);
+    // Another exam's candidate under my exam's id, and under its own exam's id.
+    for (const [examId, enrollmentId] of [
+      [mine.examId, theirs.enrollmentId],
+      [theirs.examId, theirs.enrollmentId],
+      [mine.examId, randomUUID()],
+    ] as const) {
+      const refused = await timeline(examId, enrollmentId, { cookie });
+      expect(refused.status).toBe(404);
+      expect(refused.body.error).toEqual({ code: "NOT_FOUND", message: "No such candidate in this exam." });
+    }
+    expect(
+      (await timeline(mine.examId, mine.enrollmentId, { cookie: await signIn(stranger.email, stranger.password) }))
+        .status,
+    ).toBe(404);
+    expect((await timeline(mine.examId, "nope", { cookie })).status).toBe(404);
+    expect((await timeline(mine.examId, mine.enrollmentId, {})).status).toBe(401);
+  });
+});

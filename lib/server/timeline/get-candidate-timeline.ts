@@ -1,0 +1,217 @@
+import "server-only";
+
+import { AppError } from "@/lib/shared/errors";
+import type { CandidateTimeline, TimelineEntry } from "@/lib/shared/schemas/proctor";
+
+import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
+import { queryRows, sql } from "../db/sql";
+import {
+  actorName,
+  describeUserAgent,
+  deviceLabel,
+  deviceSwitches,
+  formatDuration,
+  groupSaves,
+  sortTimeline,
+  type DeviceActivity,
+} from "./describe-timeline";
+
+type CandidateRow = {
+  enrollment_id: string;
+  enrolled_at: Date;
+  attempt_id: string | null;
+  started_at: Date | null;
+  submitted_at: Date | null;
+  source: "candidate" | "proctor" | "auto" | null;
+  digest: string | null;
+  client_digest: string | null;
+};
+
+const SUBMITTED_TEXT = {
+  candidate: "Submitted by the candidate.",
+  proctor: "Force-submitted by a proctor.",
+  auto: "Submitted automatically at the deadline.",
+} as const;
+
+const OFFLINE_TEXT: Record<string, (device: string) => string> = {
+  reported: (device) => `${device} went offline (it said so).`,
+  disconnected: (device) => `${device} lost its connection.`,
+  unreachable: (device) => `${device} stopped sending heartbeats.`,
+};
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Everything the server knows about one candidate's attempt, as lines a proctor reads, oldest first: enrolled,
+ * each join (one per device session, with its browser), started, each device's first heartbeat, device
+ * switches, offline spans and returns, saves per minute, extensions and their acknowledgement, the
+ * submission and late answers. The enrollment must belong to the exam and the exam be visible to the caller
+ * (a proctor's assigned exams; an admin's or the admin token's every exam), else 404.
+ */
+export async function getCandidateTimeline(options: {
+  examId: string;
+  enrollmentId: string;
+  viewer: StaffPrincipal | ApiTokenPrincipal;
+  now?: number;
+}): Promise<CandidateTimeline> {
+  const { examId, enrollmentId, viewer } = options;
+  const proctorId = viewer.kind === "staff" && viewer.role === "proctor" ? viewer.userId : null;
+  // Authorization lives in the WHERE: the enrollment of another exam, or of an exam not assigned to this
+  // proctor, yields no row, like a missing one.
+  const [candidate] = await queryRows<CandidateRow>(sql`
+    SELECT en.id::text AS enrollment_id, en.created_at AS enrolled_at, a.id::text AS attempt_id, a.started_at,
+           s.submitted_at, s.source::text AS source, s.digest, s.client_digest
+    FROM enrollments en
+      JOIN exams e ON e.id = en.exam_id
+      LEFT JOIN attempts a ON a.enrollment_id = en.id
+      LEFT JOIN submissions s ON s.attempt_id = a.id
+    WHERE en.id = ${enrollmentId}::uuid AND en.exam_id = ${examId}::uuid
+      AND (${proctorId}::uuid IS NULL
+        OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = e.id AND p.staff_user_id = ${proctorId}::uuid))`);
+  if (!candidate) throw new AppError("NOT_FOUND", "No such candidate in this exam.");
+
+  const attemptId = candidate.attempt_id;
+  const [joins, heartbeats, spans, answers, extensions, lateAnswers] = await Promise.all([
+    // A join is audited with its session; a session without an audit event (made some other way) still counts.
+    queryRows<{ at: Date; user_agent: string | null }>(sql`
+      SELECT ae.at, ae.data->>'userAgent' AS user_agent
+      FROM audit_events ae
+      WHERE ae.enrollment_id = ${enrollmentId}::uuid AND ae.action = 'candidate.joined'
+      UNION ALL
+      SELECT se.created_at AS at, se.user_agent
+      FROM sessions se
+      WHERE se.enrollment_id = ${enrollmentId}::uuid AND se.kind = 'candidate'
+        AND NOT EXISTS (SELECT 1 FROM audit_events ae
+          WHERE ae.enrollment_id = se.enrollment_id AND ae.action = 'candidate.joined' AND ae.data->>'sessionId' = se.id::text)`),
+    attemptId
+      ? queryRows<{ device_id: string; first_seen_at: Date; received_at: Date }>(sql`
+          SELECT device_id, first_seen_at, received_at FROM device_heartbeats WHERE attempt_id = ${attemptId}::uuid`)
+      : [],
+    attemptId
+      ? queryRows<{ device_id: string; started_at: Date; ended_at: Date | null; cause: string }>(sql`
+          SELECT device_id, started_at, ended_at, cause FROM device_offline_spans WHERE attempt_id = ${attemptId}::uuid`)
+      : [],
+    attemptId
+      ? queryRows<{ device_id: string; saved_at: Date }>(sql`
+          SELECT device_id, saved_at FROM answers WHERE attempt_id = ${attemptId}::uuid`)
+      : [],
+    queryRows<{
+      seconds: number;
+      reason: string;
+      actor_label: string;
+      attempt_id: string | null;
+      created_at: Date;
+      acknowledged_at: Date | null;
+      acknowledged_device_id: string | null;
+    }>(sql`
+      SELECT seconds, reason, actor_label, attempt_id::text AS attempt_id, created_at, acknowledged_at, acknowledged_device_id
+      FROM time_extensions WHERE enrollment_id = ${enrollmentId}::uuid AND exam_id = ${examId}::uuid`),
+    attemptId
+      ? queryRows<{ received_at: Date; via: string; device_id: string; position: number | null }>(sql`
+          SELECT l.received_at, l.via, l.device_id, q.position
+          FROM late_answers l LEFT JOIN questions q ON q.id = l.question_id
+          WHERE l.attempt_id = ${attemptId}::uuid`)
+      : [],
+  ]);
+
+  const devices = new Set<string>([...heartbeats.map((row) => row.device_id), ...answers.map((row) => row.device_id)]);
+  const entries: TimelineEntry[] = [{ at: candidate.enrolled_at.getTime(), kind: "enrolled", text: "Enrolled." }];
+
+  for (const join of joins) {
+    entries.push({ at: join.at.getTime(), kind: "joined", text: `Joined on ${describeUserAgent(join.user_agent)}.` });
+  }
+  if (candidate.started_at)
+    entries.push({ at: candidate.started_at.getTime(), kind: "started", text: "Started the attempt." });
+
+  for (const heartbeat of heartbeats) {
+    entries.push({
+      at: heartbeat.first_seen_at.getTime(),
+      kind: "device_first_seen",
+      text: `${capitalised(deviceLabel(heartbeat.device_id))} first seen.`,
+      deviceId: heartbeat.device_id,
+    });
+  }
+
+  const activity: DeviceActivity[] = [
+    ...answers.map((row) => ({ at: row.saved_at.getTime(), deviceId: row.device_id })),
+    ...heartbeats.flatMap((row) => [
+      { at: row.first_seen_at.getTime(), deviceId: row.device_id },
+      { at: row.received_at.getTime(), deviceId: row.device_id },
+    ]),
+  ];
+  entries.push(...deviceSwitches(activity));
+
+  for (const span of spans) {
+    const device = capitalised(deviceLabel(span.device_id));
+    const describe = OFFLINE_TEXT[span.cause] ?? ((label: string) => `${label} went offline.`);
+    entries.push({
+      at: span.started_at.getTime(),
+      kind: "offline",
+      text: describe(device),
+      deviceId: span.device_id,
+      until: span.ended_at?.getTime() ?? null,
+    });
+    if (span.ended_at) {
+      entries.push({
+        at: span.ended_at.getTime(),
+        kind: "online",
+        text: `${device} back online after ${formatDuration(span.ended_at.getTime() - span.started_at.getTime())}.`,
+        deviceId: span.device_id,
+      });
+    }
+  }
+
+  entries.push(
+    ...groupSaves(
+      answers.map((row) => ({ savedAt: row.saved_at.getTime(), deviceId: row.device_id })),
+      devices.size > 1,
+    ),
+  );
+
+  for (const extension of extensions) {
+    const waits = extension.attempt_id === null ? " It applies when the candidate starts." : "";
+    entries.push({
+      at: extension.created_at.getTime(),
+      kind: "extended",
+      text: `+${formatDuration(extension.seconds * 1000)} by ${actorName(extension.actor_label)}: ${extension.reason}${waits}`,
+    });
+    if (extension.acknowledged_at) {
+      const device = extension.acknowledged_device_id
+        ? capitalised(deviceLabel(extension.acknowledged_device_id))
+        : "The device";
+      entries.push({
+        at: extension.acknowledged_at.getTime(),
+        kind: "extension_acknowledged",
+        text: `${device} shows the new deadline (+${formatDuration(extension.seconds * 1000)}).`,
+        ...(extension.acknowledged_device_id ? { deviceId: extension.acknowledged_device_id } : {}),
+      });
+    }
+  }
+
+  if (candidate.submitted_at && candidate.source) {
+    const isMismatch = candidate.client_digest !== null && candidate.client_digest !== candidate.digest;
+    entries.push({
+      at: candidate.submitted_at.getTime(),
+      kind: "submitted",
+      text: `${SUBMITTED_TEXT[candidate.source]}${isMismatch ? " The device's copy differs from the paper the server froze (digest mismatch)." : ""}`,
+    });
+  }
+
+  for (const late of lateAnswers) {
+    const question = late.position === null ? "a question" : `question ${late.position}`;
+    entries.push({
+      at: late.received_at.getTime(),
+      kind: "late_answer",
+      text: `Late answer to ${question} from ${deviceLabel(late.device_id)} (via ${late.via}); kept aside, not applied.`,
+      deviceId: late.device_id,
+    });
+  }
+
+  return {
+    enrollmentId: candidate.enrollment_id,
+    serverTime: options.now ?? Date.now(),
+    entries: sortTimeline(entries),
+  };
+}
