@@ -20,6 +20,7 @@ import type { ExamHealth, StatusCounters } from "@/lib/shared/schemas/proctor";
 
 import { CandidateDrawer } from "./candidate-drawer";
 import { CandidatesTable } from "./candidates-table";
+import { ExamHealthPanel } from "./exam-health-panel";
 import { ExtendDialog } from "./extend-dialog";
 
 type Props = { examId: string; examTitle: string };
@@ -75,7 +76,7 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
             {health.data ? <HealthFigures health={health.data} /> : health.error ? `could not be loaded: ${health.error.message}` : "loading…"}
           </span>
         </summary>
-        {health.data ? <HealthSummary health={health.data} /> : null}
+        {health.data ? <ExamHealthPanel health={health.data} /> : null}
       </details>
 
       <div className="proctor__body">
@@ -231,20 +232,5 @@ function HealthFigures({ health }: { health: ExamHealth }) {
       · loss {percent(health.lossRate)} · duplicates {percent(health.duplicateRate)} · p99 autosave {ms(health.autosaveP99Ms)}, submit{" "}
       {ms(health.submitP99Ms)} · {health.rateLimited} rate-limited
     </>
-  );
-}
-
-/** The three numbers in words, until the health panel (components/proctor/exam-health-panel.tsx) lands. */
-function HealthSummary({ health }: { health: ExamHealth }) {
-  const percent = (rate: number | null) => (rate === null ? "—" : `${(rate * 100).toFixed(1)} %`);
-  const ms = (value: number | null) => (value === null ? "—" : `${Math.round(value)} ms`);
-  return (
-    <section aria-label="Exam health summary">
-      <h2>Exam health</h2>
-      <p>Loss rate {percent(health.lossRate)} · duplicate rate {percent(health.duplicateRate)}</p>
-      <p>
-        p99 autosave {ms(health.autosaveP99Ms)} · submit {ms(health.submitP99Ms)} · {health.rateLimited} rate-limited
-      </p>
-    </section>
   );
 }
