@@ -94,8 +94,8 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
             </div>
             <p className="quiet" aria-live="off">
               {visible.length === rows.length
-                ? `${rows.length} candidates`
-                : `${visible.length} of ${rows.length} candidates shown`}
+                ? `${rows.length} ${rows.length === 1 ? "candidate" : "candidates"}`
+                : `${visible.length} of ${rows.length} shown`}
             </p>
             <button
               type="button"

@@ -37,14 +37,17 @@ test.describe("A proctor watching the live dashboard", () => {
     await candidateContext.setOffline(true);
     await question(candidatePage, 4).getByLabel("Your answer").fill("Written while the train was in the tunnel.");
     await expect(row).toContainText(/Offline \d+ s/, { timeout: 8_000 });
-    await expect(page.getByRole("button", { name: /Offline/ })).toContainText("1");
+    const counters = page.getByRole("group", { name: "Filter by status" });
+    await expect(counters.getByRole("button", { name: /Offline/ })).toContainText("1");
 
     // Quiet for the at-risk threshold (30 s): flagged, with the reason in words.
     await expect(row).toContainText("At risk", { timeout: 45_000 });
     await expect(row).toContainText(/only on the device|unsynced/);
-    await page.getByRole("button", { name: /At risk/ }).click();
+    // The At risk counter filters the table to them.
+    await counters.getByRole("button", { name: /At risk/ }).click();
+    await expect(counters.getByRole("button", { name: /At risk/ })).toHaveAttribute("aria-pressed", "true");
     await expect(candidateRow(page, candidate.name)).toBeVisible();
-    await page.getByRole("button", { name: /At risk/ }).click();
+    await counters.getByRole("button", { name: /At risk/ }).click();
 
     // Back online: the pending edit reaches the server and the row settles.
     await candidateContext.setOffline(false);
