@@ -159,6 +159,12 @@ const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, 
       <div className="ctable__cell ctable__cell--who" role="cell">
         <span className="ctable__name">{facts.name}</span>
         <span className="ctable__email muted">{facts.email}</span>
+        {status.isAtRisk ? (
+          // On a phone the risk column is off screen: the words come under the name instead of the email.
+          <span className="ctable__risk-inline" aria-hidden="true">
+            At risk: {status.atRiskReason}
+          </span>
+        ) : null}
       </div>
       <div className="ctable__cell" role="cell">
         {connection ? <span className={`tone tone--${connection.tone}`}>{connection.text}</span> : <span className="muted">—</span>}
