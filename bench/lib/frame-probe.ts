@@ -13,37 +13,45 @@ declare global {
   }
 }
 
-export async function installFrameProbe(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const probe = { longTasks: [] as number[], frameIntervals: [] as number[], firstRowsAt: null as number | null, since: performance.now() };
-    window.__frameProbe = probe;
-    try {
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
-      }).observe({ type: "longtask", buffered: true });
-    } catch {
-      // No longtask support: frame intervals still tell the story.
-    }
-    let last = -1;
-    const frame = (at: number) => {
-      if (last >= 0) probe.frameIntervals.push(at - last);
-      last = at;
-      if (probe.firstRowsAt === null && document.querySelector('[role="row"][aria-rowindex="2"]')) probe.firstRowsAt = performance.now();
-      requestAnimationFrame(frame);
-    };
+/**
+ * Plain JavaScript, not a function handed to Playwright: tsx compiles functions with esbuild's `__name`
+ * helper, which does not exist in the page, and the probe would die after its first statement.
+ */
+const FRAME_PROBE_SCRIPT = `(() => {
+  const probe = { longTasks: [], frameIntervals: [], firstRowsAt: null, since: performance.now() };
+  window.__frameProbe = probe;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (error) {
+    // No longtask support: the frame intervals still tell the story.
+  }
+  let last = -1;
+  const frame = (at) => {
+    if (last >= 0) probe.frameIntervals.push(at - last);
+    last = at;
+    if (probe.firstRowsAt === null && document.querySelector('[role="row"][aria-rowindex="2"]')) probe.firstRowsAt = performance.now();
     requestAnimationFrame(frame);
-  });
+  };
+  requestAnimationFrame(frame);
+})();`;
+
+export async function installFrameProbe(page: Page): Promise<void> {
+  await page.addInitScript({ content: FRAME_PROBE_SCRIPT });
 }
 
 export async function takeFrames(page: Page): Promise<FrameTake> {
-  return page.evaluate(() => {
+  const take = (await page.evaluate(`(() => {
     const probe = window.__frameProbe;
-    if (!probe) throw new Error("the frame probe is not installed");
+    if (!probe) return null;
     const now = performance.now();
     const take = { longTasks: probe.longTasks.splice(0), frameIntervals: probe.frameIntervals.splice(0), firstRowsAt: probe.firstRowsAt, spanMs: now - probe.since };
     probe.since = now;
     return take;
-  });
+  })()`)) as FrameTake | null;
+  if (!take) throw new Error("the frame probe is not installed in the page (addInitScript did not run?)");
+  return take;
 }
 
 export type FrameSummary = {

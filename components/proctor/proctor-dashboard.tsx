@@ -11,6 +11,7 @@ import {
   countRows,
   deriveRows,
   DEFAULT_VIEW,
+  rankByName,
   viewRows,
   type StatusFilter,
   type TableView,
@@ -34,8 +35,11 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
   const [openId, setOpenId] = useState<string | null>(null);
   const [isBulkOpen, setBulkOpen] = useState(false);
 
-  // One pass per store flush or clock tick: derive, count, filter, sort.
-  const rows = useMemo(() => deriveRows(store.list(), now), [store, version, now]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Name order only when candidates come or go; then one pass per store flush (data or clock): derive,
+  // count, filter, sort.
+  const membership = store.getMembership();
+  const ranks = useMemo(() => rankByName(store.list()), [store, membership]); // eslint-disable-line react-hooks/exhaustive-deps
+  const rows = useMemo(() => deriveRows(store.list(), now, ranks), [store, version, now, ranks]); // eslint-disable-line react-hooks/exhaustive-deps
   const counters = useMemo(() => countRows(rows), [rows]);
   const visible = useMemo(() => viewRows(rows, view), [rows, view]);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { CandidateStore } from "./candidate-store";
+import { CandidateStore, flushIntervalMs } from "./candidate-store";
 import { candidateFacts, NOW } from "../testing/candidate-facts";
 
 /** A scheduler the test flushes by hand, standing in for the animation frame. */
@@ -80,5 +80,30 @@ describe("CandidateStore", () => {
     expect(store.serverNow() - Date.now()).toBeGreaterThanOrEqual(89_000);
     expect(store.serverNow() - Date.now()).toBeLessThanOrEqual(90_100);
     expect(store.lastUpdate()).toBe(local + 90_000);
+  });
+
+  it("the clock's tick and a flood of events share one flush, and only arrivals or removals change the membership", () => {
+    const scheduler = manualScheduler();
+    const store = new CandidateStore({ schedule: scheduler.schedule });
+    const listener = vi.fn();
+    store.subscribe(listener);
+    const facts = candidateFacts();
+
+    store.merge([facts], NOW);
+    const membership = store.getMembership();
+    store.tick();
+    store.merge([{ ...facts, answered: 4, observedAt: NOW + 1 }], NOW + 1);
+    expect(scheduler.pending).toBe(1);
+    scheduler.flush();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.getMembership()).toBe(membership);
+
+    store.merge([candidateFacts()], NOW + 2);
+    expect(store.getMembership()).toBe(membership + 1);
+  });
+
+  it("flushes at most four times a second for a class, once a second for thousands", () => {
+    expect(flushIntervalMs(300)).toBe(250);
+    expect(flushIntervalMs(10_000)).toBe(1_000);
   });
 });

@@ -3,17 +3,19 @@ import type { CandidateFacts } from "@/lib/shared/schemas/proctor";
 type Scheduler = (callback: () => void) => void;
 
 /**
- * Under a flood of events the table re-derives, re-filters and re-sorts at most this often: at 10,000 rows
- * one pass costs a few milliseconds, so doing it every frame would fill the frames; a quarter second is
- * still "about a second" end to end.
+ * Under a flood of events the table re-derives, re-filters and re-sorts at most this often. A class of a
+ * few hundred costs well under a millisecond a pass, so a quarter second; at thousands of rows a pass costs
+ * tens of milliseconds, so once a second (the dashboard's clock ticks once a second anyway).
  */
-export const MIN_FLUSH_INTERVAL_MS = 250;
+export function flushIntervalMs(rows: number): number {
+  return rows > 2_000 ? 1_000 : 250;
+}
 
-/** One notification per animation frame, at most every MIN_FLUSH_INTERVAL_MS; a timer outside a browser. */
-export function frameScheduler(minIntervalMs = MIN_FLUSH_INTERVAL_MS): Scheduler {
+/** One notification per animation frame, at most every `minIntervalMs()`; a timer outside a browser. */
+export function frameScheduler(minIntervalMs: () => number): Scheduler {
   let lastFlushAt = -Infinity;
   return (callback) => {
-    const wait = Math.max(0, lastFlushAt + minIntervalMs - Date.now());
+    const wait = Math.max(0, lastFlushAt + minIntervalMs() - Date.now());
     setTimeout(() => {
       const flush = () => {
         lastFlushAt = Date.now();
@@ -30,21 +32,24 @@ export function frameScheduler(minIntervalMs = MIN_FLUSH_INTERVAL_MS): Scheduler
  * every `candidates` event merge in here; facts older (by `observedAt`) than those held never replace them,
  * because a snapshot read before an event can arrive after it. React subscribes through
  * useSyncExternalStore; however many events arrive, listeners hear at most once per scheduled flush (one
- * animation frame, at most every MIN_FLUSH_INTERVAL_MS), so a flood costs a few re-sorts a second, not one per
- * event.
+ * animation frame, at most every `flushIntervalMs`), so a flood costs a few re-sorts a second, not one per
+ * event. The dashboard's one-second clock goes through the same flush (`tick`), so a tick and a flood
+ * together still make one pass.
  */
 export class CandidateStore {
   private readonly facts = new Map<string, CandidateFacts>();
   private readonly listeners = new Set<() => void>();
   private readonly schedule: Scheduler;
   private version = 0;
+  /** Changes when a candidate is added or removed (not when facts change): the name order's memo key. */
+  private membership = 0;
   private isFlushScheduled = false;
   /** serverTime − local clock, from the newest message: the dashboard's "now" is the server's. */
   private serverOffsetMs = 0;
   private lastUpdateAt: number | null = null;
 
   constructor(options: { schedule?: Scheduler } = {}) {
-    this.schedule = options.schedule ?? frameScheduler();
+    this.schedule = options.schedule ?? frameScheduler(() => flushIntervalMs(this.facts.size));
   }
 
   /**
@@ -55,7 +60,10 @@ export class CandidateStore {
     const listed = new Set<string>();
     for (const facts of candidates) listed.add(facts.enrollmentId);
     for (const [id, held] of this.facts) {
-      if (!listed.has(id) && held.observedAt <= serverTime) this.facts.delete(id);
+      if (!listed.has(id) && held.observedAt <= serverTime) {
+        this.facts.delete(id);
+        this.membership += 1;
+      }
     }
     this.merge(candidates, serverTime, { force: true });
   }
@@ -66,6 +74,7 @@ export class CandidateStore {
     for (const facts of candidates) {
       const held = this.facts.get(facts.enrollmentId);
       if (held && held.observedAt > facts.observedAt) continue;
+      if (!held) this.membership += 1;
       this.facts.set(facts.enrollmentId, facts);
       changed += 1;
     }
@@ -107,6 +116,15 @@ export class CandidateStore {
       this.listeners.delete(listener);
     };
   };
+
+  /** Time moved on: listeners hear at the next flush, together with any data that arrived meanwhile. */
+  tick = (): void => {
+    this.changed();
+  };
+
+  getMembership(): number {
+    return this.membership;
+  }
 
   /** Changes with every flush: what useSyncExternalStore compares. */
   getVersion = (): number => this.version;

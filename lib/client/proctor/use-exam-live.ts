@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 
 import { CandidateStore } from "./candidate-store";
 import { ExamEventStream, type StreamState } from "./exam-event-stream";
@@ -13,7 +13,7 @@ export type ExamLive = {
   /** Bumps at most once per flush of the store: the rows' memo key. */
   version: number;
   streamState: StreamState;
-  /** The server's clock now, moved on every second. */
+  /** The server's clock at the last flush (at least once a second); 0 before the first. */
   now: number;
   isSnapshotLoaded: boolean;
   snapshotError: Error | null;
@@ -39,10 +39,15 @@ export function useExamLive(examId: string): ExamLive {
   );
 
   // Subscribing to an external system (the stream), not loading data: the snapshot is a query below.
+  // The clock's tick goes through the store's flush, so a tick and a flood of events make one pass.
   useEffect(() => {
     stream.start();
-    return () => stream.stop();
-  }, [stream]);
+    const clock = setInterval(store.tick, 1_000);
+    return () => {
+      stream.stop();
+      clearInterval(clock);
+    };
+  }, [stream, store]);
 
   const snapshot = useQuery({
     queryKey: proctorKeys.candidates(examId),
@@ -58,7 +63,9 @@ export function useExamLive(examId: string): ExamLive {
 
   const version = useSyncExternalStore(store.subscribe, store.getVersion, store.getVersion);
   const streamState = useSyncExternalStore(stream.subscribe, stream.getState, stream.getState);
-  const now = useServerNow(store);
+  // The server's time to the second, read once per flush; 0 before the first flush, so the first client
+  // render matches the server's HTML.
+  const now = useMemo(() => (version === 0 ? 0 : Math.floor(store.serverNow() / 1_000) * 1_000), [store, version]);
 
   return {
     store,
@@ -68,21 +75,4 @@ export function useExamLive(examId: string): ExamLive {
     isSnapshotLoaded: snapshot.isSuccess,
     snapshotError: snapshot.error,
   };
-}
-
-/**
- * The server's time to the second, re-read every second: what makes "unreachable after 45 s" happen without
- * a message. 0 while rendering on the server, so the first client render matches the HTML.
- */
-function useServerNow(store: CandidateStore): number {
-  const [clock] = useState(() => ({
-    subscribe: (onTick: () => void) => {
-      const timer = setInterval(onTick, 1_000);
-      return () => clearInterval(timer);
-    },
-    // Whole seconds, so two reads within one render agree.
-    read: () => Math.floor(store.serverNow() / 1_000) * 1_000,
-    readOnServer: () => 0,
-  }));
-  return useSyncExternalStore(clock.subscribe, clock.read, clock.readOnServer);
 }
