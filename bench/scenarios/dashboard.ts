@@ -184,7 +184,7 @@ function printPhase(show: (line: string) => void, phase: Phase): void {
   const f = phase.frames;
   show(
     `${phase.name.padEnd(8)}  frames ${f.frames} in ${f.spanS} s (${f.fps} fps) · frame p50 ${f.frameP50Ms} ms, p95 ${f.frameP95Ms} ms, p99 ${f.frameP99Ms} ms, max ${f.frameMaxMs} ms · slow frames (>33 ms) ${f.slowFrames} · long tasks ${f.longTasks}, total ${f.longTaskTotalMs} ms, longest ${f.longTaskMaxMs} ms · sorts ${phase.sorts}` +
-      (phase.name === "stream" ? ` · heartbeats ${phase.heartbeats.sent} (${Object.entries(phase.heartbeats.byStatus).map(([status, n]) => `${status}: ${n}`).join(", ")})` : ""),
+      (phase.name === "stream" ? ` · heartbeats ${phase.heartbeats.sent} = ${Math.round(phase.heartbeats.sent / f.spanS)}/s (${Object.entries(phase.heartbeats.byStatus).map(([status, n]) => `${status}: ${n}`).join(", ")})` : ""),
   );
 }
 
