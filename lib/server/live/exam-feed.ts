@@ -16,7 +16,7 @@ import { loadCandidateFacts } from "./load-candidate-facts";
  * 1. The exam bus says "this candidate changed" (from any instance); the feed marks them dirty.
  * 2. At most every FLUSH_MS it reloads the dirty candidates' facts and sends ONE `candidates` event with all
  *    of them to every connection: 1,000 heartbeats in a second become a handful of events.
- * 3. Events carry ids `<epoch>.<seq>`; the last BUFFER_EVENTS are kept, so a dashboard that reconnects with
+ * 3. Events carry ids `<epoch>.<seq>`; the last BUFFER_EVENTS (at most BUFFER_BYTES) are kept, so a dashboard that reconnects with
  *    Last-Event-ID of this epoch gets what it missed. Another epoch (another instance, a restart, a dropped
  *    feed) or an id older than the buffer cannot be resumed: the dashboard reloads the snapshot.
  * 4. Every HEAL_MS it reloads every candidate and sends those whose facts changed unannounced: bus messages
@@ -34,6 +34,8 @@ export const EXAM_FEED_TIMINGS = {
   lingerMs: 30_000,
 };
 export const BUFFER_EVENTS = 500;
+/** A heal after lost messages can name every candidate (megabytes): the buffer also stays under this size. */
+export const BUFFER_BYTES = 32 * 1024 * 1024;
 export const MAX_QUEUED_EVENTS = 200;
 
 const encoder = new TextEncoder();
@@ -55,6 +57,7 @@ export class ExamFeed {
   readonly epoch: string;
   private seq = 0;
   private readonly buffer: BufferedEvent[] = [];
+  private bufferBytes = 0;
   private readonly connections = new Set<FeedConnection>();
   private readonly dirty = new Set<string>();
   /** The facts last sent (or first loaded) per candidate, without observedAt: what the heal compares to. */
@@ -191,7 +194,10 @@ export class ExamFeed {
     this.seq += 1;
     const bytes = sseEvent("candidates", { serverTime: Date.now(), candidates }, this.lastEventId);
     this.buffer.push({ seq: this.seq, bytes });
-    if (this.buffer.length > BUFFER_EVENTS) this.buffer.splice(0, this.buffer.length - BUFFER_EVENTS);
+    this.bufferBytes += bytes.byteLength;
+    while (this.buffer.length > BUFFER_EVENTS || (this.bufferBytes > BUFFER_BYTES && this.buffer.length > 1)) {
+      this.bufferBytes -= this.buffer.shift()!.bytes.byteLength;
+    }
     this.broadcast(bytes);
   }
 
