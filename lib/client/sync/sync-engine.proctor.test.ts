@@ -146,8 +146,8 @@ describe("the presence stream", () => {
     expect(beats().at(-1)!.body.deadline).toBe(extended);
   });
 
-  it("a submitted event ends the page on its submitted facts (the GET brings the submission) and closes the stream", async () => {
-    const { engine } = await started();
+  it("a submitted event ends the page on its submitted facts (the GET brings the submission)", async () => {
+    const { engine, env } = await started();
     await engine.edit(Q.text, "kept on the device");
     await h.server.freeze();
     streams.live()[0]!.emit("submitted", { serverTime: h.server.serverTime() });
@@ -156,8 +156,12 @@ describe("the presence stream", () => {
     expect(snapshot.closed).toMatchObject({ reason: "ALREADY_SUBMITTED", submissionId: "sub-1" });
     expect(await engine.edit(Q.text, "x")).toMatchObject({ ok: false, reason: "closed" });
     expect(h.server.requestsTo("get").length).toBeGreaterThanOrEqual(1);
+    // Left open while the page is (its closing means the device left), but never opened again for a closed attempt.
+    expect(streams.live()).toHaveLength(1);
+    env.setOnline(false);
+    env.setOnline(true);
+    await h.settle();
     expect(streams.live()).toHaveLength(0);
-    // Not reopened for a closed attempt.
     expect(streams.opened).toHaveLength(1);
   });
 

@@ -1120,13 +1120,13 @@ export class SyncEngine {
   /**
    * P2 — a deadline other than the one shown (a proctor's extension): show it and send a heartbeat at once,
    * which carries it and so acknowledges it (H4). A submission (a proctor's force-submit): the same path as a
-   * heartbeat saying so; the page ends on its submitted screen and the stream closes.
+   * heartbeat saying so; the page ends on its submitted screen.
    */
   private async onPresenceEvent(event: PresenceEvent): Promise<void> {
     const receivedAt = this.now();
     if (event.kind === "submitted") {
+      // The stream stays open while the page does: its closing is what tells the dashboard the device left.
       await this.applyServerFacts({ serverTime: event.serverTime }, true, receivedAt);
-      if (this.attempt?.closed || this.attempt?.submitState === "submitted") this.closeStream();
       return;
     }
     if (event.deadline === this.snapshot.deadline) return;

@@ -5,7 +5,7 @@ import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
 
 import { db } from "../db/client";
 import { isExamVisibleTo, type StaffCaller } from "../proctor/find-candidate-for-staff";
-import { extendCandidate } from "./extend-candidate";
+import { extendCandidate, type CandidateExtension } from "./extend-candidate";
 
 /** Candidates extended at once: each in its own short transaction, a few side by side. */
 const CONCURRENCY = 4;
@@ -49,7 +49,9 @@ export async function extendCandidates(options: {
   const queue = ids.filter((id) => inExam.has(id));
   const worker = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      const result = await extendCandidate({ target: { enrollmentId: id, examId, attemptId: null }, caller, seconds, reason, requestKey });
+      const result = await withRetryWhileBusy(() =>
+        extendCandidate({ target: { enrollmentId: id, examId, attemptId: null }, caller, seconds, reason, requestKey }),
+      );
       if (result.outcome === "already_submitted") {
         results.set(id, { enrollmentId: id, outcome: "already_submitted", submissionId: result.submissionId });
       } else {
@@ -68,4 +70,19 @@ export async function extendCandidates(options: {
   const ordered = ids.map((id) => results.get(id) ?? { enrollmentId: id, outcome: "not_found" as const });
   const touched = ordered.filter((result) => result.outcome === "extended" || result.outcome === "pending_start");
   return { results: ordered, isReplay: touched.length > 0 && touched.every((result) => result.replayed === true) };
+}
+
+/**
+ * One candidate's attempt row held for more than the 3 s lock timeout (a long submit) fails only that
+ * candidate's transaction, which changed nothing: try it again a couple of times before the whole request
+ * gives up with 409 REQUEST_IN_PROGRESS (safe to retry with the same Idempotency-Key).
+ */
+async function withRetryWhileBusy(run: () => Promise<CandidateExtension>): Promise<CandidateExtension> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === "REQUEST_IN_PROGRESS") || tries >= 3) throw error;
+    }
+  }
 }

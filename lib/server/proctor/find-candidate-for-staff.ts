@@ -27,12 +27,16 @@ function scopedProctorId(caller: StaffCaller): string | null {
  */
 export async function findCandidateForStaff(options: { id: string; caller: StaffCaller }): Promise<CandidateTarget | null> {
   const proctorId = scopedProctorId(options.caller);
+  // Two primary-key lookups rather than one OR across the join, which would scan every enrollment.
   const rows = await db.$queryRaw<{ enrollment_id: string; exam_id: string; attempt_id: string | null }[]>`
-    SELECT e.id::text AS enrollment_id, e.exam_id::text AS exam_id, a.id::text AS attempt_id
-    FROM enrollments e LEFT JOIN attempts a ON a.enrollment_id = e.id
-    WHERE (a.id = ${options.id}::uuid OR e.id = ${options.id}::uuid)
-      AND (${proctorId}::uuid IS NULL
-           OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = e.exam_id AND p.staff_user_id = ${proctorId}::uuid))
+    SELECT c.enrollment_id, c.exam_id::text AS exam_id, c.attempt_id
+    FROM (
+      SELECT a.enrollment_id::text AS enrollment_id, a.exam_id, a.id::text AS attempt_id FROM attempts a WHERE a.id = ${options.id}::uuid
+      UNION ALL
+      SELECT e.id::text, e.exam_id, a.id::text FROM enrollments e LEFT JOIN attempts a ON a.enrollment_id = e.id WHERE e.id = ${options.id}::uuid
+    ) c
+    WHERE ${proctorId}::uuid IS NULL
+       OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = c.exam_id AND p.staff_user_id = ${proctorId}::uuid)
     LIMIT 1`;
   const row = rows[0];
   if (!row) return null;

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { autoSubmitAttempt, autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
+import { freezeAttempt } from "@/lib/server/attempts/freeze-attempt";
+import { lockAttemptRow } from "@/lib/server/attempts/lock-attempt-row";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
@@ -234,6 +236,45 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
         expect(await db.timeExtension.count({ where: { enrollmentId: attempt.enrollmentId } })).toBe(0);
       }
     }
+  });
+
+  describe("the auto-submit sweeper reads the deadline under the row lock", () => {
+    it("the sweeper freezing first: an extension waits for the row, then finds it submitted (409), nothing extended", async () => {
+      const attempt = await startedAttempt({ graceSeconds: 0 });
+      await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1_000) } });
+      let extension: ReturnType<typeof extend> | null = null;
+      let settledEarly = false;
+      await db.$transaction(async (tx) => {
+        // What autoSubmitAttempt does, held open while the proctor's request arrives.
+        const row = await lockAttemptRow(tx, attempt.attemptId);
+        expect(row).toMatchObject({ status: "in_progress", isOverdue: true });
+        await freezeAttempt(tx, { attemptId: attempt.attemptId, source: "auto" });
+        extension = extend(attempt.attemptId, { seconds: 600, reason: "too late" });
+        void extension.then(() => (settledEarly = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      expect(settledEarly).toBe(false);
+      const response = await extension!;
+      expect(response.status).toBe(409);
+      expect(response.body.error.code).toBe("ALREADY_SUBMITTED");
+      expect(await extraOf(attempt.enrollmentId)).toBe(0);
+    });
+
+    it("the extension first: the sweep skips the locked row, and once the extension commits the attempt is no longer due", async () => {
+      const attempt = await startedAttempt({ graceSeconds: 0 });
+      await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1_000) } });
+      await db.$transaction(async (tx) => {
+        // What extendCandidate does under the lock, held open while the sweepers run.
+        await lockAttemptRow(tx, attempt.attemptId);
+        await tx.$executeRaw`UPDATE attempts SET deadline = deadline + make_interval(secs => 600) WHERE id = ${attempt.attemptId}::uuid`;
+        await autoSubmitOverdue();
+        expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(0);
+      });
+      // The per-attempt path judges "overdue" after taking the lock, on the moved deadline.
+      expect(await autoSubmitAttempt(attempt.attemptId)).toBeNull();
+      await autoSubmitOverdue();
+      expect(await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } })).toMatchObject({ status: "in_progress" });
+    });
   });
 
   describe("scope and bad input", () => {

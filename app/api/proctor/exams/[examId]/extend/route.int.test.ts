@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+import { lockAttemptRow } from "@/lib/server/attempts/lock-attempt-row";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt, submit } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
@@ -92,6 +93,24 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
     expect(reused.body.error.code).toBe("IDEMPOTENCY_KEY_REUSED");
     const malformed = await bulkExtend(exam.id, body, undefined, "k".repeat(256));
     expect(malformed.status).toBe(400);
+  });
+
+  it("a candidate whose attempt row is held past the 3 s lock timeout is tried again, not failed", async () => {
+    const { exam, running, runningAttempt } = await mixedExam();
+    const before = await db.attempt.findUniqueOrThrow({ where: { id: runningAttempt.attemptId } });
+    const held = db.$transaction(
+      async (tx) => {
+        await lockAttemptRow(tx, runningAttempt.attemptId);
+        await new Promise((resolve) => setTimeout(resolve, 3_500));
+      },
+      { timeout: 10_000 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const response = await bulkExtend(exam.id, { enrollmentIds: [running.id], seconds: 60, reason: "long submit" });
+    await held;
+    expect(response.status).toBe(200);
+    expect(response.body.results[0]).toMatchObject({ outcome: "extended", deadline: new Date(before.deadline.getTime() + 60_000).toISOString() });
+    expect(await db.timeExtension.count({ where: { enrollmentId: running.id } })).toBe(1);
   });
 
   it("an unassigned proctor or an unknown exam: 404, nothing changed; the assigned proctor may", async () => {
