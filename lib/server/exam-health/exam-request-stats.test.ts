@@ -53,6 +53,7 @@ describe("ExamRequestStats without Redis", () => {
     const stats = new ExamRequestStats();
     stats.record(sample({ at: NOW - HEALTH_WINDOW_MINUTES * 60_000 - 1 }));
     stats.record(sample({ examId: other, at: NOW }));
+    stats.record(sample({ examId: "beats-only", endpoint: "heartbeat", outcome: "ok", at: NOW }));
     expect(await stats.activeExamIds(null, NOW)).toEqual([other]);
     const window = (await stats.read([exam], null, NOW)).get(exam)!;
     expect(window.every((minute) => minute.autosaves === 0)).toBe(true);

@@ -154,6 +154,8 @@ export class ExamRequestStats {
   private lastPruneMinute = 0;
 
   record(sample: ExamRequestSample): void {
+    // Of heartbeats only the 429s are counted: an exam whose candidates only beat has no health to show.
+    if (sample.endpoint === "heartbeat" && sample.outcome !== "limited") return;
     const minute = minuteOf(sample.at);
     this.pruneIfNewMinute(minute);
     for (const store of [this.pending, this.local]) {
