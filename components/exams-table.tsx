@@ -52,7 +52,9 @@ export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo:
           {exams.map((exam) => (
             <tr key={exam.id}>
               <th scope="row" className="title-cell">
-                <Link href={linkTo === "admin" ? `/admin/exams/${exam.id}` : `/proctor/exams/${exam.id}`}>{exam.title}</Link>
+                <Link href={linkTo === "admin" ? `/admin/exams/${exam.id}` : `/proctor/exams/${exam.id}`}>
+                  {exam.title}
+                </Link>
               </th>
               <td data-label="Status">
                 <StatusBadge status={exam.status} />

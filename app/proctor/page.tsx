@@ -17,9 +17,7 @@ export default async function ProctorPage() {
       <StaffHeader staff={staff} current="proctor" />
       <main className="page">
         <h1>{isAdmin ? "All exams" : "Your exams"}</h1>
-        <p>
-          Open an exam to watch its candidates live: who is online, who has unsynced work, and who is at risk.
-        </p>
+        <p>Open an exam to watch its candidates live: who is online, who has unsynced work, and who is at risk.</p>
         {exams.length === 0 ? (
           <p>No exams are assigned to you yet. An admin can assign you to an exam.</p>
         ) : (

@@ -42,7 +42,12 @@ export type DashboardOptions = {
   build: BuildMode;
 };
 
-type Phase = { name: "baseline" | "stream"; frames: FrameSummary; heartbeats: { sent: number; byStatus: Record<string, number> }; sorts: number };
+type Phase = {
+  name: "baseline" | "stream";
+  frames: FrameSummary;
+  heartbeats: { sent: number; byStatus: Record<string, number> };
+  sorts: number;
+};
 
 const SORT_HEADERS = ["Time left", "Connection", "Sync", "Candidate", "Answered", "At risk"];
 
@@ -107,12 +112,10 @@ async function createAdmin(databaseUrl: string): Promise<{ email: string; passwo
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const admin = { email: `bench-admin-${randomUUID().slice(0, 8)}@holdfast.test`, password: randomUUID() };
   try {
-    await pool.query("INSERT INTO staff_users (id, email, name, role, password_hash) VALUES ($1, $2, $3, 'admin', $4)", [
-      randomUUID(),
-      admin.email,
-      "Bench Admin",
-      await hash(admin.password),
-    ]);
+    await pool.query(
+      "INSERT INTO staff_users (id, email, name, role, password_hash) VALUES ($1, $2, $3, 'admin', $4)",
+      [randomUUID(), admin.email, "Bench Admin", await hash(admin.password)],
+    );
   } finally {
     await pool.end();
   }
@@ -184,13 +187,20 @@ function printPhase(show: (line: string) => void, phase: Phase): void {
   const f = phase.frames;
   show(
     `${phase.name.padEnd(8)}  frames ${f.frames} in ${f.spanS} s (${f.fps} fps) · frame p50 ${f.frameP50Ms} ms, p95 ${f.frameP95Ms} ms, p99 ${f.frameP99Ms} ms, max ${f.frameMaxMs} ms · slow frames (>33 ms) ${f.slowFrames} · long tasks ${f.longTasks}, total ${f.longTaskTotalMs} ms, longest ${f.longTaskMaxMs} ms · sorts ${phase.sorts}` +
-      (phase.name === "stream" ? ` · heartbeats ${phase.heartbeats.sent} = ${Math.round(phase.heartbeats.sent / f.spanS)}/s (${Object.entries(phase.heartbeats.byStatus).map(([status, n]) => `${status}: ${n}`).join(", ")})` : ""),
+      (phase.name === "stream"
+        ? ` · heartbeats ${phase.heartbeats.sent} = ${Math.round(phase.heartbeats.sent / f.spanS)}/s (${Object.entries(
+            phase.heartbeats.byStatus,
+          )
+            .map(([status, n]) => `${status}: ${n}`)
+            .join(", ")})`
+        : ""),
   );
 }
 
 export const dashboardScenario: Scenario<DashboardOptions> = {
   name: "dashboard",
-  summary: "the proctor dashboard with 10,000 candidates in Chromium: frame time and long tasks, with and without an update stream",
+  summary:
+    "the proctor dashboard with 10,000 candidates in Chromium: frame time and long tasks, with and without an update stream",
   usage: [
     "  --candidates N           candidates in the exam (most written in SQL)                 10000",
     "  --live N                 of those, joined through the API and sending heartbeats       300",
@@ -216,11 +226,25 @@ export const dashboardScenario: Scenario<DashboardOptions> = {
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     const app = await startApp({ buildId: build.buildId, env: appEnv, signal });
 
-    const { api, examId, questions } = await createBenchExam({ port: app.port, adminToken: appEnv.ADMIN_API_TOKEN, signal });
+    const { api, examId, questions } = await createBenchExam({
+      port: app.port,
+      adminToken: appEnv.ADMIN_API_TOKEN,
+      signal,
+    });
     const seedStartedAt = performance.now();
-    const live = await seedCandidates(api, { examId, questions, count: options.live, concurrency: 16, signal, fill: false, prefix: "live" });
+    const live = await seedCandidates(api, {
+      examId,
+      questions,
+      count: options.live,
+      concurrency: 16,
+      signal,
+      fill: false,
+      prefix: "live",
+    });
     await seedInSql(database.url, examId, options.candidates - options.live);
-    say(`seeded ${options.candidates} candidates (${options.live} live through the API) in ${Math.round(performance.now() - seedStartedAt)} ms`);
+    say(
+      `seeded ${options.candidates} candidates (${options.live} live through the API) in ${Math.round(performance.now() - seedStartedAt)} ms`,
+    );
     const admin = await createAdmin(database.url);
 
     const chromium = await launchChromium();
@@ -228,32 +252,48 @@ export const dashboardScenario: Scenario<DashboardOptions> = {
     const phases: Phase[] = [];
     let firstRowsMs: number | null = null;
     try {
-      const context = await chromium.browser.newContext({ baseURL: `http://127.0.0.1:${app.port}`, viewport: { width: 1440, height: 900 } });
+      const context = await chromium.browser.newContext({
+        baseURL: `http://127.0.0.1:${app.port}`,
+        viewport: { width: 1440, height: 900 },
+      });
       const signedIn = await context.request.post("/api/staff/session", { data: admin });
       if (signedIn.status() !== 200) throw new Error(`admin sign-in: ${signedIn.status()} ${await signedIn.text()}`);
       const page = await context.newPage();
       await installFrameProbe(page);
       await page.goto(`/proctor/exams/${examId}`);
       await page.getByText(`${options.candidates} candidates`, { exact: true }).waitFor({ timeout: 60_000 });
-      await page.getByRole("status", { name: "Live updates" }).getByText("Live", { exact: true }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole("status", { name: "Live updates" })
+        .getByText("Live", { exact: true })
+        .waitFor({ timeout: 30_000 });
       const first = await takeFrames(page);
       firstRowsMs = first.firstRowsAt === null ? null : Math.round(first.firstRowsAt);
-      say(`dashboard open: first rows after ${firstRowsMs} ms; ${summariseFrames(first).longTasks} long tasks while loading`);
+      say(
+        `dashboard open: first rows after ${firstRowsMs} ms; ${summariseFrames(first).longTasks} long tasks while loading`,
+      );
 
       const durationMs = options.durationS * 1000;
       say(`baseline: ${options.durationS} s of scrolling and sorting, no updates`);
       await takeFrames(page);
       const baselineSorts = await interact(page, durationMs, signal);
-      phases.push({ name: "baseline", frames: summariseFrames(await takeFrames(page)), heartbeats: { sent: 0, byStatus: {} }, sorts: baselineSorts });
+      phases.push({
+        name: "baseline",
+        frames: summariseFrames(await takeFrames(page)),
+        heartbeats: { sent: 0, byStatus: {} },
+        sorts: baselineSorts,
+      });
 
-      say(`stream: ${options.durationS} s of scrolling and sorting with ${options.rate} heartbeats/s over ${live.length} candidates`);
+      say(
+        `stream: ${options.durationS} s of scrolling and sorting with ${options.rate} heartbeats/s over ${live.length} candidates`,
+      );
       const loop = heartbeatLoop({ port: app.port, rate: options.rate, candidates: live, signal });
       await takeFrames(page);
       const streamSorts = await interact(page, durationMs, signal);
       const frames = summariseFrames(await takeFrames(page));
       const heartbeats = await loop.stop();
       phases.push({ name: "stream", frames, heartbeats, sorts: streamSorts });
-      if (Object.keys(heartbeats.byStatus).some((status) => !status.startsWith("2"))) problems.push(`heartbeats answered ${JSON.stringify(heartbeats.byStatus)}`);
+      if (Object.keys(heartbeats.byStatus).some((status) => !status.startsWith("2")))
+        problems.push(`heartbeats answered ${JSON.stringify(heartbeats.byStatus)}`);
       const streamState = await page.getByRole("status", { name: "Live updates" }).textContent();
       if (!streamState?.includes("Live")) problems.push(`the stream ended as "${streamState}"`);
       await context.close();

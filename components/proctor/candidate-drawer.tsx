@@ -88,7 +88,11 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         </div>
         <div>
           <dt>Last save</dt>
-          <dd>{facts.lastSaveAt !== null ? `${formatClock(facts.lastSaveAt)} (${formatAge(now - facts.lastSaveAt)} ago)` : "Nothing saved yet"}</dd>
+          <dd>
+            {facts.lastSaveAt !== null
+              ? `${formatClock(facts.lastSaveAt)} (${formatAge(now - facts.lastSaveAt)} ago)`
+              : "Nothing saved yet"}
+          </dd>
         </div>
         <div>
           <dt>Answered</dt>
@@ -115,8 +119,8 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
       {extension ? (
         <div className="extension">
           <p>
-            +{Math.round(extension.seconds / 60)} min by {extension.by} at {formatClock(extension.at)}: “{extension.reason}”
-            {extension.deadline !== null ? ` New deadline ${formatClock(extension.deadline)}.` : ""}
+            +{Math.round(extension.seconds / 60)} min by {extension.by} at {formatClock(extension.at)}: “
+            {extension.reason}”{extension.deadline !== null ? ` New deadline ${formatClock(extension.deadline)}.` : ""}
           </p>
           <p className={extension.acknowledgedAt !== null ? "tone tone--ok" : "tone tone--warn"}>
             {extension.acknowledgedAt !== null
@@ -129,10 +133,20 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
       )}
 
       <div className="drawer__actions">
-        <button type="button" className="button button--primary" disabled={facts.phase === "submitted" || facts.phase === "auto_submitted"} onClick={() => setDialog("extend")}>
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={facts.phase === "submitted" || facts.phase === "auto_submitted"}
+          onClick={() => setDialog("extend")}
+        >
           Extend time
         </button>
-        <button type="button" className="button button--danger" disabled={!isRunning} onClick={() => setDialog("submit")}>
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={!isRunning}
+          onClick={() => setDialog("submit")}
+        >
           Force submit
         </button>
       </div>
@@ -147,17 +161,27 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
             return (
               <li key={device.deviceId}>
                 <code>{device.deviceId.slice(0, 8)}</code>{" "}
-                <span className={`tone tone--${device.connection === "online" ? "ok" : device.connection === "offline" ? "warn" : "bad"}`}>
+                <span
+                  className={`tone tone--${device.connection === "online" ? "ok" : device.connection === "offline" ? "warn" : "bad"}`}
+                >
                   {device.connection === "online"
                     ? "Online"
                     : `${device.connection === "offline" ? "Offline" : "Unreachable"}${device.quietSince !== null ? ` ${formatAge(now - device.quietSince)}` : ""}`}
                 </span>
                 {" · "}
-                {device.pending === 0 ? "nothing pending" : `${device.pending} pending${device.oldestPendingMs !== null ? ` for ${formatAge(device.oldestPendingMs)}` : ""}`}
+                {device.pending === 0
+                  ? "nothing pending"
+                  : `${device.pending} pending${device.oldestPendingMs !== null ? ` for ${formatAge(device.oldestPendingMs)}` : ""}`}
                 {device.isFailing ? " · failing" : ""}
                 {" · storage "}
-                {deviceFacts?.storagePersisted === true ? "persisted" : deviceFacts?.storagePersisted === false ? "not persisted" : "unknown"}
-                {deviceFacts ? <span className="muted"> · last heard {formatClock(deviceFacts.lastHeartbeatAt)}</span> : null}
+                {deviceFacts?.storagePersisted === true
+                  ? "persisted"
+                  : deviceFacts?.storagePersisted === false
+                    ? "not persisted"
+                    : "unknown"}
+                {deviceFacts ? (
+                  <span className="muted"> · last heard {formatClock(deviceFacts.lastHeartbeatAt)}</span>
+                ) : null}
               </li>
             );
           })}
@@ -178,7 +202,9 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
           </ol>
         )
       ) : (
-        <p className="muted">{timeline.error ? `The timeline could not be loaded: ${timeline.error.message}` : "Loading the timeline…"}</p>
+        <p className="muted">
+          {timeline.error ? `The timeline could not be loaded: ${timeline.error.message}` : "Loading the timeline…"}
+        </p>
       )}
 
       {dialog === "extend" ? (
@@ -189,7 +215,12 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         />
       ) : null}
       {dialog === "submit" && facts.attemptId !== null ? (
-        <ForceSubmitDialog examId={examId} attemptId={facts.attemptId} name={facts.name} onClose={() => setDialog(null)} />
+        <ForceSubmitDialog
+          examId={examId}
+          attemptId={facts.attemptId}
+          name={facts.name}
+          onClose={() => setDialog(null)}
+        />
       ) : null}
     </aside>
   );

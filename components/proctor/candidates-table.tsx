@@ -3,7 +3,13 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useRef, type KeyboardEvent } from "react";
 
-import { describeConnection, describePhase, describeSync, formatClock, formatTimeLeft } from "@/lib/client/proctor/describe";
+import {
+  describeConnection,
+  describePhase,
+  describeSync,
+  formatClock,
+  formatTimeLeft,
+} from "@/lib/client/proctor/describe";
 import type { CandidateRow, SortKey, TableView } from "@/lib/client/proctor/table-view";
 
 const ROW_HEIGHT = 56;
@@ -37,7 +43,17 @@ type Props = {
  * scroll and re-sort like 50. ARIA table roles on a CSS grid, because a virtualized <table> cannot keep its
  * columns aligned; aria-rowcount tells assistive technology how many rows there are in all.
  */
-export function CandidatesTable({ rows, now, isLoading, view, onSort, selected, onToggle, onToggleAll, onOpen }: Props) {
+export function CandidatesTable({
+  rows,
+  now,
+  isLoading,
+  view,
+  onSort,
+  selected,
+  onToggle,
+  onToggleAll,
+  onOpen,
+}: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // The React Compiler is not enabled here; useVirtualizer re-renders on scroll by design.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -65,7 +81,9 @@ export function CandidatesTable({ rows, now, isLoading, view, onSort, selected, 
               />
             </div>
             {COLUMNS.map((column) => {
-              const isSorted = column.key !== null && (view.sort === column.key || (column.key === "sync" && view.sort === "oldestPending"));
+              const isSorted =
+                column.key !== null &&
+                (view.sort === column.key || (column.key === "sync" && view.sort === "oldestPending"));
               return (
                 <div
                   key={column.label}
@@ -78,10 +96,21 @@ export function CandidatesTable({ rows, now, isLoading, view, onSort, selected, 
                   ) : column.key === "sync" ? (
                     <>
                       <SortButton label="Sync" sortKey="sync" view={view} onSort={onSort} />
-                      <SortButton label="oldest" sortKey="oldestPending" view={view} onSort={onSort} ariaLabel="Oldest pending" />
+                      <SortButton
+                        label="oldest"
+                        sortKey="oldestPending"
+                        view={view}
+                        onSort={onSort}
+                        ariaLabel="Oldest pending"
+                      />
                     </>
                   ) : (
-                    <SortButton label={column.key === "risk" ? "At risk" : column.label} sortKey={column.key} view={view} onSort={onSort} />
+                    <SortButton
+                      label={column.key === "risk" ? "At risk" : column.label}
+                      sortKey={column.key}
+                      view={view}
+                      onSort={onSort}
+                    />
                   )}
                 </div>
               );
@@ -124,7 +153,15 @@ type RowProps = {
   onOpen: (enrollmentId: string) => void;
 };
 
-const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, isSelected, onToggle, onOpen }: RowProps) {
+const CandidateRowView = memo(function CandidateRowView({
+  row,
+  now,
+  index,
+  top,
+  isSelected,
+  onToggle,
+  onOpen,
+}: RowProps) {
   const { facts, status } = row;
   // After submission the connection says nothing; unsynced work still on a device does.
   const isFinished = facts.phase === "submitted" || facts.phase === "auto_submitted";
@@ -167,7 +204,11 @@ const CandidateRowView = memo(function CandidateRowView({ row, now, index, top, 
         ) : null}
       </div>
       <div className="ctable__cell" role="cell">
-        {connection ? <span className={`tone tone--${connection.tone}`}>{connection.text}</span> : <span className="muted">—</span>}
+        {connection ? (
+          <span className={`tone tone--${connection.tone}`}>{connection.text}</span>
+        ) : (
+          <span className="muted">—</span>
+        )}
       </div>
       <div className="ctable__cell" role="cell">
         {sync ? <span className={`tone tone--${sync.tone}`}>{sync.text}</span> : <span className="muted">—</span>}

@@ -14,8 +14,7 @@ const PRESET_MINUTES = [5, 10, 15, 30] as const;
 
 export type ExtendTarget =
   /** `id`: the attempt's, or the enrollment's before the candidate starts. */
-  | { kind: "one"; id: string; name: string }
-  | { kind: "many"; enrollmentIds: string[] };
+  { kind: "one"; id: string; name: string } | { kind: "many"; enrollmentIds: string[] };
 
 type Done = { kind: "one"; result: ExtendResponse } | { kind: "many"; results: BulkExtendResult[] };
 
@@ -24,7 +23,15 @@ type Done = { kind: "one"; result: ExtendResponse } | { kind: "many"; results: B
  * server's own error sentence is shown as is. A bulk submission carries one Idempotency-Key per opening of
  * the dialog (one and many alike), so a double click or a retry extends each candidate once.
  */
-export function ExtendDialog({ examId, target, onClose }: { examId: string; target: ExtendTarget; onClose: () => void }) {
+export function ExtendDialog({
+  examId,
+  target,
+  onClose,
+}: {
+  examId: string;
+  target: ExtendTarget;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string>("10");
   const [customMinutes, setCustomMinutes] = useState("");
@@ -92,7 +99,13 @@ export function ExtendDialog({ examId, target, onClose }: { examId: string; targ
               </label>
             ))}
             <label className="preset">
-              <input type="radio" name="minutes" value="custom" checked={choice === "custom"} onChange={() => setChoice("custom")} />
+              <input
+                type="radio"
+                name="minutes"
+                value="custom"
+                checked={choice === "custom"}
+                onChange={() => setChoice("custom")}
+              />
               Custom
             </label>
           </fieldset>
@@ -160,7 +173,9 @@ function ExtendResult({ done }: { done: Done }) {
   for (const result of done.results) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
   return (
     <div role="status">
-      <p>Done for {done.results.length} {done.results.length === 1 ? "candidate" : "candidates"}:</p>
+      <p>
+        Done for {done.results.length} {done.results.length === 1 ? "candidate" : "candidates"}:
+      </p>
       <ul className="outcomes">
         {[...counts].map(([outcome, count]) => (
           <li key={outcome}>

@@ -49,7 +49,7 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
     refetchInterval: 10_000,
   });
 
-  const openRow = openId ? rows.find((row) => row.facts.enrollmentId === openId) ?? null : null;
+  const openRow = openId ? (rows.find((row) => row.facts.enrollmentId === openId) ?? null) : null;
   const selectedIds = [...selected].filter((id) => store.get(id));
 
   return (
@@ -70,14 +70,22 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
       <Counters
         counters={counters}
         filter={view.filter}
-        onFilter={(filter) => setView((current) => ({ ...current, filter: current.filter === filter ? "all" : filter }))}
+        onFilter={(filter) =>
+          setView((current) => ({ ...current, filter: current.filter === filter ? "all" : filter }))
+        }
       />
 
       <details className="health">
         <summary>
           Exam health{" "}
           <span className="health__figures">
-            {health.data ? <HealthFigures health={health.data} /> : health.error ? `could not be loaded: ${health.error.message}` : "loading…"}
+            {health.data ? (
+              <HealthFigures health={health.data} />
+            ) : health.error ? (
+              `could not be loaded: ${health.error.message}`
+            ) : (
+              "loading…"
+            )}
           </span>
         </summary>
         {health.data ? <ExamHealthPanel health={health.data} /> : null}
@@ -146,12 +154,9 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
             onOpen={setOpenId}
           />
         </section>
-
       </div>
 
-      {openRow ? (
-        <CandidateDrawer examId={examId} row={openRow} now={now} onClose={() => setOpenId(null)} />
-      ) : null}
+      {openRow ? <CandidateDrawer examId={examId} row={openRow} now={now} onClose={() => setOpenId(null)} /> : null}
 
       {isBulkOpen ? (
         <ExtendDialog
@@ -233,8 +238,8 @@ function HealthFigures({ health }: { health: ExamHealth }) {
   const ms = (value: number | null) => (value === null ? "—" : `${Math.round(value)} ms`);
   return (
     <>
-      · loss {percent(health.lossRate)} · duplicates {percent(health.duplicateRate)} · p99 autosave {ms(health.autosaveP99Ms)}, submit{" "}
-      {ms(health.submitP99Ms)} · {health.rateLimited} rate-limited
+      · loss {percent(health.lossRate)} · duplicates {percent(health.duplicateRate)} · p99 autosave{" "}
+      {ms(health.autosaveP99Ms)}, submit {ms(health.submitP99Ms)} · {health.rateLimited} rate-limited
     </>
   );
 }

@@ -57,7 +57,9 @@ test.describe("A proctor acting from the dashboard", () => {
     // The candidate's countdown moves about ten minutes later without a reload.
     await expect.poll(() => secondsLeft(candidatePage), { timeout: 15_000 }).toBeGreaterThan(before + 9 * 60);
     await expect(details).toContainText("Fire alarm in room 2");
-    await expect(details).toContainText(/Acknowledged by the candidate's device at \d{2}:\d{2}:\d{2}/, { timeout: 20_000 });
+    await expect(details).toContainText(/Acknowledged by the candidate's device at \d{2}:\d{2}:\d{2}/, {
+      timeout: 20_000,
+    });
     await candidateContext.close();
   });
 
@@ -90,7 +92,9 @@ test.describe("A proctor acting from the dashboard", () => {
     await expect(dialog.getByRole("status")).toContainText(/Submitted at \d{2}:\d{2}:\d{2}/);
     await dialog.getByRole("button", { name: "Close" }).click();
 
-    await expect(candidatePage.getByRole("heading", { name: "Your answers were submitted" })).toBeVisible({ timeout: 15_000 });
+    await expect(candidatePage.getByRole("heading", { name: "Your answers were submitted" })).toBeVisible({
+      timeout: 15_000,
+    });
     await expect(candidateRow(page, candidate.name)).toContainText("Submitted");
     await candidateContext.close();
   });

@@ -12,7 +12,10 @@ const SCREENSHOTS = fileURLToPath(new URL("../../test-results/proctor-screenshot
 
 const VIEWPORTS = [
   { name: "desktop-1440", use: { viewport: { width: 1440, height: 900 } } },
-  { name: "phone-390", use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+  {
+    name: "phone-390",
+    use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  },
 ] as const;
 
 for (const viewport of VIEWPORTS) {
@@ -22,7 +25,11 @@ for (const viewport of VIEWPORTS) {
     test("a class in every state", async ({ page, server, sql, createExam, enrollCandidate, createStaff, signIn }) => {
       test.setTimeout(90_000);
       const exam = await createExam({ title: `Networking 101 — final exam (${viewport.name})` });
-      const enroll = (name: string) => enrollCandidate(exam.id, { name, email: `${name.split(" ")[0]!.toLowerCase()}.${Date.now() % 100_000}@example.org` });
+      const enroll = (name: string) =>
+        enrollCandidate(exam.id, {
+          name,
+          email: `${name.split(" ")[0]!.toLowerCase()}.${Date.now() % 100_000}@example.org`,
+        });
       const started: ApiCandidate[] = [];
       const start = async (name: string) => {
         const candidate = await startThroughApi(server.baseURL, exam.id, await enroll(name));
@@ -34,7 +41,12 @@ for (const viewport of VIEWPORTS) {
       await heartbeat(await start("Bea Online"), { online: true });
       await heartbeat(await start("Cem Offline"), { online: false, pending: 3, oldestPendingMs: 20_000 });
       await heartbeat(await start("Dana At-Risk"), { online: true, pending: 4, oldestPendingMs: 150_000 });
-      await heartbeat(await start("Eve Failing"), { online: true, pending: 2, oldestPendingMs: 30_000, consecutiveFailures: 4 });
+      await heartbeat(await start("Eve Failing"), {
+        online: true,
+        pending: 2,
+        oldestPendingMs: 30_000,
+        consecutiveFailures: 4,
+      });
       await submitThroughApi(await start("Finn Submitted"));
       const auto = await start("Gus Auto-Submitted");
       await submitThroughApi(auto);
@@ -57,8 +69,13 @@ for (const viewport of VIEWPORTS) {
 
       await page.getByRole("dialog", { name: "Cem Offline" }).getByRole("button", { name: "Extend time" }).click();
       await page.getByRole("dialog", { name: "Extend time for Cem Offline" }).getByLabel("Reason").fill("ab");
-      await page.getByRole("dialog", { name: "Extend time for Cem Offline" }).getByRole("button", { name: "Extend", exact: true }).click();
-      await expect(page.getByRole("dialog", { name: "Extend time for Cem Offline" }).getByRole("alert")).not.toBeEmpty();
+      await page
+        .getByRole("dialog", { name: "Extend time for Cem Offline" })
+        .getByRole("button", { name: "Extend", exact: true })
+        .click();
+      await expect(
+        page.getByRole("dialog", { name: "Extend time for Cem Offline" }).getByRole("alert"),
+      ).not.toBeEmpty();
       await page.screenshot({ path: `${SCREENSHOTS}${viewport.name}-extend-error.png`, fullPage: false });
 
       for (const candidate of started) await candidate.request.dispose();

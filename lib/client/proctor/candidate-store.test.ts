@@ -43,7 +43,12 @@ describe("CandidateStore", () => {
 
     store.replaceAll([kept], NOW + 1_000);
 
-    expect(store.list().map((facts) => facts.name).sort()).toEqual(["Fresh", "Kept"]);
+    expect(
+      store
+        .list()
+        .map((facts) => facts.name)
+        .sort(),
+    ).toEqual(["Fresh", "Kept"]);
   });
 
   it("tells its listeners once per flush however many events arrived", () => {
@@ -52,7 +57,8 @@ describe("CandidateStore", () => {
     const listener = vi.fn();
     store.subscribe(listener);
 
-    for (let index = 0; index < 500; index += 1) store.merge([candidateFacts({ observedAt: NOW + index })], NOW + index);
+    for (let index = 0; index < 500; index += 1)
+      store.merge([candidateFacts({ observedAt: NOW + index })], NOW + index);
     expect(scheduler.pending).toBe(1);
     expect(listener).not.toHaveBeenCalled();
 

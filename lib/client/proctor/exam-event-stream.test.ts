@@ -23,7 +23,8 @@ class FakeEventSource implements EventSourceLike {
 
   emit(type: string, data: unknown): void {
     this.readyState = 1;
-    for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) } as MessageEvent<string>);
+    for (const listener of this.listeners.get(type) ?? [])
+      listener({ data: JSON.stringify(data) } as MessageEvent<string>);
   }
 
   /** The connection dropped; `isFinal` when the browser gives up (readyState CLOSED) rather than retrying. */
@@ -123,7 +124,9 @@ describe("ExamEventStream", () => {
   it("ignores a malformed event rather than breaking the stream", () => {
     const { stream, current } = setUp();
     const source = current();
-    for (const listener of (source as unknown as { listeners: Map<string, ((event: MessageEvent<string>) => void)[]> }).listeners.get("candidates") ?? []) {
+    for (const listener of (
+      source as unknown as { listeners: Map<string, ((event: MessageEvent<string>) => void)[]> }
+    ).listeners.get("candidates") ?? []) {
       listener({ data: "{not json" } as MessageEvent<string>);
     }
     expect(stream.getState()).toBe("connecting");

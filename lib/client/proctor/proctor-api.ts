@@ -1,11 +1,6 @@
 import { NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
 import { isErrorBody } from "@/lib/shared/errors";
-import type {
-  CandidatesSnapshot,
-  CandidateTimeline,
-  ExamHealth,
-  ExtendBody,
-} from "@/lib/shared/schemas/proctor";
+import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
 
 /**
@@ -38,13 +33,20 @@ async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
       const issueText = Array.isArray(issues)
         ? issues
             .map((issue: { path?: unknown; message?: unknown }) =>
-              typeof issue.message === "string" ? (issue.path ? `${String(issue.path)}: ${issue.message}` : issue.message) : null,
+              typeof issue.message === "string"
+                ? issue.path
+                  ? `${String(issue.path)}: ${issue.message}`
+                  : issue.message
+                : null,
             )
             .filter(Boolean)
             .join("; ")
         : "";
       // The message often names the issues already; add them only when it does not.
-      const message = issueText && !body.error.message.includes(issueText) ? `${body.error.message} (${issueText})` : body.error.message;
+      const message =
+        issueText && !body.error.message.includes(issueText)
+          ? `${body.error.message} (${issueText})`
+          : body.error.message;
       throw new ProctorApiError(message, response.status, body.error.code);
     }
     throw new ProctorApiError(
@@ -57,7 +59,11 @@ async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
 }
 
 function postJson<T>(url: string, json: unknown, headers: Record<string, string> = {}): Promise<T> {
-  return request<T>(url, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(json) });
+  return request<T>(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(json),
+  });
 }
 
 const examPath = (examId: string) => `/api/proctor/exams/${encodeURIComponent(examId)}`;

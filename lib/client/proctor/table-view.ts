@@ -1,4 +1,9 @@
-import { countCandidate, deriveCandidateStatus, emptyCounters, type CandidateStatus } from "@/lib/shared/proctor/live-status";
+import {
+  countCandidate,
+  deriveCandidateStatus,
+  emptyCounters,
+  type CandidateStatus,
+} from "@/lib/shared/proctor/live-status";
 import type { CandidateFacts, StatusCounters } from "@/lib/shared/schemas/proctor";
 
 /** One table row: the facts, what they mean at the dashboard's "now", and the row's place by name. */
@@ -84,7 +89,10 @@ export function matchesSearch(row: CandidateRow, needle: string): boolean {
 }
 
 function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase();
 }
 
 const CONNECTION_ORDER = { unreachable: 0, offline: 1, online: 2, never: 3 } as const;
@@ -116,13 +124,17 @@ function comparator(sort: SortKey, direction: SortDirection): (a: CandidateRow, 
     case "name":
       return (a, b) => byName(a, b) * sign;
     case "connection":
-      return (a, b) => (CONNECTION_ORDER[a.status.connection] - CONNECTION_ORDER[b.status.connection]) * sign || byName(a, b);
+      return (a, b) =>
+        (CONNECTION_ORDER[a.status.connection] - CONNECTION_ORDER[b.status.connection]) * sign || byName(a, b);
     case "sync":
       return (a, b) =>
-        (SYNC_ORDER[a.status.sync] - SYNC_ORDER[b.status.sync]) * sign || (b.status.pending - a.status.pending) * sign || byName(a, b);
+        (SYNC_ORDER[a.status.sync] - SYNC_ORDER[b.status.sync]) * sign ||
+        (b.status.pending - a.status.pending) * sign ||
+        byName(a, b);
     case "oldestPending":
       // Ascending means the longest-waiting work first: the order a proctor acts in.
-      return (a, b) => compareNullable(negate(a.status.oldestPendingMs), negate(b.status.oldestPendingMs), sign) || byName(a, b);
+      return (a, b) =>
+        compareNullable(negate(a.status.oldestPendingMs), negate(b.status.oldestPendingMs), sign) || byName(a, b);
     case "lastSave":
       return (a, b) => compareNullable(a.facts.lastSaveAt, b.facts.lastSaveAt, sign) || byName(a, b);
     case "answered":
