@@ -30,7 +30,8 @@ export function ExtendDialog({
 }: {
   examId: string;
   target: ExtendTarget;
-  onClose: () => void;
+  /** `hasExtended`: the request succeeded before the dialog closed (the selection can be cleared). */
+  onClose: (hasExtended: boolean) => void;
 }) {
   const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string>("10");
@@ -49,6 +50,7 @@ export function ExtendDialog({
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
   });
+  const close = () => onClose(mutation.isSuccess);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -72,12 +74,12 @@ export function ExtendDialog({
   const error = formError ?? (mutation.error ? mutation.error.message : null);
 
   return (
-    <ModalDialog title={title} onClose={onClose}>
+    <ModalDialog title={title} onClose={close}>
       {mutation.data ? (
         <>
           <ExtendResult done={mutation.data} />
           <div className="modal__actions">
-            <button type="button" className="button button--primary" onClick={onClose}>
+            <button type="button" className="button button--primary" onClick={close}>
               Close
             </button>
           </div>
@@ -138,7 +140,7 @@ export function ExtendDialog({
             {error ?? ""}
           </p>
           <div className="modal__actions">
-            <button type="button" className="button button--quiet" onClick={onClose}>
+            <button type="button" className="button button--quiet" onClick={close}>
               Cancel
             </button>
             <button type="submit" className="button button--primary" disabled={mutation.isPending}>

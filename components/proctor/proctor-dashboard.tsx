@@ -162,7 +162,10 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         <ExtendDialog
           examId={examId}
           target={{ kind: "many", enrollmentIds: selectedIds }}
-          onClose={() => setBulkOpen(false)}
+          onClose={(hasExtended) => {
+            setBulkOpen(false);
+            if (hasExtended) setSelected(new Set());
+          }}
         />
       ) : null}
     </div>

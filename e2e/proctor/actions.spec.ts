@@ -134,6 +134,8 @@ test.describe("A proctor acting from the dashboard", () => {
     await expect(outcome).toContainText("Extended: 1");
     await expect(outcome).toContainText("Not started yet: the time counts when they start: 1");
     await dialog.getByRole("button", { name: "Close" }).click();
+    // Done: the selection is cleared, so a second click cannot extend the same people by accident.
+    await expect(page.getByRole("button", { name: "Extend time for selected candidates" })).toBeDisabled();
 
     await candidateRow(page, first.name).click();
     await expect(drawer(page, first.name)).toContainText("+7 min");
