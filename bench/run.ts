@@ -13,6 +13,7 @@ import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { badInputScenario } from "./scenarios/bad-input";
 import { chaosScenario } from "./scenarios/chaos";
 import { clientScenario } from "./scenarios/client";
+import { dashboardScenario } from "./scenarios/dashboard";
 import { deadlineStormScenario } from "./scenarios/deadline-storm";
 import { deltaVsFullScenario } from "./scenarios/delta-vs-full";
 import { syncScenario } from "./scenarios/sync";
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [chaosScenario.name]: chaosScenario,
   [deltaVsFullScenario.name]: deltaVsFullScenario,
   [badInputScenario.name]: badInputScenario,
+  [dashboardScenario.name]: dashboardScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

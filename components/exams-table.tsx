@@ -20,8 +20,11 @@ export function StatusBadge({ status }: { status: ExamStatus }) {
   return <span className={`badge badge--${status}`}>{EXAM_STATUS_LABELS[status]}</span>;
 }
 
-/** Exams with their counts (one card per exam on a phone). Titles link to the exam's staff page when `linkToDetail`. */
-export function ExamsTable({ exams, linkToDetail, label }: { exams: ExamRow[]; linkToDetail: boolean; label: string }) {
+/**
+ * Exams with their counts (one card per exam on a phone). Titles link to the exam's admin page (`"admin"`)
+ * or its live proctoring dashboard (`"proctor"`).
+ */
+export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo: "admin" | "proctor"; label: string }) {
   return (
     <div className="table-wrap table-wrap--stack" role="region" aria-label={label} tabIndex={0}>
       <table className="data data--stack">
@@ -49,7 +52,9 @@ export function ExamsTable({ exams, linkToDetail, label }: { exams: ExamRow[]; l
           {exams.map((exam) => (
             <tr key={exam.id}>
               <th scope="row" className="title-cell">
-                {linkToDetail ? <Link href={`/admin/exams/${exam.id}`}>{exam.title}</Link> : exam.title}
+                <Link href={linkTo === "admin" ? `/admin/exams/${exam.id}` : `/proctor/exams/${exam.id}`}>
+                  {exam.title}
+                </Link>
               </th>
               <td data-label="Status">
                 <StatusBadge status={exam.status} />

@@ -21,7 +21,7 @@ export default async function AdminPage() {
             No exams yet. Create one with <code>POST /api/admin/exams</code>; it appears here at once.
           </p>
         ) : (
-          <ExamsTable exams={exams} linkToDetail label="Exams" />
+          <ExamsTable exams={exams} linkTo="admin" label="Exams" />
         )}
       </main>
     </>

@@ -17,14 +17,11 @@ export default async function ProctorPage() {
       <StaffHeader staff={staff} current="proctor" />
       <main className="page">
         <h1>{isAdmin ? "All exams" : "Your exams"}</h1>
-        <p className="notice">
-          The live proctoring dashboard arrives in a later release. For now this page lists{" "}
-          {isAdmin ? "every exam (you are an admin)" : "the exams you are assigned to"}, with their counts.
-        </p>
+        <p>Open an exam to watch its candidates live: who is online, who has unsynced work, and who is at risk.</p>
         {exams.length === 0 ? (
           <p>No exams are assigned to you yet. An admin can assign you to an exam.</p>
         ) : (
-          <ExamsTable exams={exams} linkToDetail={isAdmin} label={isAdmin ? "All exams" : "Your exams"} />
+          <ExamsTable exams={exams} linkTo="proctor" label={isAdmin ? "All exams" : "Your exams"} />
         )}
       </main>
     </>

@@ -67,10 +67,11 @@ test.describe("Staff sign-in", () => {
 
     await expect(page).toHaveURL("/proctor");
     await expect(page.getByRole("heading", { level: 1, name: "Your exams" })).toBeVisible();
-    await expect(
-      page.getByText("The live proctoring dashboard arrives in a later release.", { exact: false }),
-    ).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: assigned.title })).toBeVisible();
+    await expect(page.getByRole("link", { name: assigned.title })).toHaveAttribute(
+      "href",
+      `/proctor/exams/${assigned.id}`,
+    );
     await expect(page.getByText(notAssigned.title)).toHaveCount(0);
 
     await page.goto("/admin");

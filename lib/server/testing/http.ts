@@ -1,6 +1,6 @@
 // Calls a route handler in-process with a real Request, the way Next.js does.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- route handlers type their own params
-type Handler = (request: Request, context: { params: Promise<any> }) => Promise<Response>;
+type Handler = (request: Request, context: { params: Promise<any> }) => Response | Promise<Response>;
 
 export type CallOptions = {
   method?: string;

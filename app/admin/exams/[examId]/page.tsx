@@ -85,6 +85,9 @@ export default async function AdminExamPage({ params }: Props) {
           <Link href="/admin">All exams</Link>
         </p>
         <h1>{exam.title}</h1>
+        <p>
+          <Link href={`/proctor/exams/${exam.id}`}>Open the live proctoring dashboard</Link>
+        </p>
         {exam.description ? <p className="prose">{exam.description}</p> : null}
 
         <dl className="facts">

@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+
+import { ProctorDashboard } from "@/components/proctor/proctor-dashboard";
+import { QueryProvider } from "@/components/proctor/query-provider";
+import { StaffHeader } from "@/components/site-header";
+import { requireStaff } from "@/lib/server/auth/current-principal";
+import { findExamForStaff } from "@/lib/server/exams/find-exam-for-staff";
+import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import "./dashboard.css";
+
+export const metadata: Metadata = { title: "Live proctoring" };
+
+type Props = { params: Promise<{ examId: string }> };
+
+/**
+ * The live dashboard of one exam. The exam is read through `findExamForStaff`, whose query is the
+ * authorization: an exam this proctor is not assigned to is the same 404 as one that does not exist.
+ * Everything live is fetched by the client (snapshot, events stream, health).
+ */
+export default async function ProctorExamPage({ params }: Props) {
+  const { examId } = await params;
+  const staff = await requireStaff({ path: `/proctor/exams/${encodeURIComponent(examId)}`, role: "any" });
+  if (!UuidSchema.safeParse(examId).success) notFound();
+  const exam = await findExamForStaff({ examId, staff });
+  if (!exam) notFound();
+
+  return (
+    <>
+      <StaffHeader staff={staff} current="proctor" />
+      <main className="page page--wide">
+        <p className="breadcrumb">
+          <Link href="/proctor">{staff.role === "admin" ? "All exams" : "Your exams"}</Link>
+        </p>
+        <QueryProvider>
+          <ProctorDashboard examId={exam.id} examTitle={exam.title} />
+        </QueryProvider>
+      </main>
+    </>
+  );
+}
