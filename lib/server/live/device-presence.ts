@@ -35,7 +35,9 @@ type DeviceRef = { examId: string; enrollmentId: string; attemptId: string; devi
  * ends now (whatever opened it: a device that holds a stream open has a network).
  */
 export async function markDeviceConnected(device: DeviceRef): Promise<void> {
-  localPresence().get(device.attemptId)?.delete(device.deviceId);
+  const devices = localPresence().get(device.attemptId);
+  devices?.delete(device.deviceId);
+  if (devices?.size === 0) localPresence().delete(device.attemptId);
   await withRedis((client) => client.hdel(redisKeys.heartbeats(device.attemptId), presenceField(device.deviceId)), 0);
   await queryRows(sql`
     UPDATE device_offline_spans SET ended_at = ${new Date()}
@@ -59,9 +61,11 @@ export async function markDeviceDisconnected(device: DeviceRef, at = Date.now())
     devices.set(device.deviceId, at);
     localPresence().set(device.attemptId, devices);
   }
+  // FROM attempts: a stream that outlives its attempt (the exam was deleted) opens nothing, quietly.
   await queryRows(sql`
     INSERT INTO device_offline_spans (id, attempt_id, device_id, started_at, cause)
-    VALUES (gen_random_uuid(), ${device.attemptId}::uuid, ${device.deviceId}, ${new Date(at)}, 'disconnected')
+    SELECT gen_random_uuid(), a.id, ${device.deviceId}, ${new Date(at)}, 'disconnected'
+    FROM attempts a WHERE a.id = ${device.attemptId}::uuid
     ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`);
   publishExamChange(device.examId, device.enrollmentId, "presence");
 }
