@@ -4,7 +4,8 @@ import { AppError } from "@/lib/shared/errors";
 import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
 
 import { db } from "../db/client";
-import { isExamVisibleTo, type StaffCaller } from "../proctor/find-candidate-for-staff";
+import { findWatchedExam } from "../live/find-watched-exam";
+import type { StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate, type CandidateExtension } from "./extend-candidate";
 
 /** Candidates extended at once: each in its own short transaction, a few side by side. */
@@ -28,7 +29,7 @@ export async function extendCandidates(options: {
   requestKey: string | null;
 }): Promise<{ results: BulkExtendResult[]; isReplay: boolean }> {
   const { examId, caller, seconds, reason, requestKey } = options;
-  if (!(await isExamVisibleTo({ examId, caller }))) throw new AppError("NOT_FOUND", "No such exam.");
+  if (!(await findWatchedExam({ examId, principal: caller }))) throw new AppError("NOT_FOUND", "No such exam.");
 
   const ids = [...new Set(options.enrollmentIds.map((id) => id.toLowerCase()))];
   const found = await db.$queryRaw<{ id: string }[]>`

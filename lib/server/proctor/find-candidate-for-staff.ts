@@ -43,17 +43,6 @@ export async function findCandidateForStaff(options: { id: string; caller: Staff
   return { enrollmentId: row.enrollment_id, examId: row.exam_id, attemptId: row.attempt_id };
 }
 
-/** Whether the caller may see the exam (the scope of the exam-wide actions), by the same rule. */
-export async function isExamVisibleTo(options: { examId: string; caller: StaffCaller }): Promise<boolean> {
-  const proctorId = scopedProctorId(options.caller);
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT x.id::text AS id FROM exams x
-    WHERE x.id = ${options.examId}::uuid
-      AND (${proctorId}::uuid IS NULL
-           OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = x.id AND p.staff_user_id = ${proctorId}::uuid))`;
-  return rows.length > 0;
-}
-
 /** "Ada Lovelace <ada@example.com>" or "API token": who did it, as proctors read it. */
 export function actorLabel(caller: StaffCaller): string {
   return caller.kind === "api-token" ? "API token" : `${caller.name} <${caller.email}>`;

@@ -6,7 +6,7 @@ import { ProctorDashboard } from "@/components/proctor/proctor-dashboard";
 import { QueryProvider } from "@/components/proctor/query-provider";
 import { StaffHeader } from "@/components/site-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamForStaff } from "@/lib/server/exams/find-exam-for-staff";
+import { findWatchedExam } from "@/lib/server/live/find-watched-exam";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 import "./dashboard.css";
@@ -16,15 +16,16 @@ export const metadata: Metadata = { title: "Live proctoring" };
 type Props = { params: Promise<{ examId: string }> };
 
 /**
- * The live dashboard of one exam. The exam is read through `findExamForStaff`, whose query is the
- * authorization: an exam this proctor is not assigned to is the same 404 as one that does not exist.
+ * The live dashboard of one exam. The exam is read through `findWatchedExam`, whose query is the
+ * authorization (the same rule as the proctor API's): an exam this proctor is not assigned to is the same
+ * 404 as one that does not exist. It reads only the exam's id and title, whatever the number of candidates.
  * Everything live is fetched by the client (snapshot, events stream, health).
  */
 export default async function ProctorExamPage({ params }: Props) {
   const { examId } = await params;
   const staff = await requireStaff({ path: `/proctor/exams/${encodeURIComponent(examId)}`, role: "any" });
   if (!UuidSchema.safeParse(examId).success) notFound();
-  const exam = await findExamForStaff({ examId, staff });
+  const exam = await findWatchedExam({ examId, principal: staff });
   if (!exam) notFound();
 
   return (
