@@ -2,6 +2,7 @@ import "server-only";
 
 import { randomBytes } from "node:crypto";
 
+import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 import type { CandidateFacts } from "@/lib/shared/schemas/proctor";
 
 import { log } from "../log";
@@ -192,7 +193,9 @@ export class ExamFeed {
   private publish(candidates: CandidateFacts[]): void {
     if (candidates.length === 0) return;
     this.seq += 1;
-    const bytes = sseEvent("candidates", { serverTime: Date.now(), candidates }, this.lastEventId);
+    const serverTime = Date.now();
+    const live = candidates.map((facts) => ({ ...facts, status: deriveCandidateStatus(facts, serverTime) }));
+    const bytes = sseEvent("candidates", { serverTime, candidates: live }, this.lastEventId);
     this.buffer.push({ seq: this.seq, bytes });
     this.bufferBytes += bytes.byteLength;
     while (this.buffer.length > BUFFER_EVENTS || (this.bufferBytes > BUFFER_BYTES && this.buffer.length > 1)) {

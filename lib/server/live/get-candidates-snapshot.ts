@@ -1,6 +1,6 @@
 import "server-only";
 
-import { countCandidates } from "@/lib/shared/proctor/live-status";
+import { liveCandidates } from "@/lib/shared/proctor/live-status";
 import { AppError } from "@/lib/shared/errors";
 import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
@@ -24,14 +24,7 @@ export async function getCandidatesSnapshot(options: {
   const exam = await findWatchedExam({ examId: options.examId, principal: options.principal });
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
   const lastEventId = currentExamEventId(exam.id);
-  const candidates = await loadCandidateFacts({ examId: exam.id });
+  const facts = await loadCandidateFacts({ examId: exam.id });
   const serverTime = Date.now();
-  return {
-    examId: exam.id,
-    examTitle: exam.title,
-    serverTime,
-    lastEventId,
-    candidates,
-    counters: countCandidates(candidates, serverTime),
-  };
+  return { examId: exam.id, examTitle: exam.title, serverTime, lastEventId, ...liveCandidates(facts, serverTime) };
 }

@@ -1,4 +1,4 @@
-import type { CandidateFacts, DeviceFacts, StatusCounters } from "../schemas/proctor";
+import type { CandidateFacts, DeviceFacts, LiveCandidate, StatusCounters } from "../schemas/proctor";
 
 /**
  * The live status a proctor reads, derived from a candidate's facts at a moment `now` (server clock, epoch
@@ -179,7 +179,16 @@ export function countCandidate(counters: StatusCounters, facts: CandidateFacts, 
 }
 
 export function countCandidates(candidates: readonly CandidateFacts[], now: number): StatusCounters {
+  return liveCandidates(candidates, now).counters;
+}
+
+/** The candidates with their status at `now`, and the counters of the same statuses: one derivation each. */
+export function liveCandidates(candidates: readonly CandidateFacts[], now: number): { candidates: LiveCandidate[]; counters: StatusCounters } {
   const counters = emptyCounters();
-  for (const facts of candidates) countCandidate(counters, facts, deriveCandidateStatus(facts, now));
-  return counters;
+  const live = candidates.map((facts) => {
+    const status = deriveCandidateStatus(facts, now);
+    countCandidate(counters, facts, status);
+    return { ...facts, status };
+  });
+  return { candidates: live, counters };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { CandidateStatus } from "../proctor/live-status";
 import { UuidSchema } from "./attempts";
 import { DeviceIdSchema } from "./sync";
 
@@ -94,6 +95,12 @@ export const CandidateFactsSchema = z.object({
 });
 export type CandidateFacts = z.infer<typeof CandidateFactsSchema>;
 
+/**
+ * A candidate as the snapshot and the events stream send it: the facts, and the status derived from them at
+ * the response's `serverTime` (for API clients; the dashboard re-derives every second from the facts).
+ */
+export type LiveCandidate = CandidateFacts & { status: CandidateStatus };
+
 /** `GET /api/proctor/exams/{examId}/candidates`. */
 export type CandidatesSnapshot = {
   examId: string;
@@ -101,7 +108,7 @@ export type CandidatesSnapshot = {
   serverTime: number;
   /** The events stream's id at the moment of the snapshot: pass it as Last-Event-ID to resume from here. */
   lastEventId: string | null;
-  candidates: CandidateFacts[];
+  candidates: LiveCandidate[];
   /** Derived at serverTime with the same function the dashboard uses. */
   counters: StatusCounters;
 };
@@ -125,7 +132,7 @@ export type StatusCounters = {
  *
  * - `ready`      { serverTime, resumed } — first event of every connection. `resumed: false` means the
  *                 dashboard must reload the snapshot (it could not be resumed from Last-Event-ID).
- * - `candidates` { serverTime, candidates: CandidateFacts[] } — changed candidates, coalesced.
+ * - `candidates` { serverTime, candidates: LiveCandidate[] } — changed candidates, coalesced.
  * - `resync`     { serverTime, reason } — too much was missed: reload the snapshot.
  * Comments (`: keep-alive`) are sent every 15 s.
  */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
+import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, signIn } from "@/lib/server/testing/fixtures";
@@ -34,6 +35,26 @@ describe("GET /api/proctor/exams/{examId}/candidates", () => {
       total: 5,
     });
     expect(body.counters).toMatchObject({ total: 3, notStarted: 2, inProgress: 1, submitted: 0 });
+  });
+
+  it("tells API clients each candidate's status in words, derived at serverTime", async () => {
+    const attempt = await startedAttempt();
+    const [waiting] = await enroll(attempt.examId, 1);
+    const beat = { deviceId: "laptop", online: false, pending: 2, oldestPendingMs: 4_000, lastAckRevision: 0, clock: 2, consecutiveFailures: 1 };
+    const heartbeat = await call(heartbeatRoute, {
+      path: `/api/attempts/${attempt.attemptId}/heartbeat`,
+      params: { attemptId: attempt.attemptId },
+      cookie: attempt.cookie,
+      json: beat,
+    });
+    expect(heartbeat.status).toBe(200);
+    const body = (await snapshot(attempt.examId, { bearer: adminToken() })).body;
+    const started = body.candidates.find((candidate) => candidate.enrollmentId === attempt.enrollmentId)!;
+    expect(started.status).toMatchObject({ connection: "offline", sync: "pending", pending: 2, isAtRisk: false, devicesUsed: 1 });
+    expect(started.status.timeLeftMs).toBeGreaterThan(0);
+    const notStarted = body.candidates.find((candidate) => candidate.enrollmentId === waiting!.id)!;
+    expect(notStarted.status).toMatchObject({ connection: "never", sync: "none", timeLeftMs: null });
+    expect(body.counters).toMatchObject({ offline: 1, pending: 1, notStarted: 1 });
   });
 
   it("answers the API token, and an assigned proctor", async () => {

@@ -77,6 +77,7 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     const [facts] = candidatesOf(event);
     expect(facts).toMatchObject({ enrollmentId: attempt.enrollmentId, phase: "in_progress" });
     expect(facts!.devices[0]).toMatchObject({ deviceId: "laptop", online: false, pending: 4 });
+    expect((facts as unknown as { status: unknown }).status).toMatchObject({ connection: "offline", sync: "pending", pending: 4 });
     expect(event.id).toMatch(/\.1$/);
 
     // An autosave is an event too.
