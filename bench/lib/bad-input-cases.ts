@@ -1586,7 +1586,7 @@ function methodCases(fixture: Fixture, random: Random): BadCase[] {
   return cases;
 }
 
-/** The proctor endpoints of the contract (not built yet: the catch-all answers 404 with the error body). */
+/** The proctor endpoints of the contract: foreign credentials, bodies meant for no action, and bad ids. */
 function proctorCases(fixture: Fixture, random: Random): BadCase[] {
   const cases: BadCase[] = [];
   const attempt = random.pick(fixture.open).attemptId;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 import type { SUBMISSION_SOURCES } from "./proctor";
 
 /**
@@ -42,8 +43,12 @@ export type BulkExtendResult = {
 };
 
 /** `POST /api/proctor/attempts/{attemptId}/force-submit` body: optional, `{}` or empty. */
-export const ForceSubmitSchema = z.object({
-  reason: z.string().trim().max(500, "must be at most 500 characters").optional(),
+/**
+ * `POST /api/proctor/attempts/{attemptId}/force-submit` body (may be empty). Strict: force-submit cannot be
+ * undone, so a body meant for another action (`{"seconds": …}`) is refused, not ignored.
+ */
+export const ForceSubmitSchema = z.strictObject({
+  reason: z.string().trim().max(500, "must be at most 500 characters").refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).optional(),
 });
 export type ForceSubmitBody = z.infer<typeof ForceSubmitSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import type { CandidateStatus } from "../proctor/live-status";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 import { UuidSchema } from "./attempts";
 import { DeviceIdSchema } from "./sync";
 
@@ -144,7 +145,12 @@ export const ExtendSchema = z.object({
     .int("must be a whole number of seconds")
     .min(60, "must be at least 60 seconds")
     .max(24 * 3600, "must be at most 24 hours"),
-  reason: z.string().trim().min(3, "give a short reason (at least 3 characters)").max(500, "must be at most 500 characters"),
+  reason: z
+    .string()
+    .trim()
+    .min(3, "give a short reason (at least 3 characters)")
+    .max(500, "must be at most 500 characters")
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
 });
 export type ExtendBody = z.infer<typeof ExtendSchema>;
 

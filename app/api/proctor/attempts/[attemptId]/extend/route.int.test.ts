@@ -324,6 +324,7 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       ["seconds as text", { seconds: "600", reason: "wifi down" }, "seconds"],
       ["reason too short", { seconds: 60, reason: "  x " }, "reason"],
       ["reason too long", { seconds: 60, reason: "x".repeat(501) }, "reason"],
+      ["reason with a NUL", { seconds: 60, reason: "wifi\u0000down" }, "reason"],
     ])("%s: 422 naming the field (or 400 without a body), nothing changed", async (_name, body, path) => {
       const attempt = await startedAttempt();
       const deadline = await deadlineOf(attempt.attemptId);

@@ -186,9 +186,14 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
         await forceSubmit(attempt.attemptId, { json: { reason: 42 } }),
         await forceSubmit(attempt.attemptId, { json: { reason: "x".repeat(501) } }),
         await forceSubmit(attempt.attemptId, { json: [] }),
+        // Text Postgres cannot store is refused up front, not a 500 from the audit insert.
+        await forceSubmit(attempt.attemptId, { json: { reason: "left\u0000" } }),
+        // Force-submit cannot be undone: a body meant for another action is refused, not ignored.
+        await forceSubmit(attempt.attemptId, { json: { seconds: 60, reason: "x" } }),
       ];
-      expect(results.map((r) => r.status)).toEqual([400, 415, 422, 422, 422]);
+      expect(results.map((r) => r.status)).toEqual([400, 415, 422, 422, 422, 422, 422]);
       expect(results[2]!.body.error.details.issues[0].path).toBe("reason");
+      expect(results[5]!.body.error.details.issues[0].path).toBe("reason");
       expect((await state(attempt.attemptId)).status).toBe("in_progress");
     });
 
