@@ -1,11 +1,12 @@
 import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
-import type { ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
+import { ForceSubmitSchema, type ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
 
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { actorOf } from "../auth/actor";
 import { db } from "../db/client";
+import { validationError } from "../http/errors";
 import { isLockTimeout } from "../db/errors";
 import { publishAttemptSubmitted } from "../live/exam-bus";
 import { actorLabel, findCandidateForStaff, type StaffCaller } from "../proctor/find-candidate-for-staff";
@@ -17,8 +18,8 @@ import { lockAttemptRow } from "./lock-attempt-row";
  * actions"). Same guarantees as the candidate's submit, through the same two pieces: the attempt row locked
  * FOR UPDATE (lockAttemptRow) and the conditional freeze with its unique submission (freezeAttempt).
  *
- * 1. Scope: the attempt must be in an exam the caller may see, else 404. An enrollment id of a candidate who
- *    has not started is 409 NOT_STARTED.
+ * 1. Scope: the attempt must be in an exam the caller may see, else 404 (whatever the body). Then the body
+ *    (`ForceSubmitSchema`, else 422). An enrollment id of a candidate who has not started is 409 NOT_STARTED.
  * 2. In one transaction: lock the row. Already submitted (by anyone) → that submission, `alreadySubmitted:
  *    true`, nothing written (no audit row: nothing happened). Past deadline + grace → frozen as the
  *    auto-submit it already was due to be (source `auto`), also `alreadySubmitted: true`. Otherwise frozen
@@ -28,13 +29,17 @@ import { lockAttemptRow } from "./lock-attempt-row";
 export async function forceSubmitAttempt(options: {
   id: string;
   caller: StaffCaller;
-  reason: string | null;
+  /** The request's JSON body ({} when it had none). */
+  body: unknown;
 }): Promise<ForceSubmitResponse> {
   const { caller } = options;
 
   // 1.
   const target = await findCandidateForStaff({ id: options.id, caller });
   if (!target) throw new AppError("NOT_FOUND", "No such attempt.");
+  const parsed = ForceSubmitSchema.safeParse(options.body);
+  if (!parsed.success) throw validationError(parsed.error);
+  const reason = parsed.data.reason ?? null;
   const attemptId = target.attemptId;
   if (attemptId === null) throw new AppError("NOT_STARTED", "This candidate has not started the exam; there is nothing to submit.");
 
@@ -59,7 +64,7 @@ export async function forceSubmitAttempt(options: {
               examId: target.examId,
               enrollmentId: target.enrollmentId,
               attemptId,
-              data: { submissionId: frozen.submissionId, by: actorLabel(caller), reason: options.reason, digest: frozen.digest },
+              data: { submissionId: frozen.submissionId, by: actorLabel(caller), reason, digest: frozen.digest },
             },
             tx,
           );

@@ -171,6 +171,22 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
       expect((await forceSubmit(attempt.attemptId, { cookie: await signIn(admin.email, admin.password) })).status).toBe(200);
     });
 
+    // Found by the bad-input benchmark: the body was checked before the scope, so a proctor of another exam
+    // sending a body meant for another action got 422 instead of the 404 every foreign id gets. The fix reads
+    // the scope first; the second half shows an assigned proctor still gets the 422 for that body.
+    it("another exam's proctor gets 404 whatever the body; an assigned proctor gets the 422", async () => {
+      const attempt = await startedAttempt();
+      const other = await startedAttempt();
+      const otherProctor = await proctorFor(other);
+      const foreign = await forceSubmit(attempt.attemptId, { cookie: otherProctor.cookie, json: { seconds: 600, reason: "bench" } });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.code).toBe("NOT_FOUND");
+      const assigned = await proctorFor(attempt);
+      const refused = await forceSubmit(attempt.attemptId, { cookie: assigned.cookie, json: { seconds: 600, reason: "bench" } });
+      expect(refused.status).toBe(422);
+      expect((await state(attempt.attemptId)).status).toBe("in_progress");
+    });
+
     it("401 for a candidate's session or a wrong token", async () => {
       const attempt = await startedAttempt();
       expect((await forceSubmit(attempt.attemptId, { cookie: attempt.cookie })).status).toBe(401);
