@@ -1,9 +1,11 @@
 import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
+import { BulkExtendSchema } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
 
 import { db } from "../db/client";
+import { validationError } from "../http/errors";
 import { findWatchedExam } from "../live/find-watched-exam";
 import type { StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate, type CandidateExtension } from "./extend-candidate";
@@ -13,7 +15,8 @@ const CONCURRENCY = 4;
 
 /**
  * The same extra time for a selection of one exam's candidates, by enrollment id (so a candidate who has not
- * started can get time too). The exam must be visible to the caller (else 404); ids that are not candidates
+ * started can get time too). The exam must be visible to the caller (else 404, whatever the body); then the
+ * body (`BulkExtendSchema`, else 422); ids that are not candidates
  * of this exam are reported as `not_found` and never touched. Each candidate is its own transaction
  * (extendCandidate): one busy attempt does not hold up or roll back the others.
  *
@@ -23,15 +26,17 @@ const CONCURRENCY = 4;
 export async function extendCandidates(options: {
   examId: string;
   caller: StaffCaller;
-  enrollmentIds: readonly string[];
-  seconds: number;
-  reason: string;
+  /** The request's JSON body. */
+  body: unknown;
   requestKey: string | null;
 }): Promise<{ results: BulkExtendResult[]; isReplay: boolean }> {
-  const { examId, caller, seconds, reason, requestKey } = options;
+  const { examId, caller, requestKey } = options;
   if (!(await findWatchedExam({ examId, principal: caller }))) throw new AppError("NOT_FOUND", "No such exam.");
+  const parsed = BulkExtendSchema.safeParse(options.body);
+  if (!parsed.success) throw validationError(parsed.error);
+  const { seconds, reason } = parsed.data;
 
-  const ids = [...new Set(options.enrollmentIds.map((id) => id.toLowerCase()))];
+  const ids = [...new Set(parsed.data.enrollmentIds.map((id) => id.toLowerCase()))];
   const found = await db.$queryRaw<{ id: string }[]>`
     SELECT id::text AS id FROM enrollments WHERE exam_id = ${examId}::uuid AND id = ANY(${ids}::uuid[])`;
   const inExam = new Set(found.map((row) => row.id));

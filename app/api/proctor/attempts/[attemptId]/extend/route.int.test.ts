@@ -295,6 +295,9 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
         extend(attempt.enrollmentId, body, { cookie: otherCookie }),
         extend(randomUUID(), body),
         call(extendRoute, { params: { attemptId: "not-a-uuid" }, json: body, bearer: adminToken() }),
+        // Whatever the body: the scope is checked before the fields.
+        extend(attempt.attemptId, { seconds: -1 }, { cookie: otherCookie }),
+        extend(attempt.attemptId, {}, { cookie: unassignedCookie }),
       ]);
       for (const response of refused) {
         expect(response.status).toBe(404);

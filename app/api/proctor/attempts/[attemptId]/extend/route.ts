@@ -1,17 +1,21 @@
 import { extendAttempt } from "@/lib/server/extensions/extend-attempt";
 import { optionalIdempotencyKey } from "@/lib/server/http/idempotency-key";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { readJsonBody } from "@/lib/server/http/read-json-body";
 import { json, route } from "@/lib/server/http/route";
+import { AppError } from "@/lib/shared/errors";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
-import { ExtendSchema } from "@/lib/shared/schemas/proctor";
 
 /**
  * Extra time for one candidate. With an Idempotency-Key, a retry never extends twice: it gets the stored
- * result with `Idempotent-Replayed: true`.
+ * result with `Idempotent-Replayed: true`. The body's fields are checked by the operation after the scope:
+ * another exam's attempt is a 404 whatever the body.
  */
 export const POST = route(
-  { access: "proctor", params: AttemptParamsSchema, body: ExtendSchema },
-  async ({ params, body, principal, request }) => {
+  { access: "proctor", params: AttemptParamsSchema },
+  async ({ params, principal, request }) => {
+    const body = await readJsonBody(request);
+    if (body === undefined) throw new AppError("BAD_REQUEST", "The request needs a JSON body.");
     const requestKey = optionalIdempotencyKey(request);
     const { response, isReplay } = await extendAttempt({ id: params.attemptId, caller: principal, body, requestKey });
     return json(response, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });

@@ -120,7 +120,14 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
     const before = await snapshot(exam.id);
     const body = { enrollmentIds: [running.id], seconds: 60, reason: "wifi down" };
 
-    for (const response of [await bulkExtend(exam.id, body, { cookie }), await bulkExtend(randomUUID(), body), await call(bulkExtendRoute, { params: { examId: "nope" }, json: body, bearer: adminToken() })]) {
+    const refused = [
+      await bulkExtend(exam.id, body, { cookie }),
+      await bulkExtend(randomUUID(), body),
+      await call(bulkExtendRoute, { params: { examId: "nope" }, json: body, bearer: adminToken() }),
+      // Whatever the body: the scope is checked before the fields.
+      await bulkExtend(exam.id, { enrollmentIds: [] }, { cookie }),
+    ];
+    for (const response of refused) {
       expect(response.status).toBe(404);
       expect(response.body.error.code).toBe("NOT_FOUND");
     }
