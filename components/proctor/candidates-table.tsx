@@ -180,6 +180,7 @@ const CandidateRowView = memo(function CandidateRowView({
       role="row"
       aria-rowindex={index + 2}
       aria-selected={isSelected}
+      data-enrollment-id={facts.enrollmentId}
       tabIndex={0}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onClick={() => onOpen(facts.enrollmentId)}

@@ -156,7 +156,21 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         </section>
       </div>
 
-      {openRow ? <CandidateDrawer examId={examId} row={openRow} now={now} onClose={() => setOpenId(null)} /> : null}
+      {openRow ? (
+        <CandidateDrawer
+          examId={examId}
+          row={openRow}
+          now={now}
+          onClose={() => {
+            const enrollmentId = openRow.facts.enrollmentId;
+            setOpenId(null);
+            // Keyboard users land back on the row they opened (if it is still rendered by the virtualizer).
+            requestAnimationFrame(() =>
+              document.querySelector<HTMLElement>(`[data-enrollment-id="${CSS.escape(enrollmentId)}"]`)?.focus(),
+            );
+          }}
+        />
+      ) : null}
 
       {isBulkOpen ? (
         <ExtendDialog
