@@ -10,6 +10,8 @@ export type ExamLoss = {
   digestMismatches: number;
   /** Attempts with at least one answer kept in late_answers. */
   attemptsWithLateAnswers: number;
+  /** Submissions with either (a digest mismatch, late answers, or both): each counts once in the loss rate. */
+  affectedSubmissions: number;
 };
 
 /**
@@ -38,13 +40,18 @@ export async function readExamLoss(options: {
     submissions: number;
     digest_mismatches: number;
     attempts_with_late_answers: number;
+    affected_submissions: number;
   }>(sql`
     SELECT e.id::text AS exam_id,
       (SELECT count(*)::int FROM submissions s JOIN attempts a ON a.id = s.attempt_id WHERE a.exam_id = e.id) AS submissions,
       (SELECT count(*)::int FROM submissions s JOIN attempts a ON a.id = s.attempt_id
         WHERE a.exam_id = e.id AND s.client_digest IS NOT NULL AND s.client_digest <> s.digest) AS digest_mismatches,
       (SELECT count(DISTINCT l.attempt_id)::int FROM late_answers l JOIN attempts a ON a.id = l.attempt_id
-        WHERE a.exam_id = e.id) AS attempts_with_late_answers
+        WHERE a.exam_id = e.id) AS attempts_with_late_answers,
+      (SELECT count(*)::int FROM submissions s JOIN attempts a ON a.id = s.attempt_id
+        WHERE a.exam_id = e.id
+          AND ((s.client_digest IS NOT NULL AND s.client_digest <> s.digest)
+               OR EXISTS (SELECT 1 FROM late_answers l WHERE l.attempt_id = s.attempt_id))) AS affected_submissions
     FROM exams e
     WHERE e.id = ANY(${[...examIds]}::uuid[])
       AND (${proctorId}::uuid IS NULL
@@ -58,6 +65,7 @@ export async function readExamLoss(options: {
         submissions: row.submissions,
         digestMismatches: row.digest_mismatches,
         attemptsWithLateAnswers: row.attempts_with_late_answers,
+        affectedSubmissions: row.affected_submissions,
       },
     ]),
   );

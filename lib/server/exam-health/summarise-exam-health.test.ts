@@ -5,7 +5,7 @@ import { bucketIndex } from "./latency-buckets";
 import { summariseExamHealth } from "./summarise-exam-health";
 
 const NOW = Date.UTC(2026, 10, 30, 9, 30, 20);
-const loss = { examId: "e", submissions: 0, digestMismatches: 0, attemptsWithLateAnswers: 0 };
+const loss = { examId: "e", submissions: 0, digestMismatches: 0, attemptsWithLateAnswers: 0, affectedSubmissions: 0 };
 const quiet = () => Array.from({ length: HEALTH_WINDOW_MINUTES }, emptyMinute);
 
 describe("summariseExamHealth", () => {
@@ -37,7 +37,8 @@ describe("summariseExamHealth", () => {
     late.autosaveBuckets[bucketIndex(8)] = 100;
     late.rateLimited = 3;
     const health = summariseExamHealth({
-      loss: { examId: "e", submissions: 500, digestMismatches: 1, attemptsWithLateAnswers: 1 },
+      // One submission with both a mismatch and late answers, one with late answers only: two affected.
+      loss: { examId: "e", submissions: 500, digestMismatches: 1, attemptsWithLateAnswers: 2, affectedSubmissions: 2 },
       minutes,
       now: NOW,
     });

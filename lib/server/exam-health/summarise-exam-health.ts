@@ -42,7 +42,7 @@ export function summariseExamHealth(options: {
     examId: loss.examId,
     serverTime: now,
     submissions: loss.submissions,
-    lossRate: ratio(loss.digestMismatches + loss.attemptsWithLateAnswers, loss.submissions),
+    lossRate: ratio(loss.affectedSubmissions, loss.submissions),
     digestMismatches: loss.digestMismatches,
     attemptsWithLateAnswers: loss.attemptsWithLateAnswers,
     duplicateRate: ratio(total.replays + total.alreadySubmitted, total.submits),

@@ -164,7 +164,10 @@ export type ExamHealth = {
   examId: string;
   serverTime: number;
   submissions: number;
-  /** Submissions whose client digest differed from the server's, plus attempts with late answers, over submissions. */
+  /**
+   * Submissions whose paper may miss something — the device's digest differed from the server's, or late
+   * answers arrived — over submissions; each submission counts once.
+   */
   lossRate: number | null;
   digestMismatches: number;
   attemptsWithLateAnswers: number;

@@ -63,6 +63,10 @@ describe("GET /api/proctor/exams/{examId}/health", () => {
     expect(
       (await submit(mismatched, { deviceId: "d", answers: [], digest: "0".repeat(64) }, randomUUID())).status,
     ).toBe(200);
+    // It also gets a late answer: one submission with both counts once in the loss rate, not twice.
+    expect(
+      (await autosave(mismatched, { deviceId: "d", answers: [{ questionId: question, value: "later", version: 7 }] })).status,
+    ).toBe(409);
     // One attempt with a late answer: an edit that arrived after its submission.
     expect((await submit(late, { deviceId: "d", answers: [] }, randomUUID())).status).toBe(200);
     expect(
@@ -86,7 +90,7 @@ describe("GET /api/proctor/exams/{examId}/health", () => {
       examId,
       submissions: 4,
       digestMismatches: 1,
-      attemptsWithLateAnswers: 1,
+      attemptsWithLateAnswers: 2,
       lossRate: 0.5,
       duplicateRate: 1 / 5,
       rateLimited: 0,
@@ -96,7 +100,7 @@ describe("GET /api/proctor/exams/{examId}/health", () => {
     expect(body.series).toHaveLength(60);
     expect(body.series.at(-1)!.at).toBe(Math.floor(body.serverTime / 60_000) * 60_000);
     expect(body.series.reduce((sum, point) => sum + point.submits, 0)).toBe(5);
-    expect(body.series.reduce((sum, point) => sum + point.autosaves, 0)).toBe(2);
+    expect(body.series.reduce((sum, point) => sum + point.autosaves, 0)).toBe(3);
   });
 
   it("has no rates for an exam without submissions or traffic", async () => {
