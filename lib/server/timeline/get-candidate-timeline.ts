@@ -25,6 +25,9 @@ type CandidateRow = {
   source: "candidate" | "proctor" | "auto" | null;
   digest: string | null;
   client_digest: string | null;
+  /** For a proctor's force-submit: who and why, from its audit event. */
+  forced_by: string | null;
+  forced_reason: string | null;
 };
 
 const SUBMITTED_TEXT = {
@@ -32,6 +35,11 @@ const SUBMITTED_TEXT = {
   proctor: "Force-submitted by a proctor.",
   auto: "Submitted automatically at the deadline.",
 } as const;
+
+function submittedText(candidate: CandidateRow): string {
+  if (candidate.source !== "proctor" || !candidate.forced_by) return SUBMITTED_TEXT[candidate.source ?? "candidate"];
+  return `Force-submitted by ${candidate.forced_by}${candidate.forced_reason ? `: ${candidate.forced_reason}` : ""}.`;
+}
 
 const OFFLINE_TEXT: Record<string, (device: string) => string> = {
   reported: (device) => `${device} went offline (it said so).`,
@@ -62,11 +70,17 @@ export async function getCandidateTimeline(options: {
   // proctor, yields no row, like a missing one.
   const [candidate] = await queryRows<CandidateRow>(sql`
     SELECT en.id::text AS enrollment_id, en.created_at AS enrolled_at, a.id::text AS attempt_id, a.started_at,
-           s.submitted_at, s.source::text AS source, s.digest, s.client_digest
+           s.submitted_at, s.source::text AS source, s.digest, s.client_digest,
+           forced.data->>'by' AS forced_by, forced.data->>'reason' AS forced_reason
     FROM enrollments en
       JOIN exams e ON e.id = en.exam_id
       LEFT JOIN attempts a ON a.enrollment_id = en.id
       LEFT JOIN submissions s ON s.attempt_id = a.id
+      LEFT JOIN LATERAL (
+        SELECT ae.data FROM audit_events ae
+        WHERE s.source = 'proctor' AND ae.attempt_id = a.id AND ae.action = 'attempt.force_submitted'
+        ORDER BY ae.at LIMIT 1
+      ) forced ON true
     WHERE en.id = ${enrollmentId}::uuid AND en.exam_id = ${examId}::uuid
       AND (${proctorId}::uuid IS NULL
         OR EXISTS (SELECT 1 FROM exam_proctors p WHERE p.exam_id = e.id AND p.staff_user_id = ${proctorId}::uuid))`);
@@ -195,7 +209,7 @@ export async function getCandidateTimeline(options: {
     entries.push({
       at: candidate.submitted_at.getTime(),
       kind: "submitted",
-      text: `${SUBMITTED_TEXT[candidate.source]}${isMismatch ? " The device's copy differs from the paper the server froze (digest mismatch)." : ""}`,
+      text: `${submittedText(candidate)}${isMismatch ? " The device's copy differs from the paper the server froze (digest mismatch)." : ""}`,
     });
   }
 

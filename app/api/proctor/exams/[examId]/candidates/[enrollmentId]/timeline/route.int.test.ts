@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 
 import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
 import { db } from "@/lib/server/db/client";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
@@ -165,6 +166,22 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     const kinds = entries.map((entry) => entry.kind);
     expect(kinds.indexOf("started")).toBeGreaterThan(kinds.indexOf("enrolled"));
     expect(kinds.indexOf("submitted")).toBeGreaterThan(kinds.lastIndexOf("saves"));
+  });
+
+  it("names the proctor who force-submitted, and why", async () => {
+    const attempt = await startedAttempt();
+    const proctor = await createStaff("proctor");
+    await db.examProctor.create({ data: { examId: attempt.examId, staffUserId: proctor.id } });
+    const cookie = await signIn(proctor.email, proctor.password);
+    const forced = await call(forceSubmitRoute, {
+      params: { attemptId: attempt.attemptId },
+      cookie,
+      json: { reason: "left the room" },
+    });
+    expect(forced.status).toBe(200);
+    const response = await timeline(attempt.examId, attempt.enrollmentId, { cookie });
+    const submitted = response.body.entries.find((entry) => entry.kind === "submitted");
+    expect(submitted?.text).toBe(`Force-submitted by Test proctor <${proctor.email}>: left the room.`);
   });
 
   it("is a bare enrolled line for a candidate who never joined", async () => {
