@@ -37,7 +37,9 @@ export async function findAttemptView(options: { attemptId: string; enrollmentId
     where: { id: options.attemptId, enrollmentId: options.enrollmentId },
     select: attemptSelect,
   });
-  if (!attempt) return null;
+  // Prisma reads the relation in a second query: an exam deleted between the two (its attempts go with it)
+  // leaves `exam` null despite the type. That attempt no longer exists: a 404, not a 500.
+  if (!attempt || !attempt.exam) return null;
 
   const questions: CandidateQuestion[] = attempt.exam.questions.map((question) => ({
     id: question.id,
