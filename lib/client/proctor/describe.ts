@@ -61,6 +61,9 @@ export function describeSync(status: CandidateStatus): { text: string; tone: Ton
       };
     case "failing":
       return { text: `Failing · ${status.pending} pending`, tone: "bad" };
+    case "unknown":
+      // Quiet devices last said nothing was waiting; anything typed since is on the device only.
+      return { text: "Possibly pending", tone: "warn" };
     case "none":
       return { text: "—", tone: "muted" };
   }

@@ -96,7 +96,7 @@ function fold(text: string): string {
 }
 
 const CONNECTION_ORDER = { unreachable: 0, offline: 1, online: 2, never: 3 } as const;
-const SYNC_ORDER = { failing: 0, pending: 1, synced: 2, none: 3 } as const;
+const SYNC_ORDER = { failing: 0, pending: 1, unknown: 2, synced: 3, none: 4 } as const;
 const PHASE_ORDER = { in_progress: 0, not_started: 1, submitted: 2, auto_submitted: 3 } as const;
 
 const byName = (a: CandidateRow, b: CandidateRow) => a.nameRank - b.nameRank;
@@ -118,7 +118,7 @@ function comparator(sort: SortKey, direction: SortDirection): (a: CandidateRow, 
       // At risk first (by how long pending work has waited), then failing/pending, then everyone by name.
       return (a, b) =>
         (Number(b.status.isAtRisk) - Number(a.status.isAtRisk)) * sign ||
-        (Math.min(SYNC_ORDER[a.status.sync], 2) - Math.min(SYNC_ORDER[b.status.sync], 2)) * sign ||
+        (Math.min(SYNC_ORDER[a.status.sync], 3) - Math.min(SYNC_ORDER[b.status.sync], 3)) * sign ||
         compareNullable(negate(a.status.oldestPendingMs), negate(b.status.oldestPendingMs), 1) ||
         byName(a, b);
     case "name":

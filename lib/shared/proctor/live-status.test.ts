@@ -116,6 +116,17 @@ describe("deriveCandidateStatus", () => {
     expect(deriveCandidateStatus(candidate({ devices: [device({ pending: 2, consecutiveFailures: 5 })] }), NOW).sync).toBe("failing");
   });
 
+  it("does not claim synced for a running attempt whose devices are all quiet: unknown, unless they reported work", () => {
+    const offline = device({ online: false, offlineSince: NOW - 2_000 });
+    expect(deriveCandidateStatus(candidate({ devices: [offline] }), NOW).sync).toBe("unknown");
+    expect(deriveCandidateStatus(candidate({ devices: [device({ disconnectedAt: NOW - 1_000 })] }), NOW).sync).toBe("unknown");
+    expect(deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 60_000 })] }), NOW).sync).toBe("unknown");
+    expect(deriveCandidateStatus(candidate({ devices: [device({ online: false, pending: 2, oldestPendingMs: 10 })] }), NOW).sync).toBe("pending");
+    // One device still talking, or the attempt over: what they say stands.
+    expect(deriveCandidateStatus(candidate({ devices: [offline, device({ deviceId: "phone" })] }), NOW).sync).toBe("synced");
+    expect(deriveCandidateStatus(candidate({ phase: "submitted", devices: [offline] }), NOW).sync).toBe("synced");
+  });
+
   it("is at risk with unsynced work on a device quiet for 30 s", () => {
     const quiet = (ms: number) => candidate({ devices: [device({ online: false, offlineSince: NOW - ms, lastHeartbeatAt: NOW - ms, pending: 3, oldestPendingMs: 100 })] });
     expect(deriveCandidateStatus(quiet(LIVE_THRESHOLDS.atRiskQuietMs - 1_000), NOW).isAtRisk).toBe(false);

@@ -23,7 +23,11 @@ export const LIVE_THRESHOLDS = {
 } as const;
 
 export type Connection = "online" | "offline" | "unreachable" | "never";
-export type SyncHealth = "synced" | "pending" | "failing" | "none";
+/**
+ * `unknown`: a running attempt whose devices are all quiet and last reported nothing pending — the server
+ * cannot know what was typed since, so it does not claim "synced".
+ */
+export type SyncHealth = "synced" | "pending" | "failing" | "unknown" | "none";
 
 export type DeviceStatus = {
   deviceId: string;
@@ -99,6 +103,7 @@ export function deriveCandidateStatus(facts: CandidateFacts, now: number): Candi
   if (facts.phase !== "not_started") {
     if (devices.some((device) => device.isFailing)) sync = "failing";
     else if (pending > 0) sync = "pending";
+    else if (isRunning && (connection === "offline" || connection === "unreachable")) sync = "unknown";
     else sync = "synced";
   }
 
