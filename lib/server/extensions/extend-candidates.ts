@@ -6,7 +6,7 @@ import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
 
 import { db } from "../db/client";
 import { validationError } from "../http/errors";
-import { findWatchedExam } from "../live/find-watched-exam";
+import { findWatchedExam } from "../proctor/find-watched-exam";
 import type { StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate, type CandidateExtension } from "./extend-candidate";
 

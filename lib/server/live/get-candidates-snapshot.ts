@@ -6,7 +6,7 @@ import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { currentExamEventId } from "./exam-feed";
-import { findWatchedExam } from "./find-watched-exam";
+import { findWatchedExam } from "../proctor/find-watched-exam";
 import { loadCandidateFacts } from "./load-candidate-facts";
 
 /**

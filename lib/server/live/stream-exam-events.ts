@@ -4,7 +4,7 @@ import { AppError } from "@/lib/shared/errors";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { examFeed, type FeedConnection } from "./exam-feed";
-import { findWatchedExam } from "./find-watched-exam";
+import { findWatchedExam } from "../proctor/find-watched-exam";
 import { openEventStream } from "./open-event-stream";
 
 /**

@@ -6,7 +6,7 @@ import { ProctorDashboard } from "@/components/proctor/proctor-dashboard";
 import { QueryProvider } from "@/components/proctor/query-provider";
 import { StaffHeader } from "@/components/site-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findWatchedExam } from "@/lib/server/live/find-watched-exam";
+import { findWatchedExam } from "@/lib/server/proctor/find-watched-exam";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 import "./dashboard.css";
