@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import {
   describeConnection,
   describePhase,
+  describeRiskReason,
   describeSync,
   formatAge,
   formatClock,
@@ -65,7 +66,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
 
       {status.isAtRisk ? (
         <p className="notice notice--bad">
-          <strong>At risk:</strong> {status.atRiskReason}
+          <strong>At risk:</strong> {status.atRiskReason === null ? null : describeRiskReason(status.atRiskReason)}
         </p>
       ) : null}
 

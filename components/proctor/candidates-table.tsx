@@ -6,6 +6,7 @@ import { memo, useRef, type KeyboardEvent } from "react";
 import {
   describeConnection,
   describePhase,
+  describeRiskReason,
   describeSync,
   formatClock,
   formatTimeLeft,
@@ -200,7 +201,7 @@ const CandidateRowView = memo(function CandidateRowView({
         {status.isAtRisk ? (
           // On a phone the risk column is off screen: the words come under the name instead of the email.
           <span className="ctable__risk-inline" aria-hidden="true">
-            At risk: {status.atRiskReason}
+            At risk: {status.atRiskReason === null ? null : describeRiskReason(status.atRiskReason)}
           </span>
         ) : null}
       </div>
@@ -233,7 +234,7 @@ const CandidateRowView = memo(function CandidateRowView({
       <div className="ctable__cell ctable__cell--risk" role="cell">
         {status.isAtRisk ? (
           <span className="risk" title={status.atRiskReason ?? undefined}>
-            <strong>At risk</strong> <span className="risk__reason">{status.atRiskReason}</span>
+            <strong>At risk</strong> <span className="risk__reason">{status.atRiskReason === null ? null : describeRiskReason(status.atRiskReason)}</span>
           </span>
         ) : (
           <span className="muted">—</span>

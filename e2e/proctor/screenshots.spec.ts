@@ -63,6 +63,12 @@ for (const viewport of VIEWPORTS) {
       await expect(candidateRow(page, "Gus Auto-Submitted")).toContainText("Auto-submitted");
       await page.screenshot({ path: `${SCREENSHOTS}${viewport.name}-dashboard.png`, fullPage: true });
 
+      // The exam's health, opened: the numbers in words and the last hour's chart.
+      await page.getByText(/^Exam health/).first().click();
+      await expect(page.getByRole("img", { name: /Last hour, per minute/ })).toBeVisible();
+      await page.screenshot({ path: `${SCREENSHOTS}${viewport.name}-health.png`, fullPage: false });
+      await page.getByText(/^Exam health/).first().click();
+
       await candidateRow(page, "Cem Offline").click();
       await expect(page.getByRole("dialog", { name: "Cem Offline" })).toBeVisible();
       await page.screenshot({ path: `${SCREENSHOTS}${viewport.name}-drawer.png`, fullPage: false });

@@ -80,3 +80,8 @@ export function describePhase(facts: CandidateFacts): string {
   if (facts.phase === "submitted" && facts.submissionSource === "proctor") return "Submitted by proctor";
   return PHASE_LABELS[facts.phase];
 }
+
+/** A risk reason with each number kept on the line of its unit ("2 min 31 s" never ends a line on "31"). */
+export function describeRiskReason(reason: string): string {
+  return reason.replace(/(\d) (s|min)\b/g, "$1\u00a0$2");
+}
