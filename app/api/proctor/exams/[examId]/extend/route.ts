@@ -1,9 +1,9 @@
+import { z } from "zod";
+
 import { extendCandidates } from "@/lib/server/extensions/extend-candidates";
 import { optionalIdempotencyKey } from "@/lib/server/http/idempotency-key";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { readJsonBody } from "@/lib/server/http/read-json-body";
 import { json, route } from "@/lib/server/http/route";
-import { AppError } from "@/lib/shared/errors";
 import { ExamParamsSchema } from "@/lib/shared/schemas/params";
 
 /**
@@ -13,10 +13,9 @@ import { ExamParamsSchema } from "@/lib/shared/schemas/params";
  * after the scope: an exam the caller may not see is a 404 whatever the body.
  */
 export const POST = route(
-  { access: "proctor", params: ExamParamsSchema },
-  async ({ params, principal, request }) => {
-    const body = await readJsonBody(request);
-    if (body === undefined) throw new AppError("BAD_REQUEST", "The request needs a JSON body.");
+  // z.unknown(): route() still requires a JSON body; its fields are the operation's to check, after the scope.
+  { access: "proctor", params: ExamParamsSchema, body: z.unknown() },
+  async ({ params, body, principal, request }) => {
     const requestKey = optionalIdempotencyKey(request);
     const { results, isReplay } = await extendCandidates({ examId: params.examId, caller: principal, body, requestKey });
     return json({ results }, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });
