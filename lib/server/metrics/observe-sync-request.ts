@@ -13,10 +13,10 @@ function attemptIdOf(params: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-async function errorCodeOf(response: Response): Promise<string | undefined> {
+/** The error body of a response (read from a clone, so the response itself still streams), if it has one. */
+async function errorOf(response: Response): Promise<{ code?: unknown; details?: { requestId?: unknown } } | undefined> {
   try {
-    const body = (await response.clone().json()) as { error?: { code?: unknown } };
-    return typeof body.error?.code === "string" ? body.error.code : undefined;
+    return ((await response.clone().json()) as { error?: { code?: unknown; details?: { requestId?: unknown } } }).error;
   } catch {
     return undefined;
   }
@@ -35,19 +35,9 @@ function recordForExam(request: Request, response: Response, endpoint: SyncEndpo
   const stats = examRequestStats();
   stats.record({ examId, endpoint, durationMs: seconds * 1000, outcome, at });
   if (endpoint === "submit" && response.status === 409) {
-    void errorCodeOf(response).then((code) => {
-      if (code === "ALREADY_SUBMITTED") stats.recordAlreadySubmitted(examId, at);
+    void errorOf(response).then((error) => {
+      if (error?.code === "ALREADY_SUBMITTED") stats.recordAlreadySubmitted(examId, at);
     });
-  }
-}
-
-async function requestIdOf(response: Response): Promise<string | undefined> {
-  try {
-    const body = (await response.clone().json()) as { error?: { details?: { requestId?: unknown } } };
-    const value = body.error?.details?.requestId;
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -74,7 +64,10 @@ export function observeSyncRequest<C extends { params: Promise<unknown> }>(
         attemptId: attemptIdOf(await context.params.catch(() => undefined)),
         status: response.status,
         durationMs: Math.round(seconds * 1000),
-        requestId: await requestIdOf(response),
+        requestId: await errorOf(response).then((error) => {
+          const value = error?.details?.requestId;
+          return typeof value === "string" ? value : undefined;
+        }),
       });
     }
     return response;
