@@ -4,13 +4,11 @@ import { randomUUID } from "node:crypto";
 
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { createSyncLimiters, type SyncLimitSpecs } from "@/lib/server/limits/create-sync-limiters";
 import { setSyncLimiters } from "@/lib/server/limits/sync-limiters";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { autosave, heartbeat, startedAttempt, submit } from "@/lib/server/testing/attempts";
 
 import {
   ExamRequestStats,
@@ -41,21 +39,6 @@ async function hour(
   };
 }
 
-function heartbeat(attempt: StartedAttempt) {
-  return call(heartbeatRoute, {
-    params: { attemptId: attempt.attemptId },
-    cookie: attempt.cookie,
-    json: {
-      deviceId: "laptop",
-      online: true,
-      pending: 0,
-      oldestPendingMs: 0,
-      lastAckRevision: 0,
-      clock: 0,
-      consecutiveFailures: 0,
-    },
-  });
-}
 
 /** Lets the not-awaited read of a 409's body (ALREADY_SUBMITTED) finish. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));

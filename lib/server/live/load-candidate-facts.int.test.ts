@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { autoSubmitAttempt } from "@/lib/server/attempts/auto-submit";
 import { freezeAttempt } from "@/lib/server/attempts/freeze-attempt";
@@ -10,7 +9,7 @@ import { db } from "@/lib/server/db/client";
 import { queryRows, sql } from "@/lib/server/db/sql";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { autosave, submit } from "@/lib/server/testing/attempts";
+import { autosave, heartbeat, heartbeatBody, submit } from "@/lib/server/testing/attempts";
 import { createExam, enroll, join } from "@/lib/server/testing/fixtures";
 import { call } from "@/lib/server/testing/http";
 import { countCandidates } from "@/lib/shared/proctor/live-status";
@@ -18,16 +17,7 @@ import { countCandidates } from "@/lib/shared/proctor/live-status";
 import { markDeviceDisconnected } from "./device-presence";
 import { loadCandidateFacts } from "./load-candidate-facts";
 
-const beat = {
-  deviceId: "laptop",
-  online: true,
-  pending: 0,
-  oldestPendingMs: 0,
-  lastAckRevision: 0,
-  clock: 0,
-  consecutiveFailures: 0,
-  storagePersisted: true,
-};
+const beat = heartbeatBody({ storagePersisted: true });
 
 type Started = { enrollmentId: string; attemptId: string; cookie: string };
 
@@ -45,9 +35,6 @@ async function examWith(count: number, started: number) {
   return { exam, candidates, attempts };
 }
 
-function heartbeat(attempt: Started, body: typeof beat) {
-  return call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: body });
-}
 
 beforeAll(async () => {
   const client = await getRedis();

@@ -1,29 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { db } from "@/lib/server/db/client";
 import { parseLiveHeartbeat } from "@/lib/server/heartbeats/live-heartbeat";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { startedAttempt, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { heartbeat, startedAttempt } from "@/lib/server/testing/attempts";
 
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeExam, type ExamMessage } from "./exam-bus";
 
-const beat = {
-  deviceId: "laptop",
-  online: true,
-  pending: 0,
-  oldestPendingMs: 0,
-  lastAckRevision: 0,
-  clock: 0,
-  consecutiveFailures: 0,
-};
 
-function heartbeat(attempt: StartedAttempt, body: Partial<typeof beat> = {}) {
-  return call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: { ...beat, ...body } });
-}
 
 function spans(attemptId: string) {
   return db.deviceOfflineSpan.findMany({ where: { attemptId }, orderBy: { startedAt: "asc" } });

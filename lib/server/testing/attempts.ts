@@ -1,5 +1,6 @@
 // Helpers for tests that drive an attempt through the public endpoints.
 import { POST as answersRoute } from "@/app/api/attempts/[attemptId]/answers/route";
+import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { POST as submitRoute } from "@/app/api/attempts/[attemptId]/submit/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 
@@ -35,4 +36,13 @@ export function submit(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, bo
     json: body,
     headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey },
   });
+}
+
+/** A healthy device's heartbeat body (online, nothing pending, device "laptop"); a test overrides what it is about. */
+export function heartbeatBody(overrides: Record<string, unknown> = {}) {
+  return { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0, ...overrides };
+}
+
+export function heartbeat(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, overrides: Record<string, unknown> = {}) {
+  return call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: heartbeatBody(overrides) });
 }

@@ -1,19 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { db } from "@/lib/server/db/client";
 import { publishExamMessage } from "@/lib/server/live/exam-bus";
 import { loadCandidateFacts } from "@/lib/server/live/load-candidate-facts";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { heartbeat, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
 import { readSse } from "@/lib/server/testing/sse";
 import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 
 import { GET as eventsRoute, POST as postRoute } from "./route";
-
-const beat = { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 };
 
 async function connect(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, query = "?deviceId=laptop") {
   const controller = new AbortController();
@@ -94,7 +90,7 @@ describe("GET /api/attempts/{attemptId}/events", () => {
 
   it("marks the device disconnected with an offline span when the stream closes, and connected when it opens again", async () => {
     const attempt = await startedAttempt();
-    expect((await call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: beat })).status).toBe(200);
+    expect((await heartbeat(attempt)).status).toBe(200);
     const first = await connect(attempt);
     await first.reader!.next((message) => message.event === "ready");
     await new Promise((resolve) => setTimeout(resolve, 100));

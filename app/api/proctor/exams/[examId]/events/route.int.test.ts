@@ -2,12 +2,11 @@ import { randomUUID } from "node:crypto";
 
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
 import { EXAM_FEED_TIMINGS, examFeed, hasExamFeed, type FeedConnection } from "@/lib/server/live/exam-feed";
 import { getRedis } from "@/lib/server/redis/client";
-import { autosave, startedAttempt, type StartedAttempt } from "@/lib/server/testing/attempts";
+import { autosave, heartbeat, startedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
 import { call } from "@/lib/server/testing/http";
 import { readSse, type SseMessage, type SseReader } from "@/lib/server/testing/sse";
@@ -15,8 +14,6 @@ import type { CandidateFacts, CandidatesSnapshot } from "@/lib/shared/schemas/pr
 
 import { GET as snapshotRoute } from "../candidates/route";
 import { GET as eventsRoute, POST as postRoute } from "./route";
-
-const beat = { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 };
 
 const open: SseReader[] = [];
 
@@ -31,9 +28,6 @@ async function connect(examId: string, options: { lastEventId?: string; query?: 
   return { response, reader: reader!, abort: () => controller.abort() };
 }
 
-function heartbeat(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, body: Partial<typeof beat> = {}) {
-  return call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: { ...beat, ...body } });
-}
 
 const candidatesOf = (message: SseMessage) => (message.data as { candidates: CandidateFacts[] }).candidates;
 const names = (message: SseMessage) => candidatesOf(message).map((candidate) => candidate.enrollmentId);

@@ -5,12 +5,11 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
+import { autosave, heartbeat, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
 import { call } from "@/lib/server/testing/http";
 import type { CandidateTimeline } from "@/lib/shared/schemas/proctor";
@@ -28,21 +27,6 @@ function timeline(examId: string, enrollmentId: string, auth: { cookie?: string;
   });
 }
 
-function heartbeat(attempt: StartedAttempt, deviceId: string) {
-  return call(heartbeatRoute, {
-    params: { attemptId: attempt.attemptId },
-    cookie: attempt.cookie,
-    json: {
-      deviceId,
-      online: true,
-      pending: 0,
-      oldestPendingMs: 0,
-      lastAckRevision: 0,
-      clock: 0,
-      consecutiveFailures: 0,
-    },
-  });
-}
 
 type Question = StartedAttempt["questions"][number];
 
@@ -64,7 +48,7 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     };
     const [q1, q2, q3] = exam.questions as [Question, Question, Question];
 
-    expect((await heartbeat(attempt, "laptop")).status).toBe(200);
+    expect((await heartbeat(attempt, { deviceId: "laptop" })).status).toBe(200);
     await pause();
     await autosave(attempt, {
       deviceId: "laptop",
@@ -82,7 +66,7 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     });
     expect(phoneJoin.status).toBe(200);
     await pause();
-    expect((await heartbeat(attempt, "phone")).status).toBe(200);
+    expect((await heartbeat(attempt, { deviceId: "phone" })).status).toBe(200);
     await pause();
     await autosave(attempt, { deviceId: "phone", answers: [{ questionId: q3.id, value: "127.0.0.1", version: 3 }] });
 
