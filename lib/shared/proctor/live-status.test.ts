@@ -1,53 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import type { CandidateFacts, DeviceFacts } from "../schemas/proctor";
+import { candidateFacts, deviceFacts, NOW } from "../testing/candidate-facts";
 import { countCandidates, deriveCandidateStatus, deriveDeviceStatus, LIVE_THRESHOLDS } from "./live-status";
 
-const NOW = Date.UTC(2026, 10, 30, 9, 0, 0);
-
-function device(overrides: Partial<DeviceFacts> = {}): DeviceFacts {
-  return {
-    deviceId: "laptop",
-    online: true,
-    pending: 0,
-    oldestPendingMs: 0,
-    consecutiveFailures: 0,
-    lastAckRevision: 0,
-    storagePersisted: true,
-    firstSeenAt: NOW - 600_000,
-    lastHeartbeatAt: NOW - 5_000,
-    disconnectedAt: null,
-    offlineSince: null,
-    deadlineSeen: null,
-    ...overrides,
-  };
-}
-
-function candidate(overrides: Partial<CandidateFacts> = {}): CandidateFacts {
-  return {
-    enrollmentId: "0190b2c4-0000-7000-8000-000000000001",
-    attemptId: "0190b2c4-0000-7000-8000-000000000002",
-    name: "Ada",
-    email: "ada@example.test",
-    phase: "in_progress",
-    startedAt: NOW - 600_000,
-    deadline: NOW + 3_000_000,
-    graceSeconds: 60,
-    extraSeconds: 0,
-    revision: 3,
-    answered: 2,
-    total: 5,
-    lastSaveAt: NOW - 10_000,
-    submittedAt: null,
-    submissionSource: null,
-    digestMismatch: false,
-    lateAnswers: 0,
-    devices: [device()],
-    lastExtension: null,
-    observedAt: NOW,
-    ...overrides,
-  };
-}
+// The shared fixtures, with the device name and deadline these cases read their numbers against.
+const device = (overrides: Partial<DeviceFacts> = {}) => deviceFacts({ deviceId: "laptop", ...overrides });
+const candidate = (overrides: Partial<CandidateFacts> = {}) =>
+  candidateFacts({ deadline: NOW + 3_000_000, devices: [device()], ...overrides });
 
 describe("deriveDeviceStatus", () => {
   it("is online while heartbeats come and the device says so", () => {

@@ -1,8 +1,6 @@
-import { randomUUID } from "node:crypto";
+import type { CandidateFacts, DeviceFacts } from "../schemas/proctor";
 
-import type { CandidateFacts, DeviceFacts } from "@/lib/shared/schemas/proctor";
-
-// Facts the way the server sends them, for the dashboard's unit tests: a running, online, synced
+// Facts the way the server sends them, for the live-status and dashboard unit tests: a running, online, synced
 // candidate unless the overrides say otherwise. Test-only (imported by *.test.ts files).
 
 export const NOW = Date.parse("2026-12-01T09:30:00Z");
@@ -27,8 +25,8 @@ export function deviceFacts(overrides: Partial<DeviceFacts> = {}): DeviceFacts {
 
 export function candidateFacts(overrides: Partial<CandidateFacts> = {}): CandidateFacts {
   return {
-    enrollmentId: randomUUID(),
-    attemptId: randomUUID(),
+    enrollmentId: crypto.randomUUID(),
+    attemptId: crypto.randomUUID(),
     name: "Ada Lovelace",
     email: "ada@example.org",
     phase: "in_progress",
