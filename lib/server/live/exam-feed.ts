@@ -25,12 +25,18 @@ import { loadCandidateFacts } from "./load-candidate-facts";
  * 5. A connection whose unsent events pile up beyond MAX_QUEUED_EVENTS is told to `resync` and closed: a
  *    dashboard that cannot keep up reloads the snapshot rather than holding the server's memory.
  * 6. The feed is dropped, with its bus subscription, LINGER_MS after its last connection leaves.
+ *
+ * What the heal compares to is seeded once: by the snapshot that made or met the feed (a dashboard opens
+ * its stream and reads the snapshot within a moment, so the exam is read once, not twice), else by the
+ * feed's own full read SEED_MS after it was made.
  */
 export const EXAM_FEED_TIMINGS = {
   flushMs: 300,
   /** A first change waits this long for others to join its event. */
   batchMs: 50,
   healMs: 60_000,
+  /** Without a snapshot to seed it by then, the feed reads every candidate itself. */
+  seedMs: 1_000,
   keepAliveMs: 15_000,
   lingerMs: 30_000,
 };
@@ -68,6 +74,8 @@ export class ExamFeed {
   private lastFlushAt = 0;
   private readonly intervals: NodeJS.Timeout[];
   private lingerTimer: NodeJS.Timeout | null = null;
+  private seedTimer: NodeJS.Timeout | null = null;
+  private isSeeded = false;
   private readonly unsubscribe: () => void;
   private readonly onDrop: (feed: ExamFeed) => void;
 
@@ -87,9 +95,28 @@ export class ExamFeed {
     ];
     for (const interval of this.intervals) interval.unref();
     this.startLinger();
-    void this.remember(loadCandidateFacts({ examId })).catch((error: unknown) =>
-      log.warn("exam feed: first load failed; the next heal retries", { examId, error }),
-    );
+    this.seedTimer = setTimeout(() => {
+      this.seedTimer = null;
+      if (this.isSeeded) return;
+      void this.seedWith(loadCandidateFacts({ examId })).catch((error: unknown) =>
+        log.warn("exam feed: first load failed; the next heal retries", { examId, error }),
+      );
+    }, EXAM_FEED_TIMINGS.seedMs);
+    this.seedTimer.unref();
+  }
+
+  /**
+   * Every candidate's facts as read by a snapshot: what the heal compares to, without reading them again.
+   * Only once: later snapshots must not absorb an unannounced change the heal still owes other dashboards.
+   */
+  seed(facts: CandidateFacts[]): void {
+    if (this.isSeeded) return;
+    void this.seedWith(Promise.resolve(facts));
+  }
+
+  private async seedWith(load: Promise<CandidateFacts[]>): Promise<void> {
+    await this.remember(load);
+    this.isSeeded = true;
   }
 
   get lastEventId(): string {
@@ -170,6 +197,11 @@ export class ExamFeed {
   private async heal(): Promise<void> {
     if (this.connections.size === 0) return;
     try {
+      if (!this.isSeeded) {
+        // Nothing to compare with yet (the first read failed, or a heal came first): this read is the seed.
+        await this.seedWith(loadCandidateFacts({ examId: this.examId }));
+        return;
+      }
       const all = await loadCandidateFacts({ examId: this.examId });
       const changed = all.filter((facts) => this.known.get(facts.enrollmentId)?.json !== comparable(facts));
       await this.remember(Promise.resolve(changed));
@@ -236,6 +268,7 @@ export class ExamFeed {
     this.unsubscribe();
     for (const interval of this.intervals) clearInterval(interval);
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.seedTimer) clearTimeout(this.seedTimer);
     this.stopLinger();
     this.onDrop(this);
   }
@@ -275,4 +308,9 @@ export function hasExamFeed(examId: string): boolean {
  */
 export function currentExamEventId(examId: string): string {
   return examFeed(examId).lastEventId;
+}
+
+/** Hands a snapshot's full read to the exam's feed on this instance, if it has one, as its seed. */
+export function seedExamFeed(examId: string, facts: CandidateFacts[]): void {
+  feeds().get(examId)?.seed(facts);
 }

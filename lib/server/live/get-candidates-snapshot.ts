@@ -5,7 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
-import { currentExamEventId } from "./exam-feed";
+import { currentExamEventId, seedExamFeed } from "./exam-feed";
 import { findWatchedExam } from "../proctor/find-watched-exam";
 import { loadCandidateFacts } from "./load-candidate-facts";
 
@@ -25,6 +25,7 @@ export async function getCandidatesSnapshot(options: {
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
   const lastEventId = currentExamEventId(exam.id);
   const facts = await loadCandidateFacts({ examId: exam.id });
+  seedExamFeed(exam.id, facts);
   const serverTime = Date.now();
   return { examId: exam.id, examTitle: exam.title, serverTime, lastEventId, ...liveCandidates(facts, serverTime) };
 }

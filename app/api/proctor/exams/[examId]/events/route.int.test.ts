@@ -184,6 +184,29 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     }
   });
 
+  it("a snapshot seeds the feed it meets: the heal compares with that read instead of reading everyone again", async () => {
+    const timings = { ...EXAM_FEED_TIMINGS };
+    // The feed's own first read would come long after this test: only the snapshot can seed it.
+    EXAM_FEED_TIMINGS.seedMs = 60_000;
+    EXAM_FEED_TIMINGS.healMs = 400;
+    try {
+      const attempt = await startedAttempt();
+      await enroll(attempt.examId, 2);
+      const snapshot = await call<CandidatesSnapshot>(snapshotRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
+      expect(snapshot.body.candidates).toHaveLength(3);
+      // A change no message announced, right after the snapshot: only a heal that compares with the
+      // snapshot's read can see it (a feed that seeded itself now would take it as the starting point).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await db.attempt.update({ where: { id: attempt.attemptId }, data: { revision: 17 } });
+      const { reader } = await connect(attempt.examId);
+      await reader.next((message) => message.event === "ready");
+      const healed = await reader.next((message) => message.event === "candidates", { timeoutMs: 2_000 });
+      expect(candidatesOf(healed).map((candidate) => [candidate.enrollmentId, candidate.revision])).toEqual([[attempt.enrollmentId, 17]]);
+    } finally {
+      Object.assign(EXAM_FEED_TIMINGS, timings);
+    }
+  });
+
   it("drops the feed some time after its last connection is aborted", async () => {
     const lingerMs = EXAM_FEED_TIMINGS.lingerMs;
     EXAM_FEED_TIMINGS.lingerMs = 200;
