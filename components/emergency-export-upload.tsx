@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 
 import { callApi } from "@/lib/client/api-error-message";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { EmergencyExportFileSchema, type EmergencyImportResult } from "@/lib/shared/emergency-export";
 import { LIMITS } from "@/lib/shared/limits";
 
@@ -21,6 +22,7 @@ function describe(result: EmergencyImportResult): string {
  * with the route's own schema first, so a wrong file is named before anything is sent.
  */
 export function EmergencyExportUpload({ examId }: { examId: string }) {
+  const describeFailure = useDescribeFailure();
   const [error, setError] = useState("");
   const [result, setResult] = useState<EmergencyImportResult | null>(null);
   const [isPending, setIsPending] = useState(false);
@@ -55,7 +57,7 @@ export function EmergencyExportUpload({ examId }: { examId: string }) {
     const uploaded = await callApi("/api/admin/emergency-exports", { method: "POST", json: file.data });
     setIsPending(false);
     if (!uploaded.ok) {
-      setError(uploaded.message);
+      setError(describeFailure(uploaded.failure));
       return;
     }
     setResult(uploaded.body as EmergencyImportResult);

@@ -1,6 +1,7 @@
 import Link from "next/link";
+import { useLocale, useTimeZone, useTranslations } from "next-intl";
 
-import { EXAM_STATUS_LABELS, formatDuration, formatWindow } from "@/lib/shared/format";
+import { formatDuration, formatNumber, formatWindow } from "@/lib/shared/format";
 import type { ExamStatus } from "@/lib/shared/schemas/exams";
 
 export type ExamRow = {
@@ -17,7 +18,8 @@ export type ExamRow = {
 };
 
 export function StatusBadge({ status }: { status: ExamStatus }) {
-  return <span className={`badge badge--${status}`}>{EXAM_STATUS_LABELS[status]}</span>;
+  const t = useTranslations("common");
+  return <span className={`badge badge--${status}`}>{t(`examStatus.${status}`)}</span>;
 }
 
 /**
@@ -25,26 +27,40 @@ export function StatusBadge({ status }: { status: ExamStatus }) {
  * or its live proctoring dashboard (`"proctor"`).
  */
 export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo: "admin" | "proctor"; label: string }) {
+  const t = useTranslations("common.examsTable");
+  const tc = useTranslations("common");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const cols = {
+    exam: t("exam"),
+    status: t("status"),
+    duration: t("duration"),
+    window: t("window"),
+    questions: t("questions"),
+    candidates: t("candidates"),
+    started: t("started"),
+    submitted: t("submitted"),
+  };
   return (
     <div className="table-wrap table-wrap--stack" role="region" aria-label={label} tabIndex={0}>
       <table className="data data--stack">
         <thead>
           <tr>
-            <th scope="col">Exam</th>
-            <th scope="col">Status</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Window</th>
+            <th scope="col">{cols.exam}</th>
+            <th scope="col">{cols.status}</th>
+            <th scope="col">{cols.duration}</th>
+            <th scope="col">{cols.window}</th>
             <th scope="col" className="num">
-              Questions
+              {cols.questions}
             </th>
             <th scope="col" className="num">
-              Candidates
+              {cols.candidates}
             </th>
             <th scope="col" className="num">
-              Started
+              {cols.started}
             </th>
             <th scope="col" className="num">
-              Submitted
+              {cols.submitted}
             </th>
           </tr>
         </thead>
@@ -56,24 +72,30 @@ export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo:
                   {exam.title}
                 </Link>
               </th>
-              <td data-label="Status">
+              <td data-label={cols.status}>
                 <StatusBadge status={exam.status} />
               </td>
-              <td data-label="Duration">{formatDuration(exam.durationSeconds)}</td>
-              <td data-label="Window" className="window-cell">
-                {formatWindow(exam.opensAt, exam.closesAt)}
+              <td data-label={cols.duration}>{formatDuration(exam.durationSeconds, locale)}</td>
+              <td data-label={cols.window} className="window-cell">
+                {formatWindow(
+                  exam.opensAt,
+                  exam.closesAt,
+                  (key, values) => tc(`window.${key}`, values),
+                  locale,
+                  timeZone,
+                )}
               </td>
-              <td data-label="Questions" className="num">
-                {exam.questionCount}
+              <td data-label={cols.questions} className="num">
+                {formatNumber(exam.questionCount, locale)}
               </td>
-              <td data-label="Candidates" className="num">
-                {exam.candidateCount}
+              <td data-label={cols.candidates} className="num">
+                {formatNumber(exam.candidateCount, locale)}
               </td>
-              <td data-label="Started" className="num">
-                {exam.startedCount}
+              <td data-label={cols.started} className="num">
+                {formatNumber(exam.startedCount, locale)}
               </td>
-              <td data-label="Submitted" className="num">
-                {exam.submittedCount}
+              <td data-label={cols.submitted} className="num">
+                {formatNumber(exam.submittedCount, locale)}
               </td>
             </tr>
           ))}

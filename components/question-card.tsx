@@ -1,16 +1,19 @@
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 
-import { QUESTION_TYPE_LABELS } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
 import type { Option, QuestionType } from "@/lib/shared/schemas/exams";
 
-const ANSWER_HINTS: Record<QuestionType, string> = {
-  single_choice: "Choose one option.",
-  multiple_choice: "Choose every option that applies.",
-  short_text: `A short written answer, up to ${LIMITS.shortTextChars.toLocaleString("en-GB")} characters.`,
-  essay: `A written answer, up to ${LIMITS.essayChars.toLocaleString("en-GB")} characters.`,
-  numeric: "A number.",
-};
+/** How to answer each type, in the reader's language (common.answerHints). */
+export function useAnswerHint(): (type: QuestionType) => string {
+  const t = useTranslations("common.answerHints");
+  return (type) =>
+    type === "short_text"
+      ? t(type, { max: LIMITS.shortTextChars })
+      : type === "essay"
+        ? t(type, { max: LIMITS.essayChars })
+        : t(type);
+}
 
 export type QuestionCardQuestion = {
   id: string;
@@ -36,6 +39,9 @@ export function QuestionCard({
   keyOptionIds?: readonly string[];
   children?: ReactNode;
 }) {
+  const t = useTranslations("common.question");
+  const tc = useTranslations("common");
+  const answerHint = useAnswerHint();
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const headingId = `question-${question.id}`;
   return (
@@ -43,28 +49,28 @@ export function QuestionCard({
       <article aria-labelledby={headingId}>
         <header className="question__head">
           <Heading id={headingId} className="question__title">
-            Question {question.position}
+            {t("heading", { position: question.position })}
           </Heading>
           <span className="question__meta">
-            {QUESTION_TYPE_LABELS[question.type]} · {question.points} {question.points === 1 ? "point" : "points"}
+            {tc(`questionTypes.${question.type}`)} · {t("points", { points: question.points })}
           </span>
         </header>
         <p className="question__prompt">{question.prompt}</p>
         {question.options && question.options.length > 0 ? (
-          <ul className="options" aria-label={`Options for question ${question.position}`}>
+          <ul className="options" aria-label={t("optionsFor", { position: question.position })}>
             {question.options.map((option) => {
               const isKey = keyOptionIds.includes(option.id);
               return (
                 <li key={option.id} className={isKey ? "option option--key" : "option"}>
                   <span className="option__id">{option.id}</span>
                   <span className="option__label">{option.label}</span>
-                  {isKey ? <span className="key-mark">Answer key</span> : null}
+                  {isKey ? <span className="key-mark">{t("answerKey")}</span> : null}
                 </li>
               );
             })}
           </ul>
         ) : null}
-        <p className="question__hint muted">{ANSWER_HINTS[question.type]}</p>
+        <p className="question__hint muted">{answerHint(question.type)}</p>
         {children}
       </article>
     </li>

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { z } from "zod";
 
 import { callApi } from "@/lib/client/api-error-message";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 
 const SignedInSchema = z.object({ role: z.enum(["admin", "proctor"]) });
@@ -16,6 +17,7 @@ const FIELD_HINTS: Record<string, string> = {
 
 /** Staff email + password. On success goes to `next` (already checked to be a path on this site) or the role's home. */
 export function SignInForm({ next }: { next: string | null }) {
+  const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
   const [isPending, setIsPending] = useState(false);
@@ -34,7 +36,7 @@ export function SignInForm({ next }: { next: string | null }) {
     setIsPending(true);
     const result = await callApi("/api/staff/session", { method: "POST", json: input.data });
     if (!result.ok) {
-      setError(result.message);
+      setError(describe(result.failure));
       setIsPending(false);
       return;
     }

@@ -1,12 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 
 import { callApi } from "@/lib/client/api-error-message";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
 /** Ends the staff session on the server (not only the cookie) and returns to the sign-in page. */
 export function SignOutButton() {
+  const t = useTranslations("common");
+  const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
   const [isPending, setIsPending] = useState(false);
@@ -16,7 +20,7 @@ export function SignOutButton() {
     setError("");
     const result = await callApi("/api/staff/session", { method: "DELETE" });
     if (!result.ok) {
-      setError(result.message);
+      setError(describe(result.failure));
       setIsPending(false);
       return;
     }
@@ -27,7 +31,7 @@ export function SignOutButton() {
   return (
     <span className="sign-out">
       <button className="button button--quiet" type="button" onClick={onSignOut} disabled={isPending}>
-        {isPending ? "Signing out…" : "Sign out"}
+        {isPending ? t("signingOut") : t("signOut")}
       </button>
       {error ? (
         <span className="form-error" role="alert">

@@ -1,20 +1,24 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 
+import { LanguageSwitch } from "./i18n/language-switch";
 import { SignOutButton } from "./sign-out-button";
 
 /** As wide as the page below it, so the name lines up with the content. */
 export type PageWidth = "wide" | "reading" | "narrow";
 
-/** The bar at the top of every page: the name of the place, then whatever the page adds. */
+/** The bar at the top of every page: the name of the place, whatever the page adds, and the language. */
 export function SiteHeader({ width = "wide", children }: { width?: PageWidth; children?: ReactNode }) {
+  const t = useTranslations("common");
   return (
     <header className="site-header">
       <div className={`site-header__inner site-header__inner--${width}`}>
         <Link className="brand" href="/">
-          Holdfast
+          {t("brand")}
         </Link>
         {children}
+        <LanguageSwitch />
       </div>
     </header>
   );
@@ -30,21 +34,22 @@ export function StaffHeader({
   staff: { name: string; role: "admin" | "proctor" };
   current: StaffSection;
 }) {
+  const t = useTranslations("common");
   return (
     <SiteHeader>
-      <nav className="site-nav" aria-label="Staff">
+      <nav className="site-nav" aria-label={t("staffNav")}>
         {staff.role === "admin" ? (
           <Link href="/admin" aria-current={current === "admin" ? "page" : undefined}>
-            Exams
+            {t("navExams")}
           </Link>
         ) : null}
         <Link href="/proctor" aria-current={current === "proctor" ? "page" : undefined}>
-          Proctoring
+          {t("navProctoring")}
         </Link>
       </nav>
       <div className="site-header__who">
         <span className="muted">
-          {staff.name} <span className="role">({staff.role})</span>
+          {staff.name} <span className="role">({t(`roles.${staff.role}`)})</span>
         </span>
         <SignOutButton />
       </div>
@@ -53,11 +58,13 @@ export function StaffHeader({
 }
 
 /** Candidate pages: whose paper this is. */
-export function CandidateHeader({ name }: { name: string }) {
+export function CandidateHeader({ name, children }: { name: string; children?: ReactNode }) {
+  const t = useTranslations("common");
   return (
     <SiteHeader width="reading">
       <div className="site-header__who">
-        <span className="muted">Signed in as {name}</span>
+        <span className="muted">{t("signedInAs", { name })}</span>
+        {children}
       </div>
     </SiteHeader>
   );

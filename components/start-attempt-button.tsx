@@ -5,6 +5,7 @@ import { useState } from "react";
 import { z } from "zod";
 
 import { callApi } from "@/lib/client/api-error-message";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
 const StartedSchema = z.object({ attemptId: z.uuid() });
 
@@ -13,6 +14,7 @@ const StartedSchema = z.object({ attemptId: z.uuid() });
  * two devices, lands on the same attempt), then opens the exam page.
  */
 export function StartAttemptButton({ examId, label }: { examId: string; label: "Start" | "Resume" }) {
+  const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
   const [isPending, setIsPending] = useState(false);
@@ -22,7 +24,7 @@ export function StartAttemptButton({ examId, label }: { examId: string; label: "
     setError("");
     const result = await callApi(`/api/exams/${encodeURIComponent(examId)}/attempts`, { method: "POST" });
     if (!result.ok) {
-      setError(result.message);
+      setError(describe(result.failure));
       setIsPending(false);
       return;
     }

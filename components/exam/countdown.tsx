@@ -38,7 +38,9 @@ export function extensionMessage(addedMs: number): string {
   const seconds = total % 60;
   const parts = [
     ...(minutes > 0 ? [`${minutes} more ${minutes === 1 ? "minute" : "minutes"}`] : []),
-    ...(seconds > 0 || minutes === 0 ? [`${seconds} ${minutes > 0 ? "" : "more "}${seconds === 1 ? "second" : "seconds"}`] : []),
+    ...(seconds > 0 || minutes === 0
+      ? [`${seconds} ${minutes > 0 ? "" : "more "}${seconds === 1 ? "second" : "seconds"}`]
+      : []),
   ];
   // Never rounded up: a candidate must not be told of time they do not have.
   return `Your proctor gave you ${parts.join(" and ")}.`;
@@ -82,7 +84,9 @@ export function Countdown({ deadline, serverOffsetMs }: { deadline: string | nul
       <p className="countdown__extended" role="status">
         {extension ?? ""}
       </p>
-      {deadline ? <p className="countdown__deadline muted">Deadline: {formatInstant(deadline)} (server time)</p> : null}
+      {deadline ? (
+        <p className="countdown__deadline muted">Deadline: {formatInstant(deadline, "en", "UTC")} (server time)</p>
+      ) : null}
     </div>
   );
 }

@@ -3,7 +3,13 @@
 import { memo } from "react";
 
 import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
-import { QUESTION_TYPE_LABELS } from "@/lib/shared/format";
+const QUESTION_TYPE_LABELS = {
+  single_choice: "Single choice",
+  multiple_choice: "Multiple choice",
+  short_text: "Short text",
+  essay: "Essay",
+  numeric: "Numeric",
+} as const; // TODO(i18n, issue 11)
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 

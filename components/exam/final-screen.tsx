@@ -49,8 +49,8 @@ function LateAnswersNote({ state }: { state: SyncSnapshot }) {
     <p className="notice">
       {late} {late === 1 ? "answer" : "answers"} from this device reached the server after the paper was frozen.{" "}
       {late === 1 ? "It is" : "They are"} not part of the submitted paper, but the server kept{" "}
-      {late === 1 ? "it" : "them"} as late {late === 1 ? "answer" : "answers"} with the time {late === 1 ? "it" : "they"}{" "}
-      arrived; your proctor can see {late === 1 ? "it" : "them"} and decide.
+      {late === 1 ? "it" : "them"} as late {late === 1 ? "answer" : "answers"} with the time{" "}
+      {late === 1 ? "it" : "they"} arrived; your proctor can see {late === 1 ? "it" : "them"} and decide.
     </p>
   );
 }
@@ -98,7 +98,7 @@ export function FinalScreen({ state }: { state: SyncSnapshot }) {
       <dl className="facts final__facts">
         <div>
           <dt>Submitted at</dt>
-          <dd>{receipt.submittedAt ? formatInstant(receipt.submittedAt) : "Not known on this device"}</dd>
+          <dd>{receipt.submittedAt ? formatInstant(receipt.submittedAt, "en", "UTC") : "Not known on this device"}</dd>
         </div>
         <div className="facts__wide">
           <dt>Submission id</dt>

@@ -90,7 +90,7 @@ export function fastestSample(samples: readonly [HealthSample, ...HealthSample[]
 /** 0.4 → "less than a second"; 12_400 → "12 seconds"; 192_000 → "3 minutes 12 seconds". */
 export function formatOffset(offsetMs: number): string {
   const seconds = Math.round(Math.abs(offsetMs) / 1000);
-  return seconds < 1 ? "less than a second" : formatDuration(seconds);
+  return seconds < 1 ? "less than a second" : formatDuration(seconds, "en");
 }
 
 /** 1_234_567_890 → "1.2 GB"; 350_000_000 → "350 MB"; 4_200 → "4 kB". Decimal units, as browsers count. */

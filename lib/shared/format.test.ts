@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { formatDuration, formatInstant, formatWindow } from "./format";
+import { describeTimeZone, formatClock, formatDuration, formatInstant, formatNumber, formatPercent } from "./format";
 
 describe("formatDuration", () => {
   it.each([
@@ -10,22 +10,38 @@ describe("formatDuration", () => {
     [7261, "2 hours 1 minute 1 second"],
     [0, "0 minutes"],
     [-5, "0 minutes"],
-  ])("%i s → %s", (seconds, words) => {
-    expect(formatDuration(seconds)).toBe(words);
+  ])("en: %i s → %s", (seconds, words) => {
+    expect(formatDuration(seconds, "en")).toBe(words);
+  });
+
+  it.each([
+    [5400, "1小时30分钟"],
+    [90, "1分钟30秒钟"],
+    [0, "0分钟"],
+  ])("zh-CN: %i s → %s", (seconds, words) => {
+    expect(formatDuration(seconds, "zh-CN").replace(/\s/g, "")).toBe(words);
   });
 });
 
-describe("formatInstant and formatWindow", () => {
-  it("shows instants in UTC, labelled", () => {
-    expect(formatInstant("2026-12-01T08:05:00Z")).toBe("1 Dec 2026, 08:05 UTC");
+describe("formatInstant and formatClock", () => {
+  it("shows instants in the given zone, 24-hour, in the locale's order", () => {
+    expect(formatInstant("2026-12-01T08:05:00Z", "en", "UTC")).toBe("Dec 1, 2026, 08:05");
+    expect(formatInstant("2026-12-01T08:05:00Z", "en", "Asia/Shanghai")).toBe("Dec 1, 2026, 16:05");
+    expect(formatInstant("2026-12-01T08:05:00Z", "zh-CN", "Asia/Shanghai")).toBe("2026年12月1日 16:05");
+    expect(formatClock("2026-12-01T23:05:09Z", "en", "UTC")).toBe("23:05:09");
+    expect(formatClock("2026-12-01T23:05:09Z", "zh-CN", "UTC", false)).toBe("23:05");
   });
 
-  it("describes every kind of window", () => {
-    const opens = new Date("2026-12-01T08:00:00Z");
-    const closes = new Date("2026-12-01T12:00:00Z");
-    expect(formatWindow(null, null)).toBe("Always open");
-    expect(formatWindow(opens, closes)).toBe("1 Dec 2026, 08:00 UTC to 1 Dec 2026, 12:00 UTC");
-    expect(formatWindow(opens, null)).toBe("From 1 Dec 2026, 08:00 UTC, no closing time");
-    expect(formatWindow(null, closes)).toBe("Until 1 Dec 2026, 12:00 UTC");
+  it("names the zone with its offset", () => {
+    expect(describeTimeZone("UTC", "en")).toBe("UTC");
+    expect(describeTimeZone("Asia/Shanghai", "en")).toBe("Asia/Shanghai (GMT+8)");
+  });
+});
+
+describe("numbers", () => {
+  it("formats numbers and percentages per locale", () => {
+    expect(formatNumber(1234.5, "en")).toBe("1,234.5");
+    expect(formatNumber(1234.5, "zh-CN")).toBe("1,234.5");
+    expect(formatPercent(0.125, "en")).toBe("12.5%");
   });
 });

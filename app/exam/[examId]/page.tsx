@@ -7,6 +7,17 @@ import { StartAttemptButton } from "@/components/start-attempt-button";
 import { currentCandidate } from "@/lib/server/auth/current-principal";
 import { findExamForCandidate, type CandidateExam } from "@/lib/server/exams/find-exam-for-candidate";
 import { formatDuration, formatInstant, formatWindow } from "@/lib/shared/format";
+
+// TODO(i18n, issue 11): translated by the candidate pass.
+const L = "en";
+const Z = "UTC";
+const W = (key: string, v?: Record<string, string>) =>
+  ({
+    always: "Always open",
+    from: `From ${v?.opensAt}`,
+    until: `Until ${v?.closesAt}`,
+    range: `${v?.opensAt} to ${v?.closesAt}`,
+  })[key] ?? key;
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 export const metadata: Metadata = { title: "Your exam" };
@@ -30,7 +41,8 @@ function NextStep({ exam }: { exam: CandidateExam }) {
     return (
       <div className="next-step">
         <p>
-          Your exam is under way. Your deadline is <strong>{formatInstant(attempt.deadline)}</strong> (server time).
+          Your exam is under way. Your deadline is <strong>{formatInstant(attempt.deadline, L, Z)}</strong> (server
+          time).
         </p>
         <StartAttemptButton examId={exam.id} label="Resume" />
       </div>
@@ -49,7 +61,7 @@ function NextStep({ exam }: { exam: CandidateExam }) {
         <p className="notice">
           This exam is not open yet.
           {exam.opensAt
-            ? ` It opens at ${formatInstant(exam.opensAt)}; come back then and reload this page.`
+            ? ` It opens at ${formatInstant(exam.opensAt, L, Z)}; come back then and reload this page.`
             : " Your organiser will open it; reload this page then."}
         </p>
       </div>
@@ -59,8 +71,8 @@ function NextStep({ exam }: { exam: CandidateExam }) {
   return (
     <div className="next-step">
       <p>
-        Your time starts when you press Start: you will have {formatDuration(total)}
-        {exam.closesAt ? `, and at the latest until the exam closes at ${formatInstant(exam.closesAt)}` : ""}.
+        Your time starts when you press Start: you will have {formatDuration(total, L)}
+        {exam.closesAt ? `, and at the latest until the exam closes at ${formatInstant(exam.closesAt, L, Z)}` : ""}.
       </p>
       <StartAttemptButton examId={exam.id} label="Start" />
     </div>
@@ -86,8 +98,8 @@ export default async function ExamStartPage({ params }: Props) {
           <div>
             <dt>Duration</dt>
             <dd>
-              {formatDuration(exam.durationSeconds)}
-              {exam.extraSeconds > 0 ? <>, plus {formatDuration(exam.extraSeconds)} extra time for you</> : null}
+              {formatDuration(exam.durationSeconds, L)}
+              {exam.extraSeconds > 0 ? <>, plus {formatDuration(exam.extraSeconds, L)} extra time for you</> : null}
             </dd>
           </div>
           <div>
@@ -96,7 +108,7 @@ export default async function ExamStartPage({ params }: Props) {
           </div>
           <div className="facts__wide">
             <dt>When</dt>
-            <dd>{formatWindow(exam.opensAt, exam.closesAt)}</dd>
+            <dd>{formatWindow(exam.opensAt, exam.closesAt, W, L, Z)}</dd>
           </div>
         </dl>
 

@@ -1,4 +1,3 @@
-import { NETWORK_ERROR_MESSAGE } from "@/lib/client/api-error-message";
 import { isErrorBody } from "@/lib/shared/errors";
 import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
@@ -24,7 +23,7 @@ async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
   try {
     response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
   } catch {
-    throw new ProctorApiError(NETWORK_ERROR_MESSAGE, 0, null);
+    throw new ProctorApiError("Holdfast could not be reached. Check your connection and try again.", 0, null);
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {

@@ -12,7 +12,23 @@ import {
   type StaffExamCandidate,
   type StaffExamQuestion,
 } from "@/lib/server/exams/find-exam-for-staff";
-import { ATTEMPT_STATUS_LABELS, formatDuration, formatInstant, formatWindow } from "@/lib/shared/format";
+import { formatDuration, formatInstant, formatWindow } from "@/lib/shared/format";
+
+// TODO(i18n, issue 11): translated by the staff pass.
+const ATTEMPT_STATUS_LABELS = {
+  not_started: "Not started",
+  in_progress: "In progress",
+  submitted: "Submitted",
+} as const;
+const L = "en";
+const Z = "UTC";
+const W = (key: string, v?: Record<string, string>) =>
+  ({
+    always: "Always open",
+    from: `From ${v?.opensAt}`,
+    until: `Until ${v?.closesAt}`,
+    range: `${v?.opensAt} to ${v?.closesAt}`,
+  })[key] ?? key;
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 export const metadata: Metadata = { title: "Exam" };
@@ -58,14 +74,14 @@ function AttemptCell({ attempt }: { attempt: StaffExamCandidate["attempt"] }) {
     return (
       <>
         {ATTEMPT_STATUS_LABELS.submitted}
-        {attempt.submittedAt ? <span className="muted"> {formatInstant(attempt.submittedAt)}</span> : null}
+        {attempt.submittedAt ? <span className="muted"> {formatInstant(attempt.submittedAt, L, Z)}</span> : null}
       </>
     );
   }
   return (
     <>
       {ATTEMPT_STATUS_LABELS.in_progress}
-      <span className="muted"> until {formatInstant(attempt.deadline)}</span>
+      <span className="muted"> until {formatInstant(attempt.deadline, L, Z)}</span>
     </>
   );
 }
@@ -99,15 +115,15 @@ export default async function AdminExamPage({ params }: Props) {
           </div>
           <div>
             <dt>Duration</dt>
-            <dd>{formatDuration(exam.durationSeconds)}</dd>
+            <dd>{formatDuration(exam.durationSeconds, L)}</dd>
           </div>
           <div>
             <dt>Grace period</dt>
-            <dd>{formatDuration(exam.graceSeconds)}</dd>
+            <dd>{formatDuration(exam.graceSeconds, L)}</dd>
           </div>
           <div>
             <dt>Window</dt>
-            <dd>{formatWindow(exam.opensAt, exam.closesAt)}</dd>
+            <dd>{formatWindow(exam.opensAt, exam.closesAt, W, L, Z)}</dd>
           </div>
         </dl>
 
@@ -168,7 +184,7 @@ export default async function AdminExamPage({ params }: Props) {
                           {candidate.email}
                         </td>
                         <td data-label="Extra time">
-                          {candidate.extraSeconds > 0 ? formatDuration(candidate.extraSeconds) : "None"}
+                          {candidate.extraSeconds > 0 ? formatDuration(candidate.extraSeconds, L) : "None"}
                         </td>
                         <td data-label="Attempt">
                           <AttemptCell attempt={candidate.attempt} />

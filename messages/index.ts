@@ -1,0 +1,45 @@
+import type { AppLocale } from "@/lib/shared/i18n/locales";
+
+import enCandidate from "./en/candidate.json";
+import enCommon from "./en/common.json";
+import enErrors from "./en/errors.json";
+import enExam from "./en/exam.json";
+import enProctor from "./en/proctor.json";
+import enStaff from "./en/staff.json";
+import zhCandidate from "./zh-CN/candidate.json";
+import zhCommon from "./zh-CN/common.json";
+import zhErrors from "./zh-CN/errors.json";
+import zhExam from "./zh-CN/exam.json";
+import zhProctor from "./zh-CN/proctor.json";
+import zhStaff from "./zh-CN/staff.json";
+
+/**
+ * Every interface message, by locale and namespace. A namespace is the set of messages one part of the
+ * interface needs, so a page hands its client components only their own (see `pickMessages`):
+ * - common: header, language switch, time-zone note, shared words (every page)
+ * - errors: the sentence for each API error code and the field names of validation errors
+ * - candidate: start, check, join-problem and not-found pages for candidates
+ * - exam: the exam page (its client component travels with the page the service worker keeps)
+ * - staff: sign-in, the admin and proctor lists
+ * - proctor: the live dashboard
+ */
+export const MESSAGES = {
+  en: { common: enCommon, errors: enErrors, candidate: enCandidate, exam: enExam, staff: enStaff, proctor: enProctor },
+  "zh-CN": {
+    common: zhCommon,
+    errors: zhErrors,
+    candidate: zhCandidate,
+    exam: zhExam,
+    staff: zhStaff,
+    proctor: zhProctor,
+  },
+} satisfies Record<AppLocale, Record<string, unknown>>;
+
+export type Namespace = keyof (typeof MESSAGES)["en"];
+export type Messages = (typeof MESSAGES)["en"];
+
+/** Only the namespaces a client component tree needs, for its NextIntlClientProvider. */
+export function pickMessages(locale: AppLocale, namespaces: readonly Namespace[]): Partial<Messages> {
+  const all = MESSAGES[locale];
+  return Object.fromEntries(namespaces.map((ns) => [ns, all[ns]]));
+}
