@@ -5,7 +5,11 @@ import "./lib/server/env.mjs";
 
 // next-intl without locale routing: i18n/request.ts picks the language per request (cookie, then
 // Accept-Language), so join links and bookmarks never change.
-const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
+// Catalogs are precompiled at build time: the browser formats messages without shipping an ICU parser.
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
+});
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

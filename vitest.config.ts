@@ -22,7 +22,13 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "app/**/*.test.ts",
+            "components/**/*.test.ts",
+            "bench/**/*.test.ts",
+            "messages/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "node_modules/**", "lib/client/**"],
           setupFiles: ["lib/server/testing/unit-env.ts"],
         },

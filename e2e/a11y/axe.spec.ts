@@ -1,0 +1,124 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
+import { expect, test } from "../fixtures";
+
+// Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
+// serious or critical violation. Selectors here avoid words, so one test serves both languages.
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+async function expectAccessible(page: Page, state: string, locale: string) {
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const summary = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")}`,
+  );
+  expect(summary, `${state} [${locale}]`).toEqual([]);
+}
+
+for (const locale of ["en-US", "zh-CN"] as const) {
+  const lang = locale === "zh-CN" ? "zh-CN" : "en";
+
+  test.describe(`axe, ${locale}`, () => {
+    test.use({ locale });
+    // axe walks the whole DOM once per state, on two shared cores.
+    test.describe.configure({ timeout: 180_000 });
+
+    test("staff pages: sign-in, admin, proctor list, dashboard with the drawer open", async ({
+      browser,
+      page,
+      createExam,
+      enrollCandidate,
+      createStaff,
+      assignProctor,
+      signIn,
+    }) => {
+      await page.goto("/signin");
+      await expect(page.locator("html")).toHaveAttribute("lang", lang);
+      await expectAccessible(page, "sign-in", locale);
+
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id);
+      const admin = await createStaff("admin");
+      await signIn(page.context(), admin);
+      await page.goto("/admin");
+      await expect(page.getByRole("link", { name: exam.title })).toBeVisible();
+      await expectAccessible(page, "admin exam list", locale);
+      await page.goto(`/admin/exams/${exam.id}`);
+      await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+      await expectAccessible(page, "admin exam page", locale);
+
+      const proctor = await createStaff("proctor");
+      await assignProctor(exam.id, proctor);
+      const proctorContext = await browser.newContext({ locale });
+      const proctorPage = await proctorContext.newPage();
+      await signIn(proctorContext, proctor);
+      await proctorPage.goto("/proctor");
+      await expect(proctorPage.getByRole("link", { name: exam.title })).toBeVisible();
+      await expectAccessible(proctorPage, "proctor exam list", locale);
+      await proctorPage.goto(`/proctor/exams/${exam.id}`);
+      const row = proctorPage.getByRole("row").filter({ hasText: candidate.name });
+      await expect(row).toBeVisible();
+      await expectAccessible(proctorPage, "dashboard", locale);
+      await row.getByRole("button").first().click();
+      await expect(proctorPage.getByRole("dialog", { name: candidate.name })).toBeVisible();
+      await expectAccessible(proctorPage, "dashboard, drawer open", locale);
+      await proctorContext.close();
+    });
+
+    test("candidate pages: start, check, exam online, offline, review, submitted; problem pages", async ({
+      page,
+      context,
+      createExam,
+      enrollCandidate,
+      adminApi,
+    }) => {
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id);
+      await page.goto(candidate.joinUrl);
+      await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
+      await expect(page.locator("html")).toHaveAttribute("lang", lang);
+      await expectAccessible(page, "exam start page", locale);
+
+      await page.goto(`/exam/${exam.id}/check`);
+      await expect(page.locator("main h1")).toBeVisible();
+      await expectAccessible(page, "pre-exam check", locale);
+
+      const started = await page.request.post(`/api/exams/${exam.id}/attempts`);
+      expect([200, 201]).toContain(started.status());
+      const { attemptId } = (await started.json()) as { attemptId: string };
+      await page.goto(`/attempts/${attemptId}`);
+      await expect(page.locator("textarea").first()).toBeEditable();
+      await expectAccessible(page, "exam page, online", locale);
+
+      await context.setOffline(true);
+      await page.locator("textarea").first().fill("typed while offline");
+      await expect(page.locator(".exam__bar")).toContainText(/1/);
+      await expectAccessible(page, "exam page, offline", locale);
+      await context.setOffline(false);
+
+      await page.locator(".exam__submit-top").click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expectAccessible(page, "review dialog", locale);
+      await page.keyboard.press("Escape");
+
+      const forced = await adminApi.post(`/api/proctor/attempts/${attemptId}/force-submit`, {
+        data: { reason: "axe check" },
+      });
+      expect(forced.status(), await forced.text()).toBe(200);
+      await page.reload();
+      await expect(page.locator("section.final").first()).toBeVisible();
+      await expectAccessible(page, "submitted", locale);
+
+      await page.goto("/join/not-a-valid-token");
+      await expectAccessible(page, "join problem", locale);
+      await page.goto("/no-such-page");
+      await expectAccessible(page, "not found", locale);
+    });
+  });
+}

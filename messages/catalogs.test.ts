@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+
+import { LOCALES } from "@/lib/shared/i18n/locales";
+
+import { MESSAGES } from "./index";
+
+// Every locale has exactly the keys of English, with the same placeholders, so no page ever shows a key
+// or loses a value in one language.
+
+function flatten(value: unknown, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof value === "string") {
+    out.set(prefix, value);
+    return out;
+  }
+  if (typeof value === "object" && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      for (const [k, v] of flatten(child, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+    }
+  }
+  return out;
+}
+
+/** The argument names of an ICU message (`{name}`, `{count, plural, …}`), not the words inside plural cases. */
+function placeholders(message: string): string[] {
+  const names = new Set<string>();
+  let depth = 0;
+  for (let i = 0; i < message.length; i++) {
+    const ch = message[i];
+    if (ch === "{") {
+      if (depth % 2 === 0) {
+        const match = /^\{\s*([A-Za-z_][\w]*)\s*[,}]/.exec(message.slice(i));
+        if (match?.[1]) names.add(match[1]);
+      }
+      depth++;
+    } else if (ch === "}") depth--;
+  }
+  return [...names].sort();
+}
+
+describe("message catalogs", () => {
+  const english = flatten(MESSAGES.en);
+
+  it("English has messages", () => {
+    expect(english.size).toBeGreaterThan(50);
+  });
+
+  for (const locale of LOCALES.filter((l) => l !== "en")) {
+    it(`${locale} has exactly English's keys`, () => {
+      const other = flatten(MESSAGES[locale]);
+      expect(
+        [...other.keys()].filter((k) => !english.has(k)),
+        "extra keys",
+      ).toEqual([]);
+      expect(
+        [...english.keys()].filter((k) => !other.has(k)),
+        "missing keys",
+      ).toEqual([]);
+    });
+
+    it(`${locale} uses the same placeholders`, () => {
+      const other = flatten(MESSAGES[locale]);
+      const differing = [...english].filter(([key, value]) => {
+        const translated = other.get(key);
+        return translated !== undefined && placeholders(translated).join() !== placeholders(value).join();
+      });
+      expect(differing.map(([key]) => key)).toEqual([]);
+    });
+
+    it(`${locale} is not English copied`, () => {
+      const other = flatten(MESSAGES[locale]);
+      const same = [...english].filter(
+        ([key, value]) => other.get(key) === value && /[a-z]{4,}/.test(value) && !key.endsWith(".brand"),
+      );
+      expect(same.map(([key]) => key)).toEqual([]);
+    });
+  }
+});
