@@ -4,7 +4,8 @@ import { useState, type FormEvent } from "react";
 
 import { callApi } from "@/lib/client/api-error-message";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { EmergencyExportFileSchema, type EmergencyImportResult } from "@/lib/shared/emergency-export";
+import type { EmergencyImportResult } from "@/lib/shared/emergency-export";
+import { EmergencyExportFileSchema } from "@/lib/shared/schemas/emergency-export";
 import { LIMITS } from "@/lib/shared/limits";
 
 const NOT_A_FILE = "This is not a Holdfast emergency file. Ask the candidate for the file the exam page downloaded.";

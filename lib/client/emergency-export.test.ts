@@ -2,13 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import {
   deriveExportAesKey,
-  EmergencyExportFileSchema,
-  EmergencyExportPayloadSchema,
   exportAdditionalData,
   fromBase64url,
   toBase64url,
   type EmergencyExportFile,
 } from "@/lib/shared/emergency-export";
+import { EmergencyExportFileSchema, EmergencyExportPayloadSchema } from "@/lib/shared/schemas/emergency-export";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { makeEmergencyFile } from "./emergency-export";

@@ -1,13 +1,9 @@
-import { z } from "zod";
-
-import { LIMITS } from "./limits";
-import { UuidSchema, type AnswerValue } from "./schemas/attempts";
-import { DeviceIdSchema, VersionSchema } from "./schemas/sync";
+import type { AnswerValue } from "./schemas/attempts";
 
 /**
  * The emergency export file (docs/sync-protocol.md, "Emergency export"; ADR 006): the answers a device could
  * not send before its deadline, encrypted in the browser to the attempt's server public key, for staff to
- * upload. The same schemas are used by the browser that writes the file and by the route that reads it.
+ * upload. The browser that writes the file and the route that reads it share these types and this crypto.
  *
  * Scheme (version 1), all Web Crypto, so the browser and Node run the same code:
  * 1. The browser makes an ephemeral ECDH P-256 key pair and derives the shared secret with the attempt's
@@ -21,43 +17,35 @@ import { DeviceIdSchema, VersionSchema } from "./schemas/sync";
 export const EXPORT_FORMAT = "holdfast-emergency-export";
 export const EXPORT_HKDF_INFO = "holdfast-emergency-export-v1";
 
-const Base64urlSchema = z.string().regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
-
-/** One answer inside the encrypted payload. Values are checked against the questions on upload. */
-export const EmergencyExportAnswerSchema = z.object({
-  questionId: UuidSchema,
-  value: z.unknown().refine((value) => value !== undefined && value !== null, "is required"),
-  version: VersionSchema,
-  /** The device's clock at the edit: kept with late answers, never trusted for order. */
-  editedAt: z.iso.datetime({ offset: true }).optional(),
-});
+/** One answer inside the encrypted payload. */
+export type EmergencyExportAnswer = { questionId: string; value: AnswerValue; version: number; editedAt?: string };
 
 /** The plaintext inside the ciphertext. */
-export const EmergencyExportPayloadSchema = z.object({
-  v: z.literal(1),
-  attemptId: UuidSchema,
-  deviceId: DeviceIdSchema,
-  createdAt: z.iso.datetime({ offset: true }),
-  answers: z.array(EmergencyExportAnswerSchema).max(LIMITS.maxQuestionsPerExam),
-});
-export type EmergencyExportPayload = Omit<z.infer<typeof EmergencyExportPayloadSchema>, "answers"> & {
-  answers: { questionId: string; value: AnswerValue; version: number; editedAt?: string }[];
+export type EmergencyExportPayload = {
+  v: 1;
+  attemptId: string;
+  deviceId: string;
+  createdAt: string;
+  answers: EmergencyExportAnswer[];
 };
 
-/** The file the candidate downloads and staff upload (`POST /api/admin/emergency-exports`). */
-export const EmergencyExportFileSchema = z.object({
-  format: z.literal(EXPORT_FORMAT, { message: `must be "${EXPORT_FORMAT}": this is not a Holdfast emergency file` }),
-  v: z.literal(1, { message: "must be 1: this file was made by a version of Holdfast this server does not read" }),
-  attemptId: UuidSchema,
-  deviceId: DeviceIdSchema,
+/**
+ * The file the candidate downloads and staff upload (`POST /api/admin/emergency-exports`); its schema, for
+ * the route and the upload form, is in `schemas/emergency-export.ts` (this module stays free of zod: the
+ * exam page ships it).
+ */
+export type EmergencyExportFile = {
+  format: typeof EXPORT_FORMAT;
+  v: 1;
+  attemptId: string;
+  deviceId: string;
   /** Uncompressed P-256 point (65 bytes), base64url. */
-  ephemeralPublicKey: Base64urlSchema.max(200),
+  ephemeralPublicKey: string;
   /** 12 bytes, base64url. */
-  iv: Base64urlSchema.length(16, "must be 12 bytes of base64url"),
+  iv: string;
   /** AES-GCM output (ciphertext followed by the 16-byte tag), base64url. */
-  ciphertext: Base64urlSchema.max(LIMITS.maxBodyBytes),
-});
-export type EmergencyExportFile = z.infer<typeof EmergencyExportFileSchema>;
+  ciphertext: string;
+};
 
 /** `GET /api/attempts/{attemptId}/export-key` response. */
 export type ExportKeyResponse = { attemptId: string; v: 1; publicKey: string };

@@ -2,12 +2,12 @@ import "server-only";
 
 import {
   deriveExportAesKey,
-  EmergencyExportPayloadSchema,
   exportAdditionalData,
   fromBase64url,
   type EmergencyExportFile,
   type EmergencyExportPayload,
 } from "@/lib/shared/emergency-export";
+import { EmergencyExportPayloadSchema } from "@/lib/shared/schemas/emergency-export";
 import { AppError } from "@/lib/shared/errors";
 
 import { exportKeyPair } from "./export-key";

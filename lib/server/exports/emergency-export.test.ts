@@ -3,13 +3,13 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import {
-  EmergencyExportFileSchema,
   encryptEmergencyExport,
   fromBase64url,
   toBase64url,
   type EmergencyExportFile,
   type EmergencyExportPayload,
 } from "@/lib/shared/emergency-export";
+import { EmergencyExportFileSchema } from "@/lib/shared/schemas/emergency-export";
 import { AppError } from "@/lib/shared/errors";
 
 import { decryptEmergencyExport } from "./decrypt-emergency-export";

@@ -1,9 +1,9 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * Events of a candidate page's own stream, `GET /api/attempts/{attemptId}/events?deviceId=…`
  * (docs/sync-protocol.md, "Proctor dashboard" and "Proctor actions"). The server writes them with these
- * types; the page reads them with these schemas.
+ * types; the page reads them with these schemas (`zod/mini`: the exam page ships them).
  */
 export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted"] as const;
 

@@ -2,7 +2,9 @@ import { z } from "zod";
 
 import type { CandidateQuestion } from "./exams";
 
-export const ATTEMPT_STATUSES = ["in_progress", "submitted"] as const;
+import { ATTEMPT_STATUSES } from "./constants";
+
+export { ATTEMPT_STATUSES };
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 export const UuidSchema = z.uuid({ message: "must be a UUID" });

@@ -7,7 +7,9 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 const storable = (text: string): boolean => isStorableText(text);
 
 /** Question types of the contract, in the order the UI lists them. */
-export const QUESTION_TYPES = ["single_choice", "multiple_choice", "short_text", "essay", "numeric"] as const;
+import { QUESTION_TYPES } from "./constants";
+
+export { QUESTION_TYPES };
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export const EXAM_STATUSES = ["draft", "published", "closed"] as const;
@@ -34,14 +36,23 @@ const optionsSchema = z.array(OptionSchema).min(2).max(LIMITS.maxOptionsPerQuest
 
 export const QuestionInputSchema = z
   .discriminatedUnion("type", [
-    z.object({ type: z.literal("single_choice"), ...questionBase, options: optionsSchema, answerKey: OptionIdSchema.optional() }),
+    z.object({
+      type: z.literal("single_choice"),
+      ...questionBase,
+      options: optionsSchema,
+      answerKey: OptionIdSchema.optional(),
+    }),
     z.object({
       type: z.literal("multiple_choice"),
       ...questionBase,
       options: optionsSchema,
       answerKey: z.array(OptionIdSchema).max(LIMITS.maxOptionsPerQuestion).optional(),
     }),
-    z.object({ type: z.literal("short_text"), ...questionBase, answerKey: z.string().max(LIMITS.shortTextChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).optional() }),
+    z.object({
+      type: z.literal("short_text"),
+      ...questionBase,
+      answerKey: z.string().max(LIMITS.shortTextChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).optional(),
+    }),
     z.object({ type: z.literal("essay"), ...questionBase }),
     z.object({
       type: z.literal("numeric"),
@@ -58,16 +69,25 @@ export const QuestionInputSchema = z
         ctx.addIssue({ code: "custom", path: ["options", index, "id"], message: `duplicate option id "${id}"` });
       }
     });
-    const keys = question.answerKey === undefined ? [] : Array.isArray(question.answerKey) ? question.answerKey : [question.answerKey];
+    const keys =
+      question.answerKey === undefined
+        ? []
+        : Array.isArray(question.answerKey)
+          ? question.answerKey
+          : [question.answerKey];
     keys.forEach((key, index) => {
       const path = Array.isArray(question.answerKey) ? ["answerKey", index] : ["answerKey"];
-      if (!ids.includes(key)) ctx.addIssue({ code: "custom", path, message: `"${key}" is not one of this question's option ids` });
+      if (!ids.includes(key))
+        ctx.addIssue({ code: "custom", path, message: `"${key}" is not one of this question's option ids` });
       if (keys.indexOf(key) !== index) ctx.addIssue({ code: "custom", path, message: `duplicate option id "${key}"` });
     });
   });
 export type QuestionInput = z.infer<typeof QuestionInputSchema>;
 
-const instantSchema = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T08:00:00Z" });
+const instantSchema = z.iso.datetime({
+  offset: true,
+  message: "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T08:00:00Z",
+});
 
 /** `POST /api/admin/exams` request body. */
 export const CreateExamSchema = z
