@@ -1,20 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 
-import {
-  describeConnection,
-  describePhase,
-  describeRiskReason,
-  describeSync,
-  formatAge,
-  formatClock,
-  formatTimeLeft,
-} from "@/lib/client/proctor/describe";
-import { fetchCandidateTimeline } from "@/lib/client/proctor/proctor-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { failureOf, fetchCandidateTimeline } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import type { CandidateRow } from "@/lib/client/proctor/table-view";
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 
 import { ExtendDialog } from "./extend-dialog";
 import { ForceSubmitDialog } from "./force-submit-dialog";
@@ -23,6 +17,10 @@ type Props = { examId: string; row: CandidateRow; now: number; onClose: () => vo
 
 /** Everything about one candidate, in sentences, with the two actions a proctor can take. */
 export function CandidateDrawer({ examId, row, now, onClose }: Props) {
+  const t = useTranslations("proctor.drawer");
+  const tc = useTranslations("common");
+  const words = useProctorWords();
+  const describeFailure = useDescribeFailure();
   const { facts, status } = row;
   const [dialog, setDialog] = useState<"extend" | "submit" | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -37,10 +35,11 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
     headingRef.current?.focus();
   }, [facts.enrollmentId]);
 
-  const connection = describeConnection(status, now);
-  const sync = describeSync(status);
+  const connection = words.connection(status, now);
+  const sync = words.sync(status);
   const isRunning = facts.phase === "in_progress" && facts.attemptId !== null;
   const extension = facts.lastExtension;
+  const phase = words.phase(facts);
 
   return (
     <aside
@@ -60,77 +59,81 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
           <p className="muted">{facts.email}</p>
         </div>
         <button type="button" className="button button--quiet" onClick={onClose}>
-          Close
+          {tc("close")}
         </button>
       </div>
 
-      {status.isAtRisk ? (
+      {status.atRiskReason !== null ? (
         <p className="notice notice--bad">
-          <strong>At risk:</strong> {status.atRiskReason === null ? null : describeRiskReason(status.atRiskReason)}
+          <strong>{t("atRisk")}</strong> {words.riskReason(status.atRiskReason)}
         </p>
       ) : null}
 
       <dl className="facts facts--drawer">
         <div>
-          <dt>Status</dt>
+          <dt>{t("status")}</dt>
           <dd>
-            {describePhase(facts)}
-            {facts.submittedAt !== null ? ` at ${formatClock(facts.submittedAt)}` : ""}
-            {facts.digestMismatch ? " — the device's digest differs from the server's" : ""}
+            {facts.submittedAt !== null ? t("phaseAt", { phase, time: words.clock(facts.submittedAt) }) : phase}
+            {facts.digestMismatch ? t("digestDiffers") : ""}
           </dd>
         </div>
         <div>
-          <dt>Connection</dt>
-          <dd>{facts.devices.length === 0 ? "No device has reported yet" : connection.text}</dd>
+          <dt>{t("connection")}</dt>
+          <dd>{facts.devices.length === 0 ? t("noDeviceYet") : connection.text}</dd>
         </div>
         <div>
-          <dt>Sync</dt>
+          <dt>{t("sync")}</dt>
           <dd>{sync.text}</dd>
         </div>
         <div>
-          <dt>Last save</dt>
+          <dt>{t("lastSave")}</dt>
           <dd>
             {facts.lastSaveAt !== null
-              ? `${formatClock(facts.lastSaveAt)} (${formatAge(now - facts.lastSaveAt)} ago)`
-              : "Nothing saved yet"}
+              ? t("lastSaveValue", { time: words.clock(facts.lastSaveAt), age: words.age(now - facts.lastSaveAt) })
+              : t("nothingSaved")}
           </dd>
         </div>
         <div>
-          <dt>Answered</dt>
-          <dd>
-            {facts.answered} of {facts.total}
-          </dd>
+          <dt>{t("answered")}</dt>
+          <dd>{t("answeredValue", { answered: words.number(facts.answered), total: words.number(facts.total) })}</dd>
         </div>
         <div>
-          <dt>Time left</dt>
+          <dt>{t("timeLeft")}</dt>
           <dd>
-            {status.timeLeftMs !== null ? formatTimeLeft(status.timeLeftMs) : "—"}
-            {facts.deadline !== null ? <span className="muted"> · deadline {formatClock(facts.deadline)}</span> : null}
+            {status.timeLeftMs !== null ? words.timeLeft(status.timeLeftMs) : "—"}
+            {facts.deadline !== null ? (
+              <span className="muted">{t("deadline", { time: words.clock(facts.deadline) })}</span>
+            ) : null}
           </dd>
         </div>
         {facts.lateAnswers > 0 ? (
           <div>
-            <dt>Late answers</dt>
-            <dd>{facts.lateAnswers}</dd>
+            <dt>{t("lateAnswers")}</dt>
+            <dd>{words.number(facts.lateAnswers)}</dd>
           </div>
         ) : null}
       </dl>
 
-      <h3>Extra time</h3>
+      <h3>{t("extraTime")}</h3>
       {extension ? (
         <div className="extension">
           <p>
-            +{Math.round(extension.seconds / 60)} min by {extension.by} at {formatClock(extension.at)}: “
-            {extension.reason}”{extension.deadline !== null ? ` New deadline ${formatClock(extension.deadline)}.` : ""}
+            {t("extension", {
+              duration: words.duration(extension.seconds * 1000),
+              by: extension.by,
+              time: words.clock(extension.at),
+              reason: extension.reason,
+            })}
+            {extension.deadline !== null ? t("newDeadline", { time: words.clock(extension.deadline) }) : ""}
           </p>
           <p className={extension.acknowledgedAt !== null ? "tone tone--ok" : "tone tone--warn"}>
             {extension.acknowledgedAt !== null
-              ? `Acknowledged by the candidate's device at ${formatClock(extension.acknowledgedAt)}`
-              : "Waiting for the candidate's device"}
+              ? t("acknowledged", { time: words.clock(extension.acknowledgedAt) })
+              : t("waitingForDevice")}
           </p>
         </div>
       ) : (
-        <p className="muted">No extra time given.</p>
+        <p className="muted">{t("noExtension")}</p>
       )}
 
       <div className="drawer__actions">
@@ -140,7 +143,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
           disabled={facts.phase === "submitted" || facts.phase === "auto_submitted"}
           onClick={() => setDialog("extend")}
         >
-          Extend time
+          {t("extend")}
         </button>
         <button
           type="button"
@@ -148,40 +151,44 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
           disabled={!isRunning}
           onClick={() => setDialog("submit")}
         >
-          Force submit
+          {t("forceSubmit")}
         </button>
       </div>
 
-      <h3>Devices</h3>
+      <h3>{t("devices")}</h3>
       {status.devices.length === 0 ? (
-        <p className="muted">No device has sent a heartbeat.</p>
+        <p className="muted">{t("noHeartbeat")}</p>
       ) : (
         <ul className="devices">
           {status.devices.map((device) => {
             const deviceFacts = facts.devices.find((candidate) => candidate.deviceId === device.deviceId);
+            const tone = device.connection === "online" ? "ok" : device.connection === "offline" ? "warn" : "bad";
+            const persisted = deviceFacts?.storagePersisted;
             return (
               <li key={device.deviceId}>
                 <code>{device.deviceId.slice(0, 8)}</code>{" "}
-                <span
-                  className={`tone tone--${device.connection === "online" ? "ok" : device.connection === "offline" ? "warn" : "bad"}`}
-                >
+                <span className={`tone tone--${tone}`}>
                   {device.connection === "online"
-                    ? "Online"
-                    : `${device.connection === "offline" ? "Offline" : "Unreachable"}${device.quietSince !== null ? ` ${formatAge(now - device.quietSince)}` : ""}`}
+                    ? t("deviceOnline")
+                    : device.quietSince !== null
+                      ? t("deviceQuietFor", { connection: device.connection, age: words.age(now - device.quietSince) })
+                      : t("deviceQuiet", { connection: device.connection })}
                 </span>
                 {" · "}
                 {device.pending === 0
-                  ? "nothing pending"
-                  : `${device.pending} pending${device.oldestPendingMs !== null ? ` for ${formatAge(device.oldestPendingMs)}` : ""}`}
-                {device.isFailing ? " · failing" : ""}
-                {" · storage "}
-                {deviceFacts?.storagePersisted === true
-                  ? "persisted"
-                  : deviceFacts?.storagePersisted === false
-                    ? "not persisted"
-                    : "unknown"}
+                  ? t("nothingPending")
+                  : device.oldestPendingMs !== null
+                    ? t("devicePendingFor", {
+                        count: words.number(device.pending),
+                        age: words.age(device.oldestPendingMs),
+                      })
+                    : t("devicePending", { count: words.number(device.pending) })}
+                {device.isFailing ? t("failing") : ""}
+                {t("storage", {
+                  state: persisted === true ? "persisted" : persisted === false ? "notPersisted" : "unknown",
+                })}
                 {deviceFacts ? (
-                  <span className="muted"> · last heard {formatClock(deviceFacts.lastHeartbeatAt)}</span>
+                  <span className="muted">{t("lastHeard", { time: words.clock(deviceFacts.lastHeartbeatAt) })}</span>
                 ) : null}
               </li>
             );
@@ -189,22 +196,25 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         </ul>
       )}
 
-      <h3>Timeline</h3>
+      <h3>{t("timeline")}</h3>
       {timeline.data ? (
         timeline.data.entries.length === 0 ? (
-          <p className="muted">Nothing yet.</p>
+          <p className="muted">{t("timelineEmpty")}</p>
         ) : (
           <ol className="timeline">
             {timeline.data.entries.map((entry, index) => (
               <li key={`${entry.at}-${entry.kind}-${index}`}>
-                <time dateTime={new Date(entry.at).toISOString()}>{formatClock(entry.at)}</time> {entry.text}
+                <time dateTime={new Date(entry.at).toISOString()}>{words.clock(entry.at)}</time>{" "}
+                {words.timelineLine(entry)}
               </li>
             ))}
           </ol>
         )
       ) : (
         <p className="muted">
-          {timeline.error ? `The timeline could not be loaded: ${timeline.error.message}` : "Loading the timeline…"}
+          {timeline.error
+            ? t("timelineError", { reason: describeFailure(failureOf(timeline.error)) })
+            : t("timelineLoading")}
         </p>
       )}
 

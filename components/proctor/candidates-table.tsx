@@ -1,30 +1,26 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { useTranslations } from "next-intl";
 import { memo, useRef, type KeyboardEvent } from "react";
 
-import {
-  describeConnection,
-  describePhase,
-  describeRiskReason,
-  describeSync,
-  formatClock,
-  formatTimeLeft,
-} from "@/lib/client/proctor/describe";
+import type { ProctorWords } from "@/lib/client/proctor/describe";
 import type { CandidateRow, SortKey, TableView } from "@/lib/client/proctor/table-view";
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 
 const ROW_HEIGHT = 56;
 
-const COLUMNS: { key: SortKey | null; label: string; className?: string }[] = [
-  { key: "name", label: "Candidate" },
-  { key: "connection", label: "Connection" },
-  { key: "sync", label: "Sync" },
-  { key: "lastSave", label: "Last save" },
-  { key: "answered", label: "Answered", className: "num" },
-  { key: "timeLeft", label: "Time left", className: "num" },
-  { key: "status", label: "Status" },
-  { key: null, label: "Devices", className: "num" },
-  { key: "risk", label: "Risk" },
+/** The columns by their message key (`proctor.table.columns`); `devices` does not sort. */
+const COLUMNS: { name: string; key: SortKey | null; className?: string }[] = [
+  { name: "name", key: "name" },
+  { name: "connection", key: "connection" },
+  { name: "sync", key: "sync" },
+  { name: "lastSave", key: "lastSave" },
+  { name: "answered", key: "answered", className: "num" },
+  { name: "timeLeft", key: "timeLeft", className: "num" },
+  { name: "status", key: "status" },
+  { name: "devices", key: null, className: "num" },
+  { name: "risk", key: "risk" },
 ];
 
 type Props = {
@@ -55,6 +51,8 @@ export function CandidatesTable({
   onToggleAll,
   onOpen,
 }: Props) {
+  const t = useTranslations("proctor.table");
+  const words = useProctorWords();
   const scrollRef = useRef<HTMLDivElement>(null);
   // The React Compiler is not enabled here; useVirtualizer re-renders on scroll by design.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -69,13 +67,13 @@ export function CandidatesTable({
 
   return (
     <div className="ctable-scroll" ref={scrollRef} data-testid="candidates-scroll">
-      <div className="ctable" role="table" aria-label="Candidates" aria-rowcount={rows.length + 1}>
+      <div className="ctable" role="table" aria-label={t("label")} aria-rowcount={rows.length + 1}>
         <div className="ctable__head" role="rowgroup">
           <div className="ctable__row ctable__row--head" role="row" aria-rowindex={1}>
             <div className="ctable__cell ctable__cell--check" role="columnheader">
               <input
                 type="checkbox"
-                aria-label={`Select all ${rows.length} shown`}
+                aria-label={t("selectAll", { count: words.number(rows.length) })}
                 checked={isAllSelected}
                 disabled={rows.length === 0}
                 onChange={(event) => onToggleAll(event.target.checked)}
@@ -85,33 +83,29 @@ export function CandidatesTable({
               const isSorted =
                 column.key !== null &&
                 (view.sort === column.key || (column.key === "sync" && view.sort === "oldestPending"));
+              const label = t(`columns.${column.name}`);
               return (
                 <div
-                  key={column.label}
+                  key={column.name}
                   className={`ctable__cell ${column.className ?? ""}`}
                   role="columnheader"
                   aria-sort={isSorted ? (view.direction === "asc" ? "ascending" : "descending") : undefined}
                 >
                   {column.key === null ? (
-                    column.label
+                    label
                   ) : column.key === "sync" ? (
                     <>
-                      <SortButton label="Sync" sortKey="sync" view={view} onSort={onSort} />
+                      <SortButton label={label} sortKey="sync" view={view} onSort={onSort} />
                       <SortButton
-                        label="oldest"
+                        label={t("oldest")}
                         sortKey="oldestPending"
                         view={view}
                         onSort={onSort}
-                        ariaLabel="Oldest pending"
+                        ariaLabel={t("oldestLabel")}
                       />
                     </>
                   ) : (
-                    <SortButton
-                      label={column.key === "risk" ? "At risk" : column.label}
-                      sortKey={column.key}
-                      view={view}
-                      onSort={onSort}
-                    />
+                    <SortButton label={label} sortKey={column.key} view={view} onSort={onSort} />
                   )}
                 </div>
               );
@@ -132,13 +126,12 @@ export function CandidatesTable({
                 isSelected={selected.has(row.facts.enrollmentId)}
                 onToggle={onToggle}
                 onOpen={onOpen}
+                words={words}
               />
             );
           })}
         </div>
-        {rows.length === 0 ? (
-          <p className="ctable__empty">{isLoading ? "Loading candidates…" : "No candidates match."}</p>
-        ) : null}
+        {rows.length === 0 ? <p className="ctable__empty">{isLoading ? t("loading") : t("empty")}</p> : null}
       </div>
     </div>
   );
@@ -152,6 +145,8 @@ type RowProps = {
   isSelected: boolean;
   onToggle: (enrollmentId: string) => void;
   onOpen: (enrollmentId: string) => void;
+  /** The dashboard's words, made once per render of the table, so a row re-renders only when it changes. */
+  words: ProctorWords;
 };
 
 const CandidateRowView = memo(function CandidateRowView({
@@ -162,12 +157,15 @@ const CandidateRowView = memo(function CandidateRowView({
   isSelected,
   onToggle,
   onOpen,
+  words,
 }: RowProps) {
+  const t = useTranslations("proctor.table");
   const { facts, status } = row;
   // After submission the connection says nothing; unsynced work still on a device does.
   const isFinished = facts.phase === "submitted" || facts.phase === "auto_submitted";
-  const connection = facts.phase === "in_progress" ? describeConnection(status, now) : null;
-  const sync = isFinished && status.pending === 0 ? null : describeSync(status);
+  const connection = facts.phase === "in_progress" ? words.connection(status, now) : null;
+  const sync = isFinished && status.pending === 0 ? null : words.sync(status);
+  const riskReason = status.atRiskReason === null ? "" : words.riskReason(status.atRiskReason);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     if (event.key === "Enter" || event.key === " ") {
@@ -190,7 +188,7 @@ const CandidateRowView = memo(function CandidateRowView({
       <div className="ctable__cell ctable__cell--check" role="cell" onClick={(event) => event.stopPropagation()}>
         <input
           type="checkbox"
-          aria-label={`Select ${facts.name}`}
+          aria-label={t("select", { name: facts.name })}
           checked={isSelected}
           onChange={() => onToggle(facts.enrollmentId)}
         />
@@ -201,7 +199,7 @@ const CandidateRowView = memo(function CandidateRowView({
         {status.isAtRisk ? (
           // On a phone the risk column is off screen: the words come under the name instead of the email.
           <span className="ctable__risk-inline" aria-hidden="true">
-            At risk: {status.atRiskReason === null ? null : describeRiskReason(status.atRiskReason)}
+            {t("atRiskInline", { reason: riskReason })}
           </span>
         ) : null}
       </div>
@@ -216,25 +214,25 @@ const CandidateRowView = memo(function CandidateRowView({
         {sync ? <span className={`tone tone--${sync.tone}`}>{sync.text}</span> : <span className="muted">—</span>}
       </div>
       <div className="ctable__cell" role="cell">
-        {facts.lastSaveAt !== null ? formatClock(facts.lastSaveAt) : <span className="muted">—</span>}
+        {facts.lastSaveAt !== null ? words.clock(facts.lastSaveAt) : <span className="muted">—</span>}
       </div>
       <div className="ctable__cell num" role="cell">
-        {facts.answered}/{facts.total}
+        {words.number(facts.answered)}/{words.number(facts.total)}
       </div>
       <div className="ctable__cell num" role="cell">
-        {status.timeLeftMs !== null ? formatTimeLeft(status.timeLeftMs) : <span className="muted">—</span>}
+        {status.timeLeftMs !== null ? words.timeLeft(status.timeLeftMs) : <span className="muted">—</span>}
       </div>
       <div className="ctable__cell ctable__cell--status" role="cell">
-        {describePhase(facts)}
-        {facts.digestMismatch ? <span className="flag flag--bad">digest differs</span> : null}
+        {words.phase(facts)}
+        {facts.digestMismatch ? <span className="flag flag--bad">{t("digestDiffers")}</span> : null}
       </div>
       <div className="ctable__cell num" role="cell">
-        {status.devicesUsed}
+        {words.number(status.devicesUsed)}
       </div>
       <div className="ctable__cell ctable__cell--risk" role="cell">
         {status.isAtRisk ? (
-          <span className="risk" title={status.atRiskReason ?? undefined}>
-            <strong>At risk</strong> <span className="risk__reason">{status.atRiskReason === null ? null : describeRiskReason(status.atRiskReason)}</span>
+          <span className="risk" title={riskReason || undefined}>
+            <strong>{t("atRisk")}</strong> <span className="risk__reason">{riskReason}</span>
           </span>
         ) : (
           <span className="muted">—</span>

@@ -1,3 +1,8 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { ExamHealth } from "@/lib/shared/schemas/proctor";
 
@@ -10,18 +15,20 @@ import { HealthChart } from "./health-chart";
  * dashboard loads `GET /api/proctor/exams/{examId}/health` and passes it in.
  */
 export function ExamHealthPanel({ health }: { health: ExamHealth }) {
+  const t = useTranslations("proctor.health");
+  const words = useProctorWords();
   const figures = describeExamHealth(health);
   return (
     <section className={styles.panel} aria-labelledby={`exam-health-${health.examId}`}>
       <h2 id={`exam-health-${health.examId}`} className={styles.title}>
-        Exam health <span className={styles.window}>last hour</span>
+        {t("title")} <span className={styles.window}>{t("window")}</span>
       </h2>
       <dl className={styles.figures}>
         {figures.map((figure) => (
           <div key={figure.key} className={styles.figure} data-tone={figure.tone}>
-            <dt className={styles.label}>{figure.label}</dt>
-            <dd className={styles.value}>{figure.value}</dd>
-            <dd className={styles.detail}>{figure.detail}</dd>
+            <dt className={styles.label}>{t(`labels.${figure.key}`)}</dt>
+            <dd className={styles.value}>{words.healthValue(figure.value)}</dd>
+            <dd className={styles.detail}>{words.healthDetail(figure.detail)}</dd>
           </div>
         ))}
       </dl>

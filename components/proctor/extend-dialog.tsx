@@ -1,11 +1,14 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
-import { formatClock } from "@/lib/client/proctor/describe";
-import { extendAttempt, extendMany } from "@/lib/client/proctor/proctor-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { extendAttempt, extendMany, failureOf } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
+import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
 import { ModalDialog } from "./modal-dialog";
@@ -19,8 +22,9 @@ export type ExtendTarget =
 type Done = { kind: "one"; result: ExtendResponse } | { kind: "many"; results: BulkExtendResult[] };
 
 /**
- * "Extend time" for one candidate or a selection: a preset or custom minutes and a required reason. The
- * server's own error sentence is shown as is. A bulk submission carries one Idempotency-Key per opening of
+ * "Extend time" for one candidate or a selection: a preset or custom minutes and a required reason, checked
+ * here against the API's own limits and named field by field; what the server refuses is said in the
+ * reader's language by its error code (useDescribeFailure). A bulk submission carries one Idempotency-Key per opening of
  * the dialog (one and many alike), so a double click or a retry extends each candidate once.
  */
 export function ExtendDialog({
@@ -33,6 +37,10 @@ export function ExtendDialog({
   /** `hasExtended`: the request succeeded before the dialog closed (the selection can be cleared). */
   onClose: (hasExtended: boolean) => void;
 }) {
+  const t = useTranslations("proctor.extend");
+  const tc = useTranslations("common");
+  const words = useProctorWords();
+  const describeFailure = useDescribeFailure();
   const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string>("10");
   const [customMinutes, setCustomMinutes] = useState("");
@@ -54,24 +62,34 @@ export function ExtendDialog({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const minutes = choice === "custom" ? Number(customMinutes) : Number(choice);
-    if (!Number.isInteger(minutes) || minutes < 1) {
-      setFormError("Enter a whole number of minutes, 1 or more.");
+    const minutes = choice === "custom" ? Number(customMinutes.trim()) : Number(choice);
+    const maxMinutes = EXTEND_LIMITS.maxSeconds / 60;
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > maxMinutes) {
+      setFormError(t("wholeMinutes", { max: words.number(maxMinutes) }));
       return;
     }
-    if (reason.trim().length === 0) {
-      setFormError("Give a reason: it is kept in the audit log with your name.");
+    const trimmed = reason.trim();
+    if (trimmed.length === 0) {
+      setFormError(t("giveReason"));
+      return;
+    }
+    if (trimmed.length < EXTEND_LIMITS.minReasonLength) {
+      setFormError(t("reasonTooShort", { min: words.number(EXTEND_LIMITS.minReasonLength) }));
+      return;
+    }
+    if (trimmed.length > EXTEND_LIMITS.maxReasonLength) {
+      setFormError(t("reasonTooLong", { max: words.number(EXTEND_LIMITS.maxReasonLength) }));
       return;
     }
     setFormError(null);
-    mutation.mutate({ seconds: minutes * 60, reason: reason.trim() });
+    mutation.mutate({ seconds: minutes * 60, reason: trimmed });
   };
 
   const title =
     target.kind === "one"
-      ? `Extend time for ${target.name}`
-      : `Extend time for ${target.enrollmentIds.length} ${target.enrollmentIds.length === 1 ? "candidate" : "candidates"}`;
-  const error = formError ?? (mutation.error ? mutation.error.message : null);
+      ? t("titleOne", { name: target.name })
+      : t("titleMany", { count: target.enrollmentIds.length });
+  const error = formError ?? (mutation.error ? describeFailure(failureOf(mutation.error)) : null);
 
   return (
     <ModalDialog title={title} onClose={close}>
@@ -80,14 +98,14 @@ export function ExtendDialog({
           <ExtendResult done={mutation.data} />
           <div className="modal__actions">
             <button type="button" className="button button--primary" onClick={close}>
-              Close
+              {tc("close")}
             </button>
           </div>
         </>
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate>
           <fieldset className="presets">
-            <legend>Extra time</legend>
+            <legend>{t("extraTime")}</legend>
             {PRESET_MINUTES.map((minutes) => (
               <label key={minutes} className="preset">
                 <input
@@ -97,7 +115,7 @@ export function ExtendDialog({
                   checked={choice === String(minutes)}
                   onChange={() => setChoice(String(minutes))}
                 />
-                {minutes} min
+                {t("preset", { minutes: words.number(minutes) })}
               </label>
             ))}
             <label className="preset">
@@ -108,32 +126,32 @@ export function ExtendDialog({
                 checked={choice === "custom"}
                 onChange={() => setChoice("custom")}
               />
-              Custom
+              {t("custom")}
             </label>
           </fieldset>
           {choice === "custom" ? (
             <div className="field">
-              <label htmlFor="extend-custom">Minutes</label>
+              <label htmlFor="extend-custom">{t("minutes")}</label>
               <input
                 id="extend-custom"
-                type="number"
+                type="text"
                 inputMode="numeric"
-                min={1}
-                step={1}
+                autoComplete="off"
                 value={customMinutes}
                 onChange={(event) => setCustomMinutes(event.target.value)}
               />
             </div>
           ) : null}
           <div className="field">
-            <label htmlFor="extend-reason">Reason</label>
+            <label htmlFor="extend-reason">{t("reason")}</label>
             <textarea
               id="extend-reason"
               rows={3}
               required
               value={reason}
               onChange={(event) => setReason(event.target.value)}
-              placeholder="For example: fire alarm in room 2, 10 minutes lost"
+              maxLength={EXTEND_LIMITS.maxReasonLength}
+              placeholder={t("reasonPlaceholder")}
             />
           </div>
           <p className="form-error" role="alert">
@@ -141,10 +159,10 @@ export function ExtendDialog({
           </p>
           <div className="modal__actions">
             <button type="button" className="button button--quiet" onClick={close}>
-              Cancel
+              {tc("cancel")}
             </button>
             <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-              {mutation.isPending ? "Extending…" : "Extend"}
+              {mutation.isPending ? t("submitting") : t("submit")}
             </button>
           </div>
         </form>
@@ -153,21 +171,16 @@ export function ExtendDialog({
   );
 }
 
-const OUTCOME_WORDS: Record<BulkExtendResult["outcome"], string> = {
-  extended: "Extended",
-  pending_start: "Not started yet: the time counts when they start",
-  already_submitted: "Already submitted, not extended",
-  not_found: "Not in this exam",
-};
-
 function ExtendResult({ done }: { done: Done }) {
+  const t = useTranslations("proctor.extend");
+  const words = useProctorWords();
   if (done.kind === "one") {
     return (
       <p role="status">
-        Time extended by {Math.round(done.result.seconds / 60)} min.
+        {t("extendedOne", { duration: words.duration(done.result.seconds * 1000) })}
         {done.result.deadline !== null
-          ? ` The new deadline is ${formatClock(Date.parse(done.result.deadline))}.`
-          : " It counts when the candidate starts."}
+          ? t("newDeadline", { time: words.clock(Date.parse(done.result.deadline)) })
+          : t("countsAtStart")}
       </p>
     );
   }
@@ -175,13 +188,15 @@ function ExtendResult({ done }: { done: Done }) {
   for (const result of done.results) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
   return (
     <div role="status">
-      <p>
-        Done for {done.results.length} {done.results.length === 1 ? "candidate" : "candidates"}:
-      </p>
+      <p>{t("doneFor", { count: done.results.length })}</p>
       <ul className="outcomes">
         {[...counts].map(([outcome, count]) => (
           <li key={outcome}>
-            {OUTCOME_WORDS[outcome]}: <strong>{count}</strong>
+            {t.rich("outcome", {
+              outcome: t(`outcomes.${outcome}`),
+              count: words.number(count),
+              strong: (chunks) => <strong>{chunks}</strong>,
+            })}
           </li>
         ))}
       </ul>

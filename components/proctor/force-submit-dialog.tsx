@@ -1,14 +1,21 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { useState, type FormEvent } from "react";
 
-import { formatClock } from "@/lib/client/proctor/describe";
-import { forceSubmit } from "@/lib/client/proctor/proctor-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { failureOf, forceSubmit } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
+import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 
 import { ModalDialog } from "./modal-dialog";
 
-/** Confirms, in words, what a force-submit does; the endpoint is idempotent, so pressing twice is harmless. */
+/**
+ * Confirms, in words, what a force-submit does, with an optional reason for the candidate's timeline; the
+ * endpoint is idempotent, so pressing twice is harmless.
+ */
 export function ForceSubmitDialog({
   examId,
   attemptId,
@@ -20,54 +27,77 @@ export function ForceSubmitDialog({
   name: string;
   onClose: () => void;
 }) {
+  const t = useTranslations("proctor.forceSubmit");
+  const tc = useTranslations("common");
+  const words = useProctorWords();
+  const describeFailure = useDescribeFailure();
   const queryClient = useQueryClient();
+  const [reason, setReason] = useState("");
+  const [formError, setFormError] = useState<string | null>(null);
   const mutation = useMutation({
-    mutationFn: () => forceSubmit(attemptId),
+    mutationFn: (body: { reason?: string }) => forceSubmit(attemptId, body),
     onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
   });
   const result = mutation.data;
+  const error = formError ?? (mutation.error ? describeFailure(failureOf(mutation.error)) : null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = reason.trim();
+    // The same bound as an extension's reason: both go to the audit log.
+    if (trimmed.length > EXTEND_LIMITS.maxReasonLength) {
+      setFormError(t("reasonTooLong", { max: words.number(EXTEND_LIMITS.maxReasonLength) }));
+      return;
+    }
+    setFormError(null);
+    mutation.mutate(trimmed ? { reason: trimmed } : {});
+  };
 
   return (
-    <ModalDialog title={`Force submit for ${name}`} onClose={onClose}>
+    <ModalDialog title={t("title", { name })} onClose={onClose}>
       {result ? (
-        <p role="status">
-          {result.alreadySubmitted ? "This attempt was already submitted" : "Submitted"} at{" "}
-          {formatClock(new Date(result.submittedAt).getTime())}
-          {result.source ? ` (by ${result.source})` : ""}. Digest <code>{result.digest.slice(0, 12)}…</code>
-        </p>
-      ) : (
         <>
-          <p>
-            This submits {name}&rsquo;s attempt now, with the answers the server holds. Their page ends on its submitted
-            screen and they can no longer change answers. Anything still only on their device arrives later as a late
-            answer, kept for you to review. It cannot be undone.
+          <p role="status">
+            {t.rich("done", {
+              isAlready: result.alreadySubmitted ? "yes" : "no",
+              time: words.clock(Date.parse(result.submittedAt)),
+              source: result.source,
+              digest: result.digest.slice(0, 12),
+              code: (chunks) => <code>{chunks}</code>,
+            })}
           </p>
-          <p className="form-error" role="alert">
-            {mutation.error ? mutation.error.message : ""}
-          </p>
+          <div className="modal__actions">
+            <button type="button" className="button button--primary" onClick={onClose}>
+              {tc("close")}
+            </button>
+          </div>
         </>
-      )}
-      <div className="modal__actions">
-        {result ? (
-          <button type="button" className="button button--primary" onClick={onClose}>
-            Close
-          </button>
-        ) : (
-          <>
+      ) : (
+        <form className="form" onSubmit={onSubmit} noValidate>
+          <p>{t("explanation", { name })}</p>
+          <div className="field">
+            <label htmlFor="force-submit-reason">{t("reason")}</label>
+            <textarea
+              id="force-submit-reason"
+              rows={2}
+              maxLength={EXTEND_LIMITS.maxReasonLength}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+            />
+          </div>
+          <p className="form-error" role="alert">
+            {error ?? ""}
+          </p>
+          <div className="modal__actions">
             <button type="button" className="button button--quiet" onClick={onClose}>
-              Cancel
+              {tc("cancel")}
             </button>
-            <button
-              type="button"
-              className="button button--danger"
-              disabled={mutation.isPending}
-              onClick={() => mutation.mutate()}
-            >
-              {mutation.isPending ? "Submitting…" : "Force submit now"}
+            <button type="submit" className="button button--danger" disabled={mutation.isPending}>
+              {mutation.isPending ? t("submitting") : t("submit")}
             </button>
-          </>
-        )}
-      </div>
+          </div>
+        </form>
+      )}
     </ModalDialog>
   );
 }

@@ -1,9 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
+import type { ProctorWords } from "@/lib/client/proctor/describe";
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
+import { formatClock } from "@/lib/shared/format";
 import type { HealthPoint } from "@/lib/shared/schemas/proctor";
 
 import styles from "./health-chart.module.css";
@@ -34,8 +38,15 @@ function toData(series: readonly HealthPoint[]): uPlot.AlignedData {
   ];
 }
 
-function options(element: HTMLElement, width: number): uPlot.Options {
+/** The chart's words, in the reader's language (`proctor.chart`). */
+type ChartWords = Record<"time" | "autosave" | "submit" | "rateLimited" | "msAxis" | "countAxis", string>;
+
+function options(element: HTMLElement, width: number, labels: ChartWords, words: ProctorWords): uPlot.Options {
   const colours = palette(element);
+  const ms = (_u: uPlot, value: number | null | undefined) =>
+    value === null || value === undefined ? "—" : words.milliseconds(value);
+  // Times of day in the screen's zone (the one its TimeZoneNote names), 24-hour.
+  const hhmm = (seconds: number) => formatClock(seconds * 1000, words.locale, words.timeZone, false);
   const axis = {
     stroke: colours.muted,
     grid: { stroke: colours.line, width: 1 },
@@ -47,46 +58,48 @@ function options(element: HTMLElement, width: number): uPlot.Options {
     // Values show in the legend on hover; nothing moves on its own.
     cursor: { drag: { x: false, y: false }, points: { size: 6 } },
     legend: { live: true },
+    // Ticks fall on whole minutes of the screen's zone, not the browser's.
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), words.timeZone),
     scales: {
       x: { time: true },
       ms: { range: (_u, _min, max) => [0, Math.max(50, max * 1.15)] },
       count: { range: (_u, _min, max) => [0, Math.max(5, max * 1.15)] },
     },
     series: [
-      { label: "Time" },
+      { label: labels.time, value: (_u, value) => (value === null ? "—" : hhmm(value)) },
       {
-        label: "Autosave p99",
+        label: labels.autosave,
         scale: "ms",
         stroke: colours.autosave,
         width: 2,
         points: { size: 4 },
-        value: (_u, value) => (value === null || value === undefined ? "—" : `${Math.round(value)} ms`),
+        value: ms,
       },
       {
-        label: "Submit p99",
+        label: labels.submit,
         scale: "ms",
         stroke: colours.submit,
         width: 2,
         dash: [6, 4],
         // Submits are sparse until the deadline: always mark them, or a lone minute with submits draws nothing.
         points: { show: true, size: 4 },
-        value: (_u, value) => (value === null || value === undefined ? "—" : `${Math.round(value)} ms`),
+        value: ms,
       },
       {
-        label: "429s per minute",
+        label: labels.rateLimited,
         scale: "count",
         stroke: colours.limited,
         fill: `${colours.limited}33`,
         width: 1,
         paths: uPlot.paths.bars?.({ size: [0.6, 12] }),
         points: { show: false },
-        value: (_u, value) => String(value ?? 0),
+        value: (_u, value) => words.number(value ?? 0),
       },
     ],
     axes: [
-      { ...axis, values: "{HH}:{mm}" },
-      { ...axis, scale: "ms", label: "p99 (ms)", labelSize: 18, size: 50 },
-      { ...axis, scale: "count", side: 1, label: "429s", labelSize: 18, size: 40, grid: { show: false } },
+      { ...axis, values: (_u, splits) => splits.map(hhmm) },
+      { ...axis, scale: "ms", label: labels.msAxis, labelSize: 18, size: 50 },
+      { ...axis, scale: "count", side: 1, label: labels.countAxis, labelSize: 18, size: 40, grid: { show: false } },
     ],
   };
 }
@@ -96,15 +109,31 @@ function options(element: HTMLElement, width: number): uPlot.Options {
  * minute as bars (right axis). Drawn on a canvas by uPlot, without animation; follows its container's width.
  */
 export function HealthChart({ series }: { series: readonly HealthPoint[] }) {
+  const t = useTranslations("proctor.chart");
+  const words = useProctorWords();
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
 
-  // uPlot owns a canvas in the container: made once (empty; the effect below fills it, as effects run in
-  // order), resized with the container, destroyed on unmount.
+  const labels: ChartWords = {
+    time: t("time"),
+    autosave: t("autosave"),
+    submit: t("submit"),
+    rateLimited: t("rateLimited"),
+    msAxis: t("msAxis"),
+    countAxis: t("countAxis"),
+  };
+  const labelsKey = JSON.stringify(labels);
+
+  // uPlot owns a canvas in the container: made once per language and zone (empty; the effect below fills
+  // it, as effects run in order), resized with the container, destroyed on unmount.
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const plot = new uPlot(options(container, Math.max(200, container.clientWidth)), toData([]), container);
+    const plot = new uPlot(
+      options(container, Math.max(200, container.clientWidth), JSON.parse(labelsKey) as ChartWords, words),
+      toData([]),
+      container,
+    );
     plotRef.current = plot;
     const observer = new ResizeObserver(([entry]) => {
       const width = Math.floor(entry?.contentRect.width ?? 0);
@@ -116,16 +145,21 @@ export function HealthChart({ series }: { series: readonly HealthPoint[] }) {
       plot.destroy();
       plotRef.current = null;
     };
-  }, []);
+  }, [labelsKey, words]);
 
-  // The first numbers, and every new set, redraw the same chart.
+  // The first numbers, every new set, and a chart made again in another language are drawn here.
   useEffect(() => {
     plotRef.current?.setData(toData(series));
-  }, [series]);
+  }, [series, labelsKey, words]);
 
   const latest = series.at(-1);
+  const p99 = (value: number | null) => (value === null ? t("none") : words.milliseconds(value));
   const summary = latest
-    ? `Last hour, per minute: autosave and submit p99 and 429s. This minute: autosave p99 ${latest.autosaveP99Ms ?? "none"}, submit p99 ${latest.submitP99Ms ?? "none"}, ${latest.rateLimited} 429s.`
-    : "No data.";
+    ? t("summary", {
+        autosave: p99(latest.autosaveP99Ms),
+        submit: p99(latest.submitP99Ms),
+        rateLimited: words.number(latest.rateLimited),
+      })
+    : t("noData");
   return <div ref={containerRef} className={styles.chart} role="img" aria-label={summary} />;
 }

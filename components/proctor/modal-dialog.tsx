@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /**
  * A native modal <dialog>: the browser traps focus, Escape closes it, and it has the dialog role with the
@@ -13,7 +13,8 @@ export function ModalDialog({ title, onClose, children }: { title: string; onClo
     if (dialog && !dialog.open) dialog.showModal();
     return () => dialog?.close();
   }, []);
-  const titleId = `dialog-${title.replace(/\W+/g, "-").toLowerCase()}`;
+  // An id of its own: a title in any script (or two dialogs with one title) still names its dialog.
+  const titleId = useId();
   return (
     <dialog ref={ref} className="modal" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
       <h2 id={titleId}>{title}</h2>

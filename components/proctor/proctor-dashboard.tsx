@@ -1,11 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 
-import { formatClock } from "@/lib/client/proctor/describe";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import type { ProctorWords } from "@/lib/client/proctor/describe";
 import type { StreamState } from "@/lib/client/proctor/exam-event-stream";
-import { fetchExamHealth } from "@/lib/client/proctor/proctor-api";
+import { failureOf, fetchExamHealth } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import {
   countRows,
@@ -17,7 +20,8 @@ import {
   type TableView,
 } from "@/lib/client/proctor/table-view";
 import { useExamLive } from "@/lib/client/proctor/use-exam-live";
-import type { ExamHealth, StatusCounters } from "@/lib/shared/schemas/proctor";
+import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
+import type { StatusCounters } from "@/lib/shared/schemas/proctor";
 
 import { CandidateDrawer } from "./candidate-drawer";
 import { CandidatesTable } from "./candidates-table";
@@ -28,6 +32,9 @@ type Props = { examId: string; examTitle: string };
 
 /** The live proctoring page of one exam: counters, the candidates table, a drawer per candidate, health. */
 export function ProctorDashboard({ examId, examTitle }: Props) {
+  const t = useTranslations("proctor");
+  const words = useProctorWords();
+  const describeFailure = useDescribeFailure();
   const live = useExamLive(examId);
   const { store, version, now } = live;
   const [view, setView] = useState<TableView>(DEFAULT_VIEW);
@@ -56,19 +63,24 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
     <div className="proctor">
       <header className="proctor__head">
         <div>
-          <p className="eyebrow">Live proctoring</p>
+          <p className="eyebrow">{t("eyebrow")}</p>
           <h1>{examTitle}</h1>
         </div>
         <div className="proctor__clock">
           <p>
-            Server time <strong>{now === 0 ? "—" : formatClock(now)}</strong>
+            {t.rich("serverTime", {
+              time: now === 0 ? "—" : words.clock(now),
+              strong: (chunks) => <strong>{chunks}</strong>,
+            })}
           </p>
-          <StreamStatus state={live.streamState} lastUpdate={store.lastUpdate()} />
+          <StreamStatus state={live.streamState} lastUpdate={store.lastUpdate()} words={words} />
+          <TimeZoneNote className="time-zone-note proctor__zone" />
         </div>
       </header>
 
       <Counters
         counters={counters}
+        words={words}
         filter={view.filter}
         onFilter={(filter) =>
           setView((current) => ({ ...current, filter: current.filter === filter ? "all" : filter }))
@@ -77,37 +89,41 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
 
       <details className="health">
         <summary>
-          Exam health{" "}
+          {t("healthSummary.title")}{" "}
           <span className="health__figures">
-            {health.data ? (
-              <HealthFigures health={health.data} />
-            ) : health.error ? (
-              `could not be loaded: ${health.error.message}`
-            ) : (
-              "loading…"
-            )}
+            {health.data
+              ? t("healthSummary.figures", {
+                  loss: words.healthValue(percentOrNone(health.data.lossRate)),
+                  duplicates: words.healthValue(percentOrNone(health.data.duplicateRate)),
+                  autosave: words.healthValue(msOrNone(health.data.autosaveP99Ms)),
+                  submit: words.healthValue(msOrNone(health.data.submitP99Ms)),
+                  rateLimited: words.number(health.data.rateLimited),
+                })
+              : health.error
+                ? t("healthSummary.error", { reason: describeFailure(failureOf(health.error)) })
+                : t("healthSummary.loading")}
           </span>
         </summary>
         {health.data ? <ExamHealthPanel health={health.data} /> : null}
       </details>
 
       <div className="proctor__body">
-        <section className="proctor__main" aria-label="Candidates">
+        <section className="proctor__main" aria-label={t("toolbar.region")}>
           <div className="proctor__toolbar">
             <div className="field field--inline">
-              <label htmlFor="candidate-search">Search candidates</label>
+              <label htmlFor="candidate-search">{t("toolbar.search")}</label>
               <input
                 id="candidate-search"
                 type="search"
-                placeholder="Name or email"
+                placeholder={t("toolbar.searchPlaceholder")}
                 value={view.search}
                 onChange={(event) => setView((current) => ({ ...current, search: event.target.value }))}
               />
             </div>
             <p className="quiet" aria-live="off">
               {visible.length === rows.length
-                ? `${rows.length} ${rows.length === 1 ? "candidate" : "candidates"}`
-                : `${visible.length} of ${rows.length} shown`}
+                ? t("toolbar.count", { count: rows.length })
+                : t("toolbar.shown", { shown: words.number(visible.length), total: words.number(rows.length) })}
             </p>
             <button
               type="button"
@@ -116,14 +132,14 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
               onClick={() => setBulkOpen(true)}
             >
               {selectedIds.length === 0
-                ? "Extend time for selected candidates"
-                : `Extend time for ${selectedIds.length} ${selectedIds.length === 1 ? "candidate" : "candidates"}`}
+                ? t("toolbar.extendSelected")
+                : t("toolbar.extendCount", { count: selectedIds.length })}
             </button>
           </div>
 
           {live.snapshotError ? (
             <p className="notice notice--warn" role="alert">
-              The candidate list could not be loaded: {live.snapshotError.message}
+              {t("snapshotError", { reason: describeFailure(failureOf(live.snapshotError)) })}
             </p>
           ) : null}
 
@@ -186,45 +202,60 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
   );
 }
 
-const STREAM_WORDS: Record<StreamState, string> = {
-  connecting: "Connecting…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-};
+function percentOrNone(ratio: number | null) {
+  return ratio === null ? ({ kind: "none" } as const) : ({ kind: "percent", ratio } as const);
+}
 
-function StreamStatus({ state, lastUpdate }: { state: StreamState; lastUpdate: number | null }) {
+function msOrNone(ms: number | null) {
+  return ms === null ? ({ kind: "none" } as const) : ({ kind: "ms", ms } as const);
+}
+
+function StreamStatus({
+  state,
+  lastUpdate,
+  words,
+}: {
+  state: StreamState;
+  lastUpdate: number | null;
+  words: ProctorWords;
+}) {
+  const t = useTranslations("proctor.stream");
   // Only the state word is announced (politely); the time of the last update changes too often to read out.
   return (
     <p className={`stream stream--${state}`}>
       <span className="stream__dot" aria-hidden="true" />
-      <span role="status" aria-live="polite" aria-label="Live updates">
-        {STREAM_WORDS[state]}
+      <span role="status" aria-live="polite" aria-label={t("label")}>
+        {t(state)}
       </span>
-      {lastUpdate !== null ? <span className="muted"> · last update {formatClock(lastUpdate)}</span> : null}
+      {lastUpdate !== null ? <span className="muted">{t("lastUpdate", { time: words.clock(lastUpdate) })}</span> : null}
     </p>
   );
 }
 
-const COUNTERS: { filter: StatusFilter; label: string; value: (counters: StatusCounters) => number; tone: string }[] = [
-  { filter: "online", label: "Online", value: (c) => c.online, tone: "ok" },
-  { filter: "offline", label: "Offline", value: (c) => c.offline + c.unreachable, tone: "warn" },
-  { filter: "pending", label: "Pending", value: (c) => c.pending, tone: "warn" },
-  { filter: "atRisk", label: "At risk", value: (c) => c.atRisk, tone: "bad" },
-  { filter: "submitted", label: "Submitted", value: (c) => c.submitted, tone: "muted" },
-  { filter: "notStarted", label: "Not started", value: (c) => c.notStarted, tone: "muted" },
-];
+const COUNTERS: { filter: Exclude<StatusFilter, "all">; value: (counters: StatusCounters) => number; tone: string }[] =
+  [
+    { filter: "online", value: (c) => c.online, tone: "ok" },
+    { filter: "offline", value: (c) => c.offline + c.unreachable, tone: "warn" },
+    { filter: "pending", value: (c) => c.pending, tone: "warn" },
+    { filter: "atRisk", value: (c) => c.atRisk, tone: "bad" },
+    { filter: "submitted", value: (c) => c.submitted, tone: "muted" },
+    { filter: "notStarted", value: (c) => c.notStarted, tone: "muted" },
+  ];
 
 function Counters({
   counters,
   filter,
   onFilter,
+  words,
 }: {
   counters: StatusCounters;
   filter: StatusFilter;
   onFilter: (filter: StatusFilter) => void;
+  words: ProctorWords;
 }) {
+  const t = useTranslations("proctor.counters");
   return (
-    <div className="counters" role="group" aria-label="Filter by status">
+    <div className="counters" role="group" aria-label={t("label")}>
       {COUNTERS.map((counter) => {
         const value = counter.value(counters);
         return (
@@ -235,28 +266,16 @@ function Counters({
             aria-pressed={filter === counter.filter}
             onClick={() => onFilter(counter.filter)}
           >
-            <span className="counter__value">{value}</span>
+            <span className="counter__value">{words.number(value)}</span>
             <span className="counter__label">
-              {counter.label}
+              {t(counter.filter)}
               {counter.filter === "offline" && counters.unreachable > 0 ? (
-                <span className="muted"> (incl. {counters.unreachable} unreachable)</span>
+                <span className="muted">{t("unreachable", { count: words.number(counters.unreachable) })}</span>
               ) : null}
             </span>
           </button>
         );
       })}
     </div>
-  );
-}
-
-/** The numbers on one line, for the closed health section. */
-function HealthFigures({ health }: { health: ExamHealth }) {
-  const percent = (rate: number | null) => (rate === null ? "—" : `${(rate * 100).toFixed(1)} %`);
-  const ms = (value: number | null) => (value === null ? "—" : `${Math.round(value)} ms`);
-  return (
-    <>
-      · loss {percent(health.lossRate)} · duplicates {percent(health.duplicateRate)} · p99 autosave{" "}
-      {ms(health.autosaveP99Ms)}, submit {ms(health.submitP99Ms)} · {health.rateLimited} rate-limited
-    </>
   );
 }

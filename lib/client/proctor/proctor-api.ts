@@ -1,21 +1,30 @@
-import { isErrorBody } from "@/lib/shared/errors";
+import { failureFromBody, type ApiFailure } from "@/lib/shared/i18n/api-failure";
 import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
-import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
+import type {
+  BulkExtendResponse,
+  ExtendResponse,
+  ForceSubmitBody,
+  ForceSubmitResponse,
+} from "@/lib/shared/schemas/proctor-actions";
 
 /**
- * The proctor API as the dashboard calls it. Every failure becomes a `ProctorApiError` whose message is the
- * API's own sentence (with the field issues, when the body names them), so a dialog shows it as is.
+ * The proctor API as the dashboard calls it. Every failure becomes a `ProctorApiError` carrying what failed
+ * (the error code and the fields of a validation error), which the page puts in the reader's language with
+ * `useDescribeFailure`; its `message` is the API's English sentence, for the console only.
  */
 export class ProctorApiError extends Error {
-  readonly status: number;
-  readonly code: string | null;
+  readonly failure: ApiFailure;
 
-  constructor(message: string, status: number, code: string | null) {
-    super(message);
+  constructor(failure: ApiFailure) {
+    super(failure.kind === "network" ? "network error" : (failure.message ?? `HTTP ${failure.status}`));
     this.name = "ProctorApiError";
-    this.status = status;
-    this.code = code;
+    this.failure = failure;
   }
+}
+
+/** What failed, for `useDescribeFailure`: an error that is not the API's counts as not reaching it. */
+export function failureOf(error: Error): ApiFailure {
+  return error instanceof ProctorApiError ? error.failure : { kind: "network" };
 }
 
 async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
@@ -23,37 +32,10 @@ async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
   try {
     response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
   } catch {
-    throw new ProctorApiError("Holdfast could not be reached. Check your connection and try again.", 0, null);
+    throw new ProctorApiError({ kind: "network" });
   }
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    if (isErrorBody(body)) {
-      const issues = body.error.details?.issues;
-      const issueText = Array.isArray(issues)
-        ? issues
-            .map((issue: { path?: unknown; message?: unknown }) =>
-              typeof issue.message === "string"
-                ? issue.path
-                  ? `${String(issue.path)}: ${issue.message}`
-                  : issue.message
-                : null,
-            )
-            .filter(Boolean)
-            .join("; ")
-        : "";
-      // The message often names the issues already; add them only when it does not.
-      const message =
-        issueText && !body.error.message.includes(issueText)
-          ? `${body.error.message} (${issueText})`
-          : body.error.message;
-      throw new ProctorApiError(message, response.status, body.error.code);
-    }
-    throw new ProctorApiError(
-      `Holdfast answered with an unexpected error (${response.status}). Try again in a moment.`,
-      response.status,
-      null,
-    );
-  }
+  if (!response.ok) throw new ProctorApiError(failureFromBody(response.status, body));
   return body as T;
 }
 
@@ -99,6 +81,6 @@ export function extendMany(
   return postJson<BulkExtendResponse>(`${examPath(examId)}/extend`, body, { "Idempotency-Key": idempotencyKey });
 }
 
-export function forceSubmit(attemptId: string): Promise<ForceSubmitResponse> {
-  return postJson<ForceSubmitResponse>(`${attemptPath(attemptId)}/force-submit`, {});
+export function forceSubmit(attemptId: string, body: ForceSubmitBody): Promise<ForceSubmitResponse> {
+  return postJson<ForceSubmitResponse>(`${attemptPath(attemptId)}/force-submit`, body);
 }

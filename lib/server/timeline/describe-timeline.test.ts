@@ -66,17 +66,31 @@ describe("derived entries", () => {
       false,
     );
     expect(groups).toEqual([
-      { at: minute + 1_000, kind: "saves", text: "Saved 3 answers.", deviceId: "a", until: minute + 50_000 },
-      { at: minute + 61_000, kind: "saves", text: "Saved 1 answer.", deviceId: "a", until: minute + 61_000 },
+      {
+        at: minute + 1_000,
+        kind: "saves",
+        text: "Saved 3 answers.",
+        facts: { count: 3, device: null },
+        deviceId: "a",
+        until: minute + 50_000,
+      },
+      {
+        at: minute + 61_000,
+        kind: "saves",
+        text: "Saved 1 answer.",
+        facts: { count: 1, device: null },
+        deviceId: "a",
+        until: minute + 61_000,
+      },
     ]);
     expect(groupSaves([{ savedAt: 1, deviceId: "b" }], true)[0]!.text).toBe("Saved 1 answer from device b.");
   });
 
   it("sorts oldest first, and by kind at the same instant", () => {
     const sorted = sortTimeline([
-      { at: 5, kind: "saves", text: "" },
-      { at: 1, kind: "started", text: "" },
-      { at: 1, kind: "enrolled", text: "" },
+      { at: 5, kind: "saves", text: "", facts: { count: 1, device: null } },
+      { at: 1, kind: "started", text: "", facts: {} },
+      { at: 1, kind: "enrolled", text: "", facts: {} },
     ]);
     expect(sorted.map((entry) => entry.kind)).toEqual(["enrolled", "started", "saves"]);
   });

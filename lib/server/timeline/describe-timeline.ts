@@ -3,13 +3,24 @@ import "server-only";
 import { TIMELINE_KINDS, type TimelineEntry } from "@/lib/shared/schemas/proctor";
 
 /** A device id as a proctor reads it: short ids whole, long ones (generated UUIDs) by their first 8 characters. */
-export function deviceLabel(deviceId: string): string {
-  return `device ${deviceId.length > 12 ? deviceId.slice(0, 8) : deviceId}`;
+export function deviceShortId(deviceId: string): string {
+  return deviceId.length > 12 ? deviceId.slice(0, 8) : deviceId;
 }
 
-/** "Chrome on Windows", from a user agent; "an unknown browser" when there is none. */
-export function describeUserAgent(userAgent: string | null | undefined): string {
-  if (!userAgent) return "an unknown browser";
+export function deviceLabel(deviceId: string): string {
+  return `device ${deviceShortId(deviceId)}`;
+}
+
+/**
+ * The browser and system named in a user agent, as far as they are recognised; the user agent itself
+ * (shortened) when neither is, and null when there is none.
+ */
+export function parseUserAgent(userAgent: string | null | undefined): {
+  browser: string | null;
+  os: string | null;
+  userAgent: string | null;
+} {
+  if (!userAgent) return { browser: null, os: null, userAgent: null };
   const browser = /Edg\//.test(userAgent)
     ? "Edge"
     : /OPR\/|Opera/.test(userAgent)
@@ -34,9 +45,15 @@ export function describeUserAgent(userAgent: string | null | undefined): string 
             : /Linux/.test(userAgent)
               ? "Linux"
               : null;
-  if (browser && os) return `${browser} on ${os}`;
-  if (browser ?? os) return (browser ?? os)!;
-  return userAgent.length > 60 ? `${userAgent.slice(0, 57)}…` : userAgent;
+  if (browser ?? os) return { browser, os, userAgent: null };
+  return { browser, os, userAgent: userAgent.length > 60 ? `${userAgent.slice(0, 57)}…` : userAgent };
+}
+
+/** "Chrome on Windows", from a user agent; "an unknown browser" when there is none. */
+export function describeUserAgent(userAgent: string | null | undefined): string {
+  const parsed = parseUserAgent(userAgent);
+  if (parsed.browser && parsed.os) return `${parsed.browser} on ${parsed.os}`;
+  return parsed.browser ?? parsed.os ?? parsed.userAgent ?? "an unknown browser";
 }
 
 /** "10 min", "1 h 30 min", "45 s", "2 min 5 s". */
@@ -90,6 +107,7 @@ export function deviceSwitches(activity: readonly DeviceActivity[]): TimelineEnt
         at: point.at,
         kind: "device_switch",
         text: `Switched to ${deviceLabel(point.deviceId)} (was on ${deviceLabel(current)}).`,
+        facts: { device: deviceShortId(point.deviceId), previousDevice: deviceShortId(current) },
         deviceId: point.deviceId,
       });
     }
@@ -118,6 +136,7 @@ export function groupSaves(saves: readonly SavedAnswer[], hasSeveralDevices: boo
     at: group.first,
     kind: "saves" as const,
     text: `Saved ${group.count} ${group.count === 1 ? "answer" : "answers"}${hasSeveralDevices ? ` from ${deviceLabel(group.deviceId)}` : ""}.`,
+    facts: { count: group.count, device: hasSeveralDevices ? deviceShortId(group.deviceId) : null },
     deviceId: group.deviceId,
     until: group.last,
   }));

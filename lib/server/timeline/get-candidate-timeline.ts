@@ -1,7 +1,7 @@
 import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
-import type { CandidateTimeline, TimelineEntry } from "@/lib/shared/schemas/proctor";
+import type { CandidateTimeline, TimelineEntry, TimelineFacts } from "@/lib/shared/schemas/proctor";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
@@ -9,9 +9,11 @@ import {
   actorName,
   describeUserAgent,
   deviceLabel,
+  deviceShortId,
   deviceSwitches,
   formatDuration,
   groupSaves,
+  parseUserAgent,
   sortTimeline,
   type DeviceActivity,
 } from "./describe-timeline";
@@ -46,6 +48,14 @@ const OFFLINE_TEXT: Record<string, (device: string) => string> = {
   disconnected: (device) => `${device} lost its connection.`,
   unreachable: (device) => `${device} stopped sending heartbeats.`,
 };
+
+/** The causes a span is stored with (a CHECK constraint keeps them to these). */
+function offlineCause(cause: string): TimelineFacts["offline"]["cause"] {
+  return cause === "reported" || cause === "disconnected" || cause === "unreachable" ? cause : null;
+}
+
+/** How a late answer arrived (a CHECK constraint, late_answers_via_known, keeps it to these). */
+type LateVia = TimelineFacts["late_answer"]["via"];
 
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -123,7 +133,7 @@ export async function getCandidateTimeline(options: {
       SELECT seconds, reason, actor_label, attempt_id::text AS attempt_id, created_at, acknowledged_at, acknowledged_device_id
       FROM time_extensions WHERE enrollment_id = ${enrollmentId}::uuid AND exam_id = ${examId}::uuid`),
     attemptId
-      ? queryRows<{ received_at: Date; via: string; device_id: string; position: number | null }>(sql`
+      ? queryRows<{ received_at: Date; via: LateVia; device_id: string; position: number | null }>(sql`
           SELECT l.received_at, l.via, l.device_id, q.position
           FROM late_answers l LEFT JOIN questions q ON q.id = l.question_id
           WHERE l.attempt_id = ${attemptId}::uuid`)
@@ -131,19 +141,27 @@ export async function getCandidateTimeline(options: {
   ]);
 
   const devices = new Set<string>([...heartbeats.map((row) => row.device_id), ...answers.map((row) => row.device_id)]);
-  const entries: TimelineEntry[] = [{ at: candidate.enrolled_at.getTime(), kind: "enrolled", text: "Enrolled." }];
+  const entries: TimelineEntry[] = [
+    { at: candidate.enrolled_at.getTime(), kind: "enrolled", text: "Enrolled.", facts: {} },
+  ];
 
   for (const join of joins) {
-    entries.push({ at: join.at.getTime(), kind: "joined", text: `Joined on ${describeUserAgent(join.user_agent)}.` });
+    entries.push({
+      at: join.at.getTime(),
+      kind: "joined",
+      text: `Joined on ${describeUserAgent(join.user_agent)}.`,
+      facts: parseUserAgent(join.user_agent),
+    });
   }
   if (candidate.started_at)
-    entries.push({ at: candidate.started_at.getTime(), kind: "started", text: "Started the attempt." });
+    entries.push({ at: candidate.started_at.getTime(), kind: "started", text: "Started the attempt.", facts: {} });
 
   for (const heartbeat of heartbeats) {
     entries.push({
       at: heartbeat.first_seen_at.getTime(),
       kind: "device_first_seen",
       text: `${capitalised(deviceLabel(heartbeat.device_id))} first seen.`,
+      facts: { device: deviceShortId(heartbeat.device_id) },
       deviceId: heartbeat.device_id,
     });
   }
@@ -164,6 +182,7 @@ export async function getCandidateTimeline(options: {
       at: span.started_at.getTime(),
       kind: "offline",
       text: describe(device),
+      facts: { device: deviceShortId(span.device_id), cause: offlineCause(span.cause) },
       deviceId: span.device_id,
       until: span.ended_at?.getTime() ?? null,
     });
@@ -172,6 +191,10 @@ export async function getCandidateTimeline(options: {
         at: span.ended_at.getTime(),
         kind: "online",
         text: `${device} back online after ${formatDuration(span.ended_at.getTime() - span.started_at.getTime())}.`,
+        facts: {
+          device: deviceShortId(span.device_id),
+          offlineMs: span.ended_at.getTime() - span.started_at.getTime(),
+        },
         deviceId: span.device_id,
       });
     }
@@ -190,6 +213,12 @@ export async function getCandidateTimeline(options: {
       at: extension.created_at.getTime(),
       kind: "extended",
       text: `+${formatDuration(extension.seconds * 1000)} by ${actorName(extension.actor_label)}: ${extension.reason}${waits}`,
+      facts: {
+        seconds: extension.seconds,
+        by: actorName(extension.actor_label),
+        reason: extension.reason,
+        isWaitingForStart: extension.attempt_id === null,
+      },
     });
     if (extension.acknowledged_at) {
       const device = extension.acknowledged_device_id
@@ -199,6 +228,10 @@ export async function getCandidateTimeline(options: {
         at: extension.acknowledged_at.getTime(),
         kind: "extension_acknowledged",
         text: `${device} shows the new deadline (+${formatDuration(extension.seconds * 1000)}).`,
+        facts: {
+          device: extension.acknowledged_device_id ? deviceShortId(extension.acknowledged_device_id) : null,
+          seconds: extension.seconds,
+        },
         ...(extension.acknowledged_device_id ? { deviceId: extension.acknowledged_device_id } : {}),
       });
     }
@@ -210,6 +243,12 @@ export async function getCandidateTimeline(options: {
       at: candidate.submitted_at.getTime(),
       kind: "submitted",
       text: `${submittedText(candidate)}${isMismatch ? " The device's copy differs from the paper the server froze (digest mismatch)." : ""}`,
+      facts: {
+        source: candidate.source,
+        forcedBy: candidate.source === "proctor" ? candidate.forced_by : null,
+        forcedReason: candidate.source === "proctor" ? candidate.forced_reason : null,
+        isDigestMismatch: isMismatch,
+      },
     });
   }
 
@@ -219,6 +258,7 @@ export async function getCandidateTimeline(options: {
       at: late.received_at.getTime(),
       kind: "late_answer",
       text: `Late answer to ${question} from ${deviceLabel(late.device_id)} (via ${late.via}); kept aside, not applied.`,
+      facts: { position: late.position, device: deviceShortId(late.device_id), via: late.via },
       deviceId: late.device_id,
     });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { ExamHealth, HealthPoint } from "../schemas/proctor";
-import { describeExamHealth, formatMs, formatPercent } from "./describe-exam-health";
+import { describeExamHealth } from "./describe-exam-health";
 
 function point(overrides: Partial<HealthPoint> = {}): HealthPoint {
   return {
@@ -36,30 +36,20 @@ function health(overrides: Partial<ExamHealth> = {}): ExamHealth {
 const byKey = (value: ExamHealth) =>
   Object.fromEntries(describeExamHealth(value).map((figure) => [figure.key, figure]));
 
-describe("formatting", () => {
-  it("writes percents and durations plainly", () => {
-    expect(formatPercent(0.004)).toBe("0.4 %");
-    expect(formatPercent(0)).toBe("0 %");
-    expect(formatPercent(0.25)).toBe("25 %");
-    expect(formatPercent(0.0001)).toBe("< 0.1 %");
-    expect(formatMs(42.4)).toBe("42 ms");
-    expect(formatMs(1234)).toBe("1.2 s");
-  });
-});
-
+// The sentences themselves are the dashboard's, tested in lib/client/proctor/describe.test.ts.
 describe("describeExamHealth", () => {
   it("is quiet before anything happened", () => {
     const figures = byKey(health());
-    expect(figures.loss).toMatchObject({ value: "—", detail: "No submissions yet.", tone: "quiet" });
+    expect(figures.loss).toMatchObject({ value: { kind: "none" }, detail: { code: "noSubmissions" }, tone: "quiet" });
     expect(figures.duplicates!.tone).toBe("quiet");
-    expect(figures.autosave).toMatchObject({ value: "—", detail: "No autosaves in the last hour." });
-    expect(figures.rateLimited).toMatchObject({ value: "0", tone: "ok" });
+    expect(figures.autosave).toMatchObject({ value: { kind: "none" }, detail: { code: "noAutosaves" } });
+    expect(figures.rateLimited).toMatchObject({ value: { kind: "count", count: 0 }, tone: "ok" });
   });
 
   it("says no answers were lost, and how many submissions were checked", () => {
     expect(byKey(health({ submissions: 480, lossRate: 0 })).loss).toMatchObject({
-      value: "0 %",
-      detail: "No answers lost in 480 submissions.",
+      value: { kind: "percent", ratio: 0 },
+      detail: { code: "noLoss", submissions: 480 },
       tone: "ok",
     });
   });
@@ -69,9 +59,13 @@ describe("describeExamHealth", () => {
       health({ submissions: 500, digestMismatches: 2, attemptsWithLateAnswers: 1, lossRate: 3 / 500 }),
     );
     expect(figures.loss).toMatchObject({
-      value: "0.6 %",
-      detail: "2 submissions differ from the device (0.4 %); 1 candidate has late answers.",
+      value: { kind: "percent", ratio: 3 / 500 },
+      detail: { code: "lossBoth", mismatches: 2, mismatchRatio: 2 / 500, candidates: 1 },
       tone: "bad",
+    });
+    expect(byKey(health({ submissions: 10, attemptsWithLateAnswers: 1, lossRate: 0.1 })).loss!.detail).toEqual({
+      code: "lossLate",
+      candidates: 1,
     });
   });
 
@@ -81,16 +75,20 @@ describe("describeExamHealth", () => {
       health({ duplicateRate: 4 / 40, autosaveP99Ms: 38, submitP99Ms: 1_500, rateLimited: 12, series }),
     );
     expect(figures.duplicates).toMatchObject({
-      value: "10 %",
-      detail: "4 of 40 submits were repeats, answered with the same receipt.",
+      value: { kind: "percent", ratio: 0.1 },
+      detail: { code: "repeats", repeats: 4, submits: 40 },
       tone: "warn",
     });
     expect(figures.autosave).toMatchObject({
-      value: "38 ms",
+      value: { kind: "ms", ms: 38 },
       tone: "ok",
-      detail: "99 in 100 saves answered within 38 ms.",
+      detail: { code: "autosaveFast", ms: 38 },
     });
-    expect(figures.submit).toMatchObject({ value: "1.5 s", tone: "warn" });
-    expect(figures.rateLimited).toMatchObject({ value: "12", tone: "warn" });
+    expect(figures.submit).toMatchObject({
+      value: { kind: "ms", ms: 1_500 },
+      tone: "warn",
+      detail: { code: "submitSlow" },
+    });
+    expect(figures.rateLimited).toMatchObject({ value: { kind: "count", count: 12 }, tone: "warn" });
   });
 });

@@ -51,13 +51,27 @@ export type CandidateStatus = {
   /** Until the server deadline; null before start and after submission. */
   timeLeftMs: number | null;
   isAtRisk: boolean;
-  /** Why, in words a proctor reads; null when not at risk. */
-  atRiskReason: string | null;
+  /** Why, as facts the dashboard puts in the reader's language; null when not at risk. */
+  atRiskReason: AtRiskReason | null;
   devicesUsed: number;
   devices: DeviceStatus[];
   /** The last extension reached a device (true), not yet (false), or there is none (null). */
   isExtensionAcknowledged: boolean | null;
 };
+
+/**
+ * Why a candidate is at risk, by code with its numbers (durations in ms), so each reader's page words it
+ * in its own language (lib/client/proctor/describe.ts). The first that applies wins, in this order:
+ * - `quietWithPending`: a device with unsynced edits has been offline or unreachable for `forMs`;
+ * - `noContact`: every device has been quiet for `forMs` (anything typed since is only on the device);
+ * - `pendingNearDeadline`: `pending` unsynced edits with `timeLeftMs` until the deadline;
+ * - `pendingTooLong`: the oldest unsynced edit has waited `forMs`.
+ */
+export type AtRiskReason =
+  | { code: "quietWithPending"; pending: number; connection: "offline" | "unreachable"; forMs: number }
+  | { code: "noContact"; forMs: number }
+  | { code: "pendingNearDeadline"; pending: number; timeLeftMs: number }
+  | { code: "pendingTooLong"; forMs: number };
 
 export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStatus {
   const silentFor = now - device.lastHeartbeatAt;
@@ -67,10 +81,18 @@ export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStat
   if (silentFor > LIVE_THRESHOLDS.unreachableAfterMs) {
     connection = "unreachable";
     // A disconnectedAt older than the last heartbeat is a channel that closed before the device was heard again.
-    quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);
+    quietSince = Math.min(
+      device.offlineSince ?? Infinity,
+      isDisconnected ? device.disconnectedAt! : Infinity,
+      device.lastHeartbeatAt,
+    );
   } else if (isDisconnected || !device.online) {
     connection = "offline";
-    quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);
+    quietSince = Math.min(
+      device.offlineSince ?? Infinity,
+      isDisconnected ? device.disconnectedAt! : Infinity,
+      device.lastHeartbeatAt,
+    );
   } else {
     connection = "online";
     quietSince = null;
@@ -82,7 +104,8 @@ export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStat
     quietSince,
     pending,
     oldestPendingMs: pending > 0 ? device.oldestPendingMs + Math.max(0, silentFor) : null,
-    isFailing: pending > 0 && connection !== "unreachable" && device.consecutiveFailures >= LIVE_THRESHOLDS.failingAfterFailures,
+    isFailing:
+      pending > 0 && connection !== "unreachable" && device.consecutiveFailures >= LIVE_THRESHOLDS.failingAfterFailures,
   };
 }
 
@@ -126,42 +149,42 @@ export function deriveCandidateStatus(facts: CandidateFacts, now: number): Candi
   };
 }
 
-function riskReason(devices: DeviceStatus[], now: number, timeLeftMs: number | null): string | null {
+function riskReason(devices: DeviceStatus[], now: number, timeLeftMs: number | null): AtRiskReason | null {
   for (const device of devices) {
-    if (device.pending === 0 || device.quietSince === null) continue;
+    if (device.pending === 0 || device.quietSince === null || device.connection === "online") continue;
     const quietFor = now - device.quietSince;
     if (quietFor >= LIVE_THRESHOLDS.atRiskQuietMs) {
-      return `${device.pending} unsynced ${device.pending === 1 ? "edit" : "edits"} on a device ${device.connection} for ${formatSeconds(quietFor)}`;
+      return { code: "quietWithPending", pending: device.pending, connection: device.connection, forMs: quietFor };
     }
   }
   const quietSince = devices.map((device) => device.quietSince);
   if (quietSince.length > 0 && quietSince.every((since) => since !== null)) {
     const quietFor = now - Math.max(...(quietSince as number[]));
-    if (quietFor >= LIVE_THRESHOLDS.atRiskQuietMs) {
-      return `no contact for ${formatSeconds(quietFor)}: anything typed since is only on the device`;
-    }
+    if (quietFor >= LIVE_THRESHOLDS.atRiskQuietMs) return { code: "noContact", forMs: quietFor };
   }
   const pending = devices.reduce((sum, device) => sum + device.pending, 0);
   if (pending === 0) return null;
   if (timeLeftMs !== null && timeLeftMs <= LIVE_THRESHOLDS.atRiskDeadlineMs) {
-    return `${pending} unsynced ${pending === 1 ? "edit" : "edits"} with ${formatSeconds(Math.max(0, timeLeftMs))} left`;
+    return { code: "pendingNearDeadline", pending, timeLeftMs: Math.max(0, timeLeftMs) };
   }
   const oldest = Math.max(...devices.map((device) => device.oldestPendingMs ?? 0));
-  if (oldest >= LIVE_THRESHOLDS.atRiskPendingAgeMs) {
-    return `unsynced work for ${formatSeconds(oldest)}`;
-  }
+  if (oldest >= LIVE_THRESHOLDS.atRiskPendingAgeMs) return { code: "pendingTooLong", forMs: oldest };
   return null;
 }
 
-function formatSeconds(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
-}
-
 export function emptyCounters(): StatusCounters {
-  return { total: 0, online: 0, offline: 0, unreachable: 0, pending: 0, failing: 0, atRisk: 0, notStarted: 0, inProgress: 0, submitted: 0 };
+  return {
+    total: 0,
+    online: 0,
+    offline: 0,
+    unreachable: 0,
+    pending: 0,
+    failing: 0,
+    atRisk: 0,
+    notStarted: 0,
+    inProgress: 0,
+    submitted: 0,
+  };
 }
 
 /** Adds one candidate to the dashboard's counters (connection counts only candidates who have started). */
@@ -188,7 +211,10 @@ export function countCandidates(candidates: readonly CandidateFacts[], now: numb
 }
 
 /** The candidates with their status at `now`, and the counters of the same statuses: one derivation each. */
-export function liveCandidates(candidates: readonly CandidateFacts[], now: number): { candidates: LiveCandidate[]; counters: StatusCounters } {
+export function liveCandidates(
+  candidates: readonly CandidateFacts[],
+  now: number,
+): { candidates: LiveCandidate[]; counters: StatusCounters } {
   const counters = emptyCounters();
   const live = candidates.map((facts) => {
     const status = deriveCandidateStatus(facts, now);

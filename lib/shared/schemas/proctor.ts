@@ -139,17 +139,25 @@ export type StatusCounters = {
  */
 export type ExamEventName = "ready" | "candidates" | "resync";
 
+/** The bounds of an extension, shared by the API's schema and the dashboard's form. */
+export const EXTEND_LIMITS = {
+  minSeconds: 60,
+  maxSeconds: 24 * 3600,
+  minReasonLength: 3,
+  maxReasonLength: 500,
+} as const;
+
 export const ExtendSchema = z.object({
   seconds: z
     .number()
     .int("must be a whole number of seconds")
-    .min(60, "must be at least 60 seconds")
-    .max(24 * 3600, "must be at most 24 hours"),
+    .min(EXTEND_LIMITS.minSeconds, "must be at least 60 seconds")
+    .max(EXTEND_LIMITS.maxSeconds, "must be at most 24 hours"),
   reason: z
     .string()
     .trim()
-    .min(3, "give a short reason (at least 3 characters)")
-    .max(500, "must be at most 500 characters")
+    .min(EXTEND_LIMITS.minReasonLength, "give a short reason (at least 3 characters)")
+    .max(EXTEND_LIMITS.maxReasonLength, "must be at most 500 characters")
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
 });
 export type ExtendBody = z.infer<typeof ExtendSchema>;
@@ -211,16 +219,47 @@ export const TIMELINE_KINDS = [
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
+/**
+ * What one timeline entry says, by kind, as facts a page words in its reader's language (`text` says the
+ * same in English, for API clients). Devices are named by `deviceShortId` (the first 8 characters of a
+ * generated id); durations are seconds or ms as named; `by`, `reason` and user agents are shown as written.
+ */
+export type TimelineFacts = {
+  enrolled: Record<string, never>;
+  /** `browser` and `os` as recognised; `userAgent` (shortened) only when neither was. */
+  joined: { browser: string | null; os: string | null; userAgent: string | null };
+  started: Record<string, never>;
+  device_first_seen: { device: string };
+  device_switch: { device: string; previousDevice: string };
+  /** `reported`: the device said so; `disconnected`: its channel closed; `unreachable`: its heartbeats stopped. */
+  offline: { device: string; cause: "reported" | "disconnected" | "unreachable" | null };
+  online: { device: string; offlineMs: number };
+  /** `device` only when the attempt used several. */
+  saves: { count: number; device: string | null };
+  extended: { seconds: number; by: string; reason: string; isWaitingForStart: boolean };
+  extension_acknowledged: { device: string | null; seconds: number };
+  submitted: {
+    source: (typeof SUBMISSION_SOURCES)[number];
+    forcedBy: string | null;
+    forcedReason: string | null;
+    isDigestMismatch: boolean;
+  };
+  late_answer: { position: number | null; device: string; via: "autosave" | "submit" | "export" };
+};
+
 /** `GET /api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline`: oldest first. */
 export type TimelineEntry = {
-  at: number;
-  kind: TimelineKind;
-  /** One line a proctor reads. */
-  text: string;
-  deviceId?: string;
-  /** For spans (offline) and grouped saves: when it ended; null while still going on. */
-  until?: number | null;
-};
+  [Kind in TimelineKind]: {
+    at: number;
+    kind: Kind;
+    /** One line a proctor reads, in English. */
+    text: string;
+    facts: TimelineFacts[Kind];
+    deviceId?: string;
+    /** For spans (offline) and grouped saves: when it ended; null while still going on. */
+    until?: number | null;
+  };
+}[TimelineKind];
 
 export type CandidateTimeline = {
   enrollmentId: string;

@@ -3,16 +3,19 @@
 // is not assigned to, is a 404.
 import { randomUUID } from "node:crypto";
 
+import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
+import { proctorWords, type Translate } from "@/lib/client/proctor/describe";
 import { db } from "@/lib/server/db/client";
 import { autosave, heartbeat, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
 import { call } from "@/lib/server/testing/http";
 import type { CandidateTimeline } from "@/lib/shared/schemas/proctor";
+import { MESSAGES } from "@/messages";
 
 import { GET } from "./route";
 
@@ -26,7 +29,6 @@ function timeline(examId: string, enrollmentId: string, auth: { cookie?: string;
     ...auth,
   });
 }
-
 
 type Question = StartedAttempt["questions"][number];
 
@@ -138,6 +140,13 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     expect(texts).toContain(
       "late_answer: Late answer to question 3 from device laptop (via autosave); kept aside, not applied.",
     );
+    // The dashboard words each entry from its facts, in the reader's language: in English, the server's line.
+    const english = proctorWords(
+      createTranslator({ locale: "en", messages: MESSAGES.en, namespace: "proctor" }) as Translate,
+      "en",
+      "UTC",
+    );
+    for (const entry of entries) expect(english.timelineLine(entry)).toBe(entry.text);
     const saves = entries.filter((entry) => entry.kind === "saves");
     // Grouped per minute and device (a minute boundary in the middle of the test would only split a group).
     for (const entry of saves) expect(entry.text).toMatch(/^Saved \d+ answers? from device (laptop|phone)\.$/);
@@ -166,6 +175,13 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     const response = await timeline(attempt.examId, attempt.enrollmentId, { cookie });
     const submitted = response.body.entries.find((entry) => entry.kind === "submitted");
     expect(submitted?.text).toBe(`Force-submitted by Test proctor <${proctor.email}>: left the room.`);
+    // The same, as facts the dashboard words in its reader's language.
+    expect(submitted?.facts).toEqual({
+      source: "proctor",
+      forcedBy: `Test proctor <${proctor.email}>`,
+      forcedReason: "left the room",
+      isDigestMismatch: false,
+    });
   });
 
   it("is a bare enrolled line for a candidate who never joined", async () => {
