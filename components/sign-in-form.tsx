@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { z } from "zod";
 
@@ -10,13 +11,12 @@ import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 
 const SignedInSchema = z.object({ role: z.enum(["admin", "proctor"]) });
 
-const FIELD_HINTS: Record<string, string> = {
-  email: "Enter your email address, like name@example.org.",
-  password: "Enter your password.",
-};
-
-/** Staff email + password. On success goes to `next` (already checked to be a path on this site) or the role's home. */
+/**
+ * Staff email + password. On success goes to `next` (already checked to be a path on this site) or the role's
+ * home. Needs the `staff` messages.
+ */
 export function SignInForm({ next }: { next: string | null }) {
+  const t = useTranslations("staff.signIn");
   const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
@@ -27,8 +27,8 @@ export function SignInForm({ next }: { next: string | null }) {
     const form = new FormData(event.currentTarget);
     const input = StaffSignInSchema.safeParse({ email: form.get("email"), password: form.get("password") });
     if (!input.success) {
-      const field = String(input.error.issues[0]?.path[0] ?? "");
-      setError(FIELD_HINTS[field] ?? "Check the email and password and try again.");
+      const field = input.error.issues[0]?.path[0];
+      setError(field === "email" || field === "password" ? t(`hints.${field}`) : t("hints.other"));
       return;
     }
 
@@ -36,7 +36,9 @@ export function SignInForm({ next }: { next: string | null }) {
     setIsPending(true);
     const result = await callApi("/api/staff/session", { method: "POST", json: input.data });
     if (!result.ok) {
-      setError(describe(result.failure));
+      // On this endpoint, "not signed in" means the email or the password did not match.
+      const isIncorrect = result.failure.kind === "http" && result.failure.code === "UNAUTHENTICATED";
+      setError(isIncorrect ? t("incorrect") : describe(result.failure));
       setIsPending(false);
       return;
     }
@@ -49,11 +51,11 @@ export function SignInForm({ next }: { next: string | null }) {
   return (
     <form className="form" onSubmit={onSubmit}>
       <div className="field">
-        <label htmlFor="signin-email">Email</label>
+        <label htmlFor="signin-email">{t("email")}</label>
         <input id="signin-email" name="email" type="email" autoComplete="username" required maxLength={320} />
       </div>
       <div className="field">
-        <label htmlFor="signin-password">Password</label>
+        <label htmlFor="signin-password">{t("password")}</label>
         <input
           id="signin-password"
           name="password"
@@ -67,7 +69,7 @@ export function SignInForm({ next }: { next: string | null }) {
         {error}
       </p>
       <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
-        {isPending ? "Signing in…" : "Sign in"}
+        {isPending ? t("submitting") : t("submit")}
       </button>
     </form>
   );

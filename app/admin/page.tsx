@@ -1,27 +1,33 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 
 import { ExamsTable } from "@/components/exams-table";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { StaffHeader } from "@/components/site-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";
 
-export const metadata: Metadata = { title: "Exams" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("staff.admin");
+  return { title: t("title") };
+}
 
 export default async function AdminPage() {
   const staff = await requireStaff({ path: "/admin", role: "admin" });
-  const exams = await listExams({ staff });
+  const [exams, t] = await Promise.all([listExams({ staff }), getTranslations("staff.admin")]);
 
   return (
     <>
       <StaffHeader staff={staff} current="admin" />
       <main className="page">
-        <h1>Exams</h1>
+        <h1>{t("title")}</h1>
         {exams.length === 0 ? (
-          <p className="notice">
-            No exams yet. Create one with <code>POST /api/admin/exams</code>; it appears here at once.
-          </p>
+          <p className="notice">{t.rich("empty", { code: (chunks) => <code>{chunks}</code> })}</p>
         ) : (
-          <ExamsTable exams={exams} linkTo="admin" label="Exams" />
+          <>
+            <TimeZoneNote />
+            <ExamsTable exams={exams} linkTo="admin" label={t("tableLabel")} />
+          </>
         )}
       </main>
     </>

@@ -1,27 +1,35 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 
 import { ExamsTable } from "@/components/exams-table";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { StaffHeader } from "@/components/site-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";
 
-export const metadata: Metadata = { title: "Proctoring" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("staff.proctorList");
+  return { title: t("metaTitle") };
+}
 
 export default async function ProctorPage() {
   const staff = await requireStaff({ path: "/proctor", role: "any" });
-  const exams = await listExams({ staff });
-  const isAdmin = staff.role === "admin";
+  const [exams, t] = await Promise.all([listExams({ staff }), getTranslations("staff.proctorList")]);
+  const title = staff.role === "admin" ? t("titleAdmin") : t("titleProctor");
 
   return (
     <>
       <StaffHeader staff={staff} current="proctor" />
       <main className="page">
-        <h1>{isAdmin ? "All exams" : "Your exams"}</h1>
-        <p>Open an exam to watch its candidates live: who is online, who has unsynced work, and who is at risk.</p>
+        <h1>{title}</h1>
+        <p>{t("intro")}</p>
         {exams.length === 0 ? (
-          <p>No exams are assigned to you yet. An admin can assign you to an exam.</p>
+          <p>{t("empty")}</p>
         ) : (
-          <ExamsTable exams={exams} linkTo="proctor" label={isAdmin ? "All exams" : "Your exams"} />
+          <>
+            <TimeZoneNote />
+            <ExamsTable exams={exams} linkTo="proctor" label={title} />
+          </>
         )}
       </main>
     </>

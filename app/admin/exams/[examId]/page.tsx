@@ -1,9 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { useLocale, useTimeZone, useTranslations } from "next-intl";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import type { ReactNode } from "react";
 
 import { EmergencyExportUpload } from "@/components/emergency-export-upload";
 import { StatusBadge } from "@/components/exams-table";
+import { ClientMessages } from "@/components/i18n/client-messages";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QuestionCard } from "@/components/question-card";
 import { StaffHeader } from "@/components/site-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
@@ -12,26 +17,13 @@ import {
   type StaffExamCandidate,
   type StaffExamQuestion,
 } from "@/lib/server/exams/find-exam-for-staff";
-import { formatDuration, formatInstant, formatWindow } from "@/lib/shared/format";
-
-// TODO(i18n, issue 11): translated by the staff pass.
-const ATTEMPT_STATUS_LABELS = {
-  not_started: "Not started",
-  in_progress: "In progress",
-  submitted: "Submitted",
-} as const;
-const L = "en";
-const Z = "UTC";
-const W = (key: string, v?: Record<string, string>) =>
-  ({
-    always: "Always open",
-    from: `From ${v?.opensAt}`,
-    until: `Until ${v?.closesAt}`,
-    range: `${v?.opensAt} to ${v?.closesAt}`,
-  })[key] ?? key;
+import { formatDuration, formatInstant, formatNumber, formatWindow } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
-export const metadata: Metadata = { title: "Exam" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("staff.exam");
+  return { title: t("metaTitle") };
+}
 
 type Props = { params: Promise<{ examId: string }> };
 
@@ -47,41 +39,49 @@ function keyOptionIds(question: StaffExamQuestion): string[] {
 
 /** The answer key of a question that has no options to mark, in words. */
 function AnswerKeyLine({ question }: { question: StaffExamQuestion }) {
+  const t = useTranslations("staff.exam");
+  const locale = useLocale();
+  const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
   if (question.type === "single_choice" || question.type === "multiple_choice") {
-    return keyOptionIds(question).length === 0 ? <p className="answer-key">No answer key: graded by hand.</p> : null;
+    return keyOptionIds(question).length === 0 ? <p className="answer-key">{t("noKey")}</p> : null;
   }
   if (question.type === "numeric" && typeof question.answerKey === "number") {
+    // Every digit the key has: a key is never rounded for display.
+    const value = formatNumber(question.answerKey, locale, 20);
     return (
       <p className="answer-key">
-        Answer key: <strong>{question.answerKey}</strong>
-        {question.tolerance ? ` (± ${question.tolerance})` : ""}
+        {question.tolerance
+          ? t.rich("answerKeyWithTolerance", { value, tolerance: formatNumber(question.tolerance, locale, 20), strong })
+          : t.rich("answerKey", { value, strong })}
       </p>
     );
   }
   if (question.type === "short_text" && typeof question.answerKey === "string") {
-    return (
-      <p className="answer-key">
-        Accepted answer: <strong>{question.answerKey}</strong>
-      </p>
-    );
+    return <p className="answer-key">{t.rich("acceptedAnswer", { value: question.answerKey, strong })}</p>;
   }
-  return <p className="answer-key">No answer key: graded by hand.</p>;
+  return <p className="answer-key">{t("noKey")}</p>;
 }
 
 function AttemptCell({ attempt }: { attempt: StaffExamCandidate["attempt"] }) {
-  if (!attempt) return <>{ATTEMPT_STATUS_LABELS.not_started}</>;
+  const t = useTranslations("staff.exam");
+  const tc = useTranslations("common.attemptStatus");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  if (!attempt) return <>{tc("not_started")}</>;
   if (attempt.status === "submitted") {
     return (
       <>
-        {ATTEMPT_STATUS_LABELS.submitted}
-        {attempt.submittedAt ? <span className="muted"> {formatInstant(attempt.submittedAt, L, Z)}</span> : null}
+        {tc("submitted")}
+        {attempt.submittedAt ? (
+          <span className="muted"> {formatInstant(attempt.submittedAt, locale, timeZone)}</span>
+        ) : null}
       </>
     );
   }
   return (
     <>
-      {ATTEMPT_STATUS_LABELS.in_progress}
-      <span className="muted"> until {formatInstant(attempt.deadline, L, Z)}</span>
+      {tc("in_progress")}
+      <span className="muted"> {t("until", { time: formatInstant(attempt.deadline, locale, timeZone) })}</span>
     </>
   );
 }
@@ -92,51 +92,73 @@ export default async function AdminExamPage({ params }: Props) {
   if (!UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamForStaff({ examId, staff });
   if (!exam) notFound();
+  const [t, tc, locale, timeZone] = await Promise.all([
+    getTranslations("staff.exam"),
+    getTranslations("common"),
+    getLocale(),
+    getTimeZone(),
+  ]);
+  const cols = {
+    name: t("columns.name"),
+    email: t("columns.email"),
+    extraTime: t("columns.extraTime"),
+    attempt: t("columns.attempt"),
+    joinLink: t("columns.joinLink"),
+  };
 
   return (
     <>
       <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
-          <Link href="/admin">All exams</Link>
+          <Link href="/admin">{t("allExams")}</Link>
         </p>
         <h1>{exam.title}</h1>
         <p>
-          <Link href={`/proctor/exams/${exam.id}`}>Open the live proctoring dashboard</Link>
+          <Link href={`/proctor/exams/${exam.id}`}>{t("openDashboard")}</Link>
         </p>
         {exam.description ? <p className="prose">{exam.description}</p> : null}
 
         <dl className="facts">
           <div>
-            <dt>Status</dt>
+            <dt>{t("facts.status")}</dt>
             <dd>
               <StatusBadge status={exam.status} />
             </dd>
           </div>
           <div>
-            <dt>Duration</dt>
-            <dd>{formatDuration(exam.durationSeconds, L)}</dd>
+            <dt>{t("facts.duration")}</dt>
+            <dd>{formatDuration(exam.durationSeconds, locale)}</dd>
           </div>
           <div>
-            <dt>Grace period</dt>
-            <dd>{formatDuration(exam.graceSeconds, L)}</dd>
+            <dt>{t("facts.grace")}</dt>
+            <dd>{formatDuration(exam.graceSeconds, locale)}</dd>
           </div>
           <div>
-            <dt>Window</dt>
-            <dd>{formatWindow(exam.opensAt, exam.closesAt, W, L, Z)}</dd>
+            <dt>{t("facts.window")}</dt>
+            <dd>
+              {formatWindow(
+                exam.opensAt,
+                exam.closesAt,
+                (key, values) => tc(`window.${key}`, values),
+                locale,
+                timeZone,
+              )}
+            </dd>
           </div>
         </dl>
+        <TimeZoneNote />
 
         {exam.rules ? (
           <section aria-labelledby="rules-heading">
-            <h2 id="rules-heading">Rules</h2>
+            <h2 id="rules-heading">{t("rules")}</h2>
             <p className="prose">{exam.rules}</p>
           </section>
         ) : null}
 
         <section aria-labelledby="questions-heading">
-          <h2 id="questions-heading">Questions ({exam.questions.length})</h2>
-          <p className="muted">Answer keys are shown to staff only; candidates never receive them.</p>
+          <h2 id="questions-heading">{t("questions", { count: formatNumber(exam.questions.length, locale) })}</h2>
+          <p className="muted">{t("keysNote")}</p>
           <ol className="questions" aria-labelledby="questions-heading">
             {exam.questions.map((question) => (
               <QuestionCard
@@ -152,26 +174,28 @@ export default async function AdminExamPage({ params }: Props) {
         </section>
 
         <section aria-labelledby="candidates-heading">
-          <h2 id="candidates-heading">Candidates ({exam.candidates.length})</h2>
+          <h2 id="candidates-heading">{t("candidates", { count: formatNumber(exam.candidates.length, locale) })}</h2>
           {exam.candidates.length === 0 ? (
             <p className="notice">
-              No candidates yet. Enroll them with <code>POST /api/admin/exams/{exam.id}/candidates</code>.
+              {t.rich("noCandidates", { examId: exam.id, code: (chunks) => <code>{chunks}</code> })}
             </p>
           ) : (
             <>
-              <p className="muted">
-                Each join link is that candidate&apos;s personal credential: send it only to them. It works on any of
-                their devices until the exam closes.
-              </p>
-              <div className="table-wrap table-wrap--stack" role="region" aria-label="Candidates" tabIndex={0}>
+              <p className="muted">{t("joinNote")}</p>
+              <div
+                className="table-wrap table-wrap--stack"
+                role="region"
+                aria-label={t("candidatesLabel")}
+                tabIndex={0}
+              >
                 <table className="data data--stack">
                   <thead>
                     <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Email</th>
-                      <th scope="col">Extra time</th>
-                      <th scope="col">Attempt</th>
-                      <th scope="col">Join link</th>
+                      <th scope="col">{cols.name}</th>
+                      <th scope="col">{cols.email}</th>
+                      <th scope="col">{cols.extraTime}</th>
+                      <th scope="col">{cols.attempt}</th>
+                      <th scope="col">{cols.joinLink}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -180,20 +204,22 @@ export default async function AdminExamPage({ params }: Props) {
                         <th scope="row" className="name-cell">
                           {candidate.name}
                         </th>
-                        <td data-label="Email" className="email-cell">
+                        <td data-label={cols.email} className="email-cell">
                           {candidate.email}
                         </td>
-                        <td data-label="Extra time">
-                          {candidate.extraSeconds > 0 ? formatDuration(candidate.extraSeconds, L) : "None"}
+                        <td data-label={cols.extraTime}>
+                          {candidate.extraSeconds > 0
+                            ? formatDuration(candidate.extraSeconds, locale)
+                            : t("noExtraTime")}
                         </td>
-                        <td data-label="Attempt">
+                        <td data-label={cols.attempt}>
                           <AttemptCell attempt={candidate.attempt} />
                         </td>
-                        <td data-label="Join link" className="join-cell">
+                        <td data-label={cols.joinLink} className="join-cell">
                           {candidate.joinUrl ? (
                             <code className="join-url">{candidate.joinUrl}</code>
                           ) : (
-                            <span className="muted">Revoked</span>
+                            <span className="muted">{t("revoked")}</span>
                           )}
                         </td>
                       </tr>
@@ -206,13 +232,11 @@ export default async function AdminExamPage({ params }: Props) {
         </section>
 
         <section aria-labelledby="emergency-upload-heading">
-          <h2 id="emergency-upload-heading">Emergency files</h2>
-          <p className="muted">
-            A candidate whose time ran out with answers stuck on their device can download an encrypted emergency file
-            from the exam page. Upload it here: answers for a running attempt are applied like an autosave (the newest
-            edit wins); answers for a closed attempt are kept as late answers and never change the submitted paper.
-          </p>
-          <EmergencyExportUpload examId={exam.id} />
+          <h2 id="emergency-upload-heading">{t("emergencyTitle")}</h2>
+          <p className="muted">{t("emergencyIntro")}</p>
+          <ClientMessages namespaces={["staff"]}>
+            <EmergencyExportUpload examId={exam.id} />
+          </ClientMessages>
         </section>
       </main>
     </>
