@@ -20,6 +20,7 @@ export function SignInForm({ next }: { next: string | null }) {
   const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
+  const [invalidField, setInvalidField] = useState<"email" | "password" | null>(null);
   const [isPending, setIsPending] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -28,11 +29,14 @@ export function SignInForm({ next }: { next: string | null }) {
     const input = StaffSignInSchema.safeParse({ email: form.get("email"), password: form.get("password") });
     if (!input.success) {
       const field = input.error.issues[0]?.path[0];
-      setError(field === "email" || field === "password" ? t(`hints.${field}`) : t("hints.other"));
+      const known = field === "email" || field === "password" ? field : null;
+      setInvalidField(known);
+      setError(known ? t(`hints.${known}`) : t("hints.other"));
       return;
     }
 
     setError("");
+    setInvalidField(null);
     setIsPending(true);
     const result = await callApi("/api/staff/session", { method: "POST", json: input.data });
     if (!result.ok) {
@@ -48,11 +52,22 @@ export function SignInForm({ next }: { next: string | null }) {
     router.replace(next ?? home);
   }
 
+  // noValidate: the browser's own bubbles speak the browser's language, not the page's; the form says what is
+  // wrong itself, next to the fields, in the page's language.
   return (
-    <form className="form" onSubmit={onSubmit}>
+    <form className="form" onSubmit={onSubmit} noValidate>
       <div className="field">
         <label htmlFor="signin-email">{t("email")}</label>
-        <input id="signin-email" name="email" type="email" autoComplete="username" required maxLength={320} />
+        <input
+          id="signin-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          maxLength={320}
+          aria-invalid={invalidField === "email" || undefined}
+          aria-describedby="signin-error"
+        />
       </div>
       <div className="field">
         <label htmlFor="signin-password">{t("password")}</label>
@@ -63,9 +78,11 @@ export function SignInForm({ next }: { next: string | null }) {
           autoComplete="current-password"
           required
           maxLength={1000}
+          aria-invalid={invalidField === "password" || undefined}
+          aria-describedby="signin-error"
         />
       </div>
-      <p className="form-error" role="alert" aria-live="assertive">
+      <p id="signin-error" className="form-error" role="alert" aria-live="assertive">
         {error}
       </p>
       <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>

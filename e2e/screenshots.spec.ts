@@ -91,5 +91,64 @@ for (const viewport of VIEWPORTS) {
       await page.goto("/no-such-page");
       await capture(page, viewport.name, "not-found");
     });
+
+    test("staff pages in Chinese", async ({
+      browser,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      assignProctor,
+      signIn,
+    }) => {
+      const hour = 3600 * 1000;
+      const exam = await createExam({
+        title: `网络基础 — 期末考试（${viewport.name}）`,
+        opensAt: new Date(Date.now() - hour).toISOString(),
+        closesAt: new Date(Date.now() + 6 * hour).toISOString(),
+      });
+      await enrollCandidate(exam.id, { name: "王伟", extraSeconds: 900 });
+      await enrollCandidate(exam.id, { name: "Grace Hopper" });
+      const admin = await createStaff("admin");
+      const proctor = await createStaff("proctor");
+      await assignProctor(exam.id, proctor);
+
+      const context = await browser.newContext({ ...viewport.use, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
+      try {
+        const page = await context.newPage();
+        await page.goto("/signin");
+        await expect(page.getByRole("heading", { level: 1, name: "工作人员登录" })).toBeVisible();
+        await capture(page, viewport.name, "zh-CN-signin");
+        await page.getByLabel("电子邮箱").fill(admin.email);
+        await page.getByLabel("密码").fill("wrong password");
+        await page.getByRole("button", { name: "登录" }).click();
+        await expect(page.getByRole("alert")).toHaveText("电子邮箱或密码不正确。");
+        await capture(page, viewport.name, "zh-CN-signin-error");
+
+        await signIn(context, admin);
+        await page.goto("/admin");
+        await expect(page.getByText("时间均为 Asia/Shanghai")).toBeVisible();
+        await capture(page, viewport.name, "zh-CN-admin-exams");
+        await page.getByRole("link", { name: exam.title }).click();
+        await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
+        await capture(page, viewport.name, "zh-CN-admin-exam-detail");
+      } finally {
+        await context.close();
+      }
+
+      const proctorContext = await browser.newContext({
+        ...viewport.use,
+        locale: "zh-CN",
+        timezoneId: "Asia/Shanghai",
+      });
+      try {
+        await signIn(proctorContext, proctor);
+        const proctorPage = await proctorContext.newPage();
+        await proctorPage.goto("/proctor");
+        await expect(proctorPage.getByRole("heading", { level: 1, name: "我的考试" })).toBeVisible();
+        await capture(proctorPage, viewport.name, "zh-CN-proctor");
+      } finally {
+        await proctorContext.close();
+      }
+    });
   });
 }
