@@ -27,6 +27,8 @@ for (const viewport of VIEWPORTS) {
     test.use(viewport.use);
 
     test("every page", async ({ page, browser, createStaff, createExam, enrollCandidate, assignProctor, signIn }) => {
+      // Many pages, each built and photographed full length, on two shared cores.
+      test.setTimeout(90_000);
       const hour = 3600 * 1000;
       const exam = await createExam({
         // Both viewports run at once and the admin list shows every exam: titles tell them apart.
@@ -100,6 +102,7 @@ for (const viewport of VIEWPORTS) {
       assignProctor,
       signIn,
     }) => {
+      test.setTimeout(90_000);
       const hour = 3600 * 1000;
       const exam = await createExam({
         title: `网络基础 — 期末考试（${viewport.name}）`,
@@ -121,7 +124,7 @@ for (const viewport of VIEWPORTS) {
         await page.getByLabel("电子邮箱").fill(admin.email);
         await page.getByLabel("密码").fill("wrong password");
         await page.getByRole("button", { name: "登录" }).click();
-        await expect(page.getByRole("alert")).toHaveText("电子邮箱或密码不正确。");
+        await expect(page.getByRole("alert").filter({ hasText: "电子邮箱或密码不正确。" })).toBeVisible();
         await capture(page, viewport.name, "zh-CN-signin-error");
 
         await signIn(context, admin);

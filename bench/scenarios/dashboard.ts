@@ -255,13 +255,18 @@ export const dashboardScenario: Scenario<DashboardOptions> = {
       const context = await chromium.browser.newContext({
         baseURL: `http://127.0.0.1:${app.port}`,
         viewport: { width: 1440, height: 900 },
+        // The words waited for below are the English dashboard's.
+        locale: "en-US",
       });
       const signedIn = await context.request.post("/api/staff/session", { data: admin });
       if (signedIn.status() !== 200) throw new Error(`admin sign-in: ${signedIn.status()} ${await signedIn.text()}`);
       const page = await context.newPage();
       await installFrameProbe(page);
       await page.goto(`/proctor/exams/${examId}`);
-      await page.getByText(`${options.candidates} candidates`, { exact: true }).waitFor({ timeout: 60_000 });
+      // The dashboard groups digits in its language ("10,000 candidates" in English).
+      await page
+        .getByText(`${options.candidates.toLocaleString("en-US")} candidates`, { exact: true })
+        .waitFor({ timeout: 60_000 });
       await page
         .getByRole("status", { name: "Live updates" })
         .getByText("Live", { exact: true })

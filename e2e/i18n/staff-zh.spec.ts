@@ -1,5 +1,5 @@
 import { expect, test } from "../fixtures";
-import { candidateRow, drawer, heartbeat, startThroughApi } from "../proctor/dashboard-page";
+import { drawer, heartbeat, startThroughApi } from "../proctor/dashboard-page";
 
 // Staff whose browser asks for Chinese get every staff page in Chinese — sign-in, the exam list, the live
 // dashboard — with times in their own zone, named on the screen. The language menu in the header switches
@@ -7,6 +7,8 @@ import { candidateRow, drawer, heartbeat, startThroughApi } from "../proctor/das
 
 test.describe("Staff pages in a Chinese browser", () => {
   test.use({ locale: "zh-CN", timezoneId: "Asia/Shanghai" });
+  // Several pages, each rendered by a production build on two shared cores.
+  test.describe.configure({ timeout: 90_000 });
 
   test("sign-in, the exam list and the live dashboard are in Chinese", async ({
     page,
@@ -31,15 +33,17 @@ test.describe("Staff pages in a Chinese browser", () => {
     await expect(page.getByText("供考试组织者和监考员使用。")).toBeVisible();
     // What is wrong with a field is said by the form, in Chinese (not by the browser, in its own language).
     await page.getByRole("button", { name: "登录" }).click();
-    await expect(page.getByRole("alert")).toHaveText("请输入电子邮箱地址，例如 name@example.org。");
+    await expect(
+      page.getByRole("alert").filter({ hasText: "请输入电子邮箱地址，例如 name@example.org。" }),
+    ).toBeVisible();
     await expect(page.getByLabel("电子邮箱")).toHaveAttribute("aria-invalid", "true");
     await page.getByLabel("电子邮箱").fill(admin.email);
     await page.getByRole("button", { name: "登录" }).click();
-    await expect(page.getByRole("alert")).toHaveText("请输入密码。");
+    await expect(page.getByRole("alert").filter({ hasText: "请输入密码。" })).toBeVisible();
     await page.getByLabel("电子邮箱").fill(admin.email);
     await page.getByLabel("密码").fill("not the password");
     await page.getByRole("button", { name: "登录" }).click();
-    await expect(page.getByRole("alert")).toHaveText("电子邮箱或密码不正确。");
+    await expect(page.getByRole("alert").filter({ hasText: "电子邮箱或密码不正确。" })).toBeVisible();
     await page.getByLabel("密码").fill(admin.password);
     await page.getByRole("button", { name: "登录" }).click();
 
@@ -57,17 +61,19 @@ test.describe("Staff pages in a Chinese browser", () => {
     await expect(page.getByRole("button", { name: "上传应急文件" })).toBeVisible();
 
     await page.getByRole("link", { name: "打开实时监考面板" }).click();
+    const candidateRow = (name: string) =>
+      page.getByRole("table", { name: "考生" }).getByRole("row").filter({ hasText: name });
     await expect(page).toHaveURL(`/proctor/exams/${exam.id}`);
     await expect(page.getByRole("status", { name: "实时更新" })).toHaveText("实时");
     await expect(page.getByText("共 2 名考生", { exact: true })).toBeVisible();
     const counters = page.getByRole("group", { name: "按状态筛选" });
     await expect(counters.getByRole("button", { name: /在线/ })).toContainText("1");
-    await expect(candidateRow(page, working.name)).toContainText("在线");
-    await expect(candidateRow(page, working.name)).toContainText("已同步");
-    await expect(candidateRow(page, waiting.name)).toContainText("未开始");
+    await expect(candidateRow(working.name)).toContainText("在线");
+    await expect(candidateRow(working.name)).toContainText("已同步");
+    await expect(candidateRow(waiting.name)).toContainText("未开始");
     await expect(page.getByRole("columnheader", { name: "剩余时间" })).toBeVisible();
 
-    await candidateRow(page, waiting.name).click();
+    await candidateRow(waiting.name).click();
     const details = drawer(page, waiting.name);
     await expect(details).toContainText("未给予额外时间。");
     await expect(details).toContainText("已登记为考生。");

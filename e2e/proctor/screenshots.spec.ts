@@ -1,8 +1,10 @@
 import { fileURLToPath } from "node:url";
 
+import type { Page } from "@playwright/test";
+
 import { expect, test } from "../fixtures";
 
-import { candidateRow, heartbeat, startThroughApi, submitThroughApi, type ApiCandidate } from "./dashboard-page";
+import { heartbeat, startThroughApi, submitThroughApi, type ApiCandidate } from "./dashboard-page";
 
 // Pictures of the dashboard with a class in every state, at desktop and phone width and in each language,
 // for a person to look at (test-results/proctor-screenshots/, not committed). The states are seeded through
@@ -23,6 +25,8 @@ const VIEWPORTS = [
 const LANGUAGES = [
   {
     locale: "en-US",
+    table: "Candidates",
+    close: "Close",
     count: "8 candidates",
     atRisk: "At risk",
     digestDiffers: "digest differs",
@@ -36,6 +40,8 @@ const LANGUAGES = [
   },
   {
     locale: "zh-CN",
+    table: "考生",
+    close: "关闭",
     count: "共 8 名考生",
     atRisk: "有风险",
     digestDiffers: "摘要不符",
@@ -54,6 +60,8 @@ for (const viewport of VIEWPORTS) {
     test.describe(`The proctor dashboard at ${viewport.name} in ${words.locale}`, () => {
       test.use({ ...viewport.use, locale: words.locale });
       const shot = (name: string) => `${SCREENSHOTS}${viewport.name}-${words.locale}-${name}.png`;
+      const candidateRow = (page: Page, name: string) =>
+        page.getByRole("table", { name: words.table }).getByRole("row").filter({ hasText: name });
 
       test("a class in every state", async ({
         page,
@@ -113,6 +121,8 @@ for (const viewport of VIEWPORTS) {
         await candidateRow(page, "Cem Offline").click();
         await expect(page.getByRole("dialog", { name: "Cem Offline" })).toBeVisible();
         await page.screenshot({ path: shot("drawer"), fullPage: false });
+        // On a phone the drawer covers the table: close it first.
+        await page.getByRole("dialog", { name: "Cem Offline" }).getByRole("button", { name: words.close }).click();
         await candidateRow(page, "Dana At-Risk").click();
         await expect(page.getByRole("dialog", { name: "Dana At-Risk" })).toBeVisible();
         await page.screenshot({ path: shot("drawer-at-risk"), fullPage: false });
