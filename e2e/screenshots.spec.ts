@@ -148,6 +148,8 @@ for (const viewport of VIEWPORTS) {
         const proctorPage = await proctorContext.newPage();
         await proctorPage.goto("/proctor");
         await expect(proctorPage.getByRole("heading", { level: 1, name: "我的考试" })).toBeVisible();
+        // The first page a browser opens tells the server its zone and is drawn again in it.
+        await expect(proctorPage.getByText("时间均为 Asia/Shanghai")).toBeVisible();
         await capture(proctorPage, viewport.name, "zh-CN-proctor");
       } finally {
         await proctorContext.close();

@@ -65,7 +65,10 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
 
       {status.atRiskReason !== null ? (
         <p className="notice notice--bad">
-          <strong>{t("atRisk")}</strong> {words.riskReason(status.atRiskReason)}
+          {t.rich("atRiskNotice", {
+            reason: words.riskReason(status.atRiskReason),
+            strong: (chunks) => <strong>{chunks}</strong>,
+          })}
         </p>
       ) : null}
 
