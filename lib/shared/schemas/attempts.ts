@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import type { CandidateQuestion } from "./exams";
+import type { SUBMISSION_SOURCES } from "./proctor";
 
 export const ATTEMPT_STATUSES = ["in_progress", "submitted"] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
@@ -30,5 +31,14 @@ export type AttemptView = {
   revision: number;
   questions: CandidateQuestion[];
   answers: StoredAnswer[];
-  submission: { submissionId: string; submittedAt: string; digest: string } | null;
+  /**
+   * The attempt's one submission. `source` says who made it: the candidate (from whichever device), their
+   * proctor, or the server at the deadline (`auto`); absent from views older pages kept for offline reloads.
+   */
+  submission: {
+    submissionId: string;
+    submittedAt: string;
+    digest: string;
+    source?: (typeof SUBMISSION_SOURCES)[number];
+  } | null;
 };
