@@ -264,9 +264,7 @@ async function keep(page, assets, language) {
       /** @type {Record<string, string>} */
       const headers = { Accept: "text/html" };
       if (typeof language === "string" && LANGUAGE_TAG.test(language)) headers["Accept-Language"] = language;
-      jobs.push(
-        fetch(url.href, { credentials: "same-origin", headers }).then((response) => storePage(url, response)),
-      );
+      jobs.push(fetch(url.href, { credentials: "same-origin", headers }).then((response) => storePage(url, response)));
     }
   }
   if (Array.isArray(assets)) {

@@ -4,6 +4,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useState } from "react";
 
 import type { ConnectionState } from "@/lib/client/sync/sync-state";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { formatClock, formatInstant } from "@/lib/shared/format";
 
 import { useNow } from "./use-now";
@@ -71,60 +72,79 @@ function useExtension(deadline: string | null): number | null {
   return shown.addedMs;
 }
 
-type Props = {
+type TimeFacts = {
   deadline: string | null;
   /** Writes are accepted until then (deadline + grace): answers that arrive by then still count. */
   acceptsUntil: string | null;
   /** When the attempt started: the exam's length, with the deadline, decides when to warn. */
   startedAt: string;
   serverOffsetMs: number;
+};
+
+type TimeLeft = {
+  remaining: number | null;
+  stage: TimeStage;
+  /** The "Less than N minutes left" of the stage (empty while there is plenty). */
+  when: string;
+  /** Answers that reach the server before this instant still count (null when that time has passed). */
+  countsUntil: string | null;
+};
+
+/** Time left by the server's clock, and what the stage is called, for the bar and the warning below it. */
+function useTimeLeft({ deadline, acceptsUntil, startedAt, serverOffsetMs }: TimeFacts): TimeLeft {
+  const t = useTranslations("exam.countdown");
+  const now = useNow();
+  const serverNow = now === null ? null : now + serverOffsetMs;
+  const remaining = serverNow === null || deadline === null ? null : Date.parse(deadline) - serverNow;
+  const thresholds = warningThresholds(deadline === null ? 0 : Date.parse(deadline) - Date.parse(startedAt));
+  const stage = remaining === null ? "plenty" : stageOf(remaining, thresholds);
+  const when = {
+    plenty: "",
+    low: t("low", { minutes: Math.round((thresholds.lowMs ?? 0) / MINUTE_MS) }),
+    "last-minute": t("lastMinute"),
+    over: t("over"),
+  }[stage];
+  const countsUntil =
+    acceptsUntil !== null && serverNow !== null && Date.parse(acceptsUntil) > serverNow ? acceptsUntil : null;
+  return { remaining, stage, when, countsUntil };
+}
+
+type Props = TimeFacts & {
   pendingCount: number;
   connection: ConnectionState;
+  /** The emergency file is on the page (time up, answers waiting, no connection): the bar links to it. */
+  emergencyHref: string | null;
 };
 
 /**
- * Time left by the server's clock: the deadline minus (device time + the measured offset). The device clock
- * only displays (contract guarantee 5). The warnings, relative to the exam's length, are announced politely as
- * the stage changes; near the deadline with answers still on the device, the note says what will happen and
- * what to do (stay, reconnect, the emergency file), never that everything is kept.
+ * The sticky bar's clock: time left by the server's clock, the deadline minus (device time + the measured
+ * offset); the device clock only displays (contract guarantee 5). The warnings, relative to the exam's length,
+ * are short here and announced politely as the stage changes; with answers still on the device the note says
+ * what to do in a few words, never that everything is kept (DeadlineWarning, below the bar, says it in full).
  */
-export function Countdown({ deadline, acceptsUntil, startedAt, serverOffsetMs, pendingCount, connection }: Props) {
+export function Countdown(props: Props) {
+  const { pendingCount, connection, emergencyHref } = props;
   const t = useTranslations("exam.countdown");
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
-  const now = useNow();
-  const remaining = now === null || deadline === null ? null : Date.parse(deadline) - (now + serverOffsetMs);
-  const thresholds = warningThresholds(deadline === null ? 0 : Date.parse(deadline) - Date.parse(startedAt));
-  const stage = remaining === null ? "plenty" : stageOf(remaining, thresholds);
-  const addedMs = useExtension(deadline);
+  const { remaining, stage, when, countsUntil } = useTimeLeft(props);
+  const addedMs = useExtension(props.deadline);
 
-  let note = "";
+  let what = "";
+  if (stage !== "plenty") {
+    if (pendingCount === 0) what = stage === "over" ? t("short.overAllOnServer") : t("short.allOnServer");
+    else if (stage !== "over")
+      what = t(connection === "ok" ? "short.sending" : "short.reconnect", { count: pendingCount });
+    else if (countsUntil)
+      what = t("short.reconnectBy", {
+        count: pendingCount,
+        time: formatClock(countsUntil, locale, timeZone, false),
+      });
+    else what = t("short.emergency", { count: pendingCount });
+  }
   // Announced: the stage, and the warning when answers are stuck on the device. Not every change of the
   // count, which would speak at each keystroke near the deadline.
-  let announcement = "";
-  if (stage !== "plenty") {
-    const when =
-      stage === "over"
-        ? t("over")
-        : stage === "last-minute"
-          ? t("lastMinute")
-          : t("low", { minutes: Math.round((thresholds.lowMs ?? 0) / MINUTE_MS) });
-    let what: string;
-    if (pendingCount === 0) {
-      what = stage === "over" ? t("overAllOnServer") : t("allOnServer");
-    } else if (stage !== "over") {
-      what = `${t("pending", { count: pendingCount })} ${connection === "ok" ? t("sendingNow", { count: pendingCount }) : t("reconnectNear", { count: pendingCount })}`;
-    } else {
-      const isStillCounting = acceptsUntil !== null && now !== null && Date.parse(acceptsUntil) > now + serverOffsetMs;
-      what = `${t("pending", { count: pendingCount })} ${
-        isStillCounting && acceptsUntil
-          ? t("reconnectOver", { count: pendingCount, time: formatClock(acceptsUntil, locale, timeZone, false) })
-          : t("lateOver", { count: pendingCount })
-      }`;
-    }
-    note = `${when} ${what}`;
-    announcement = pendingCount > 0 && connection !== "ok" ? note : when;
-  }
+  const announcement = pendingCount > 0 && connection !== "ok" ? `${when} ${what}` : when;
 
   return (
     <div className={`countdown countdown--${stage}`}>
@@ -134,18 +154,60 @@ export function Countdown({ deadline, acceptsUntil, startedAt, serverOffsetMs, p
           {remaining === null ? "–:––" : clock(remaining)}
         </strong>
       </p>
-      <p className="countdown__note">{note}</p>
+      <p className="countdown__note">
+        {when ? <strong>{when}</strong> : null} {what}{" "}
+        {what && emergencyHref && pendingCount > 0 ? <a href={emergencyHref}>{t("short.emergencyLink")}</a> : null}
+      </p>
       <p className="visually-hidden" aria-live="polite">
-        {announcement}
+        {announcement.trim()}
       </p>
       <p className="countdown__extended" role="status">
         {addedMs !== null ? t("extended", extensionParts(addedMs)) : ""}
       </p>
-      {deadline ? (
-        <p className="countdown__deadline muted">
-          {t("deadline", { time: formatInstant(deadline, locale, timeZone) })}
-        </p>
-      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Below the bar, near the deadline with answers still on this device: what will happen to them and what to do
+ * (stay on the page, reconnect, the emergency file), in full. Nothing when every answer is on the server.
+ */
+export function DeadlineWarning(props: TimeFacts & { pendingCount: number; connection: ConnectionState }) {
+  const { pendingCount, connection } = props;
+  const t = useTranslations("exam.countdown");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const { stage, when, countsUntil } = useTimeLeft(props);
+  if (stage === "plenty" || pendingCount === 0) return null;
+  const values = { count: pendingCount };
+  const what =
+    stage !== "over"
+      ? t(connection === "ok" ? "sendingNow" : "reconnectNear", values)
+      : countsUntil
+        ? t("reconnectOver", { ...values, time: formatClock(countsUntil, locale, timeZone, false) })
+        : t("lateOver", values);
+  return (
+    <p className="notice notice--warn deadline-warning">
+      <strong>
+        {when} {t("pending", values)}
+      </strong>{" "}
+      {what}
+    </p>
+  );
+}
+
+/**
+ * The deadline as a date and time, and the one time zone every time on the exam page is shown in (the banner's
+ * "last saved" too). Outside the sticky bar: a fact to read once, not to keep in view.
+ */
+export function DeadlineNote({ deadline }: { deadline: string | null }) {
+  const t = useTranslations("exam.countdown");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  return (
+    <div className="exam__deadline">
+      {deadline ? <p>{t("deadline", { time: formatInstant(deadline, locale, timeZone) })}</p> : null}
+      <TimeZoneNote />
     </div>
   );
 }

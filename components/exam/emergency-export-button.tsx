@@ -19,6 +19,9 @@ function download(file: EmergencyExportFile) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The section's heading: the sticky bar links to it once the time is up with answers waiting. */
+export const EMERGENCY_EXPORT_ID = "emergency-export-title";
+
 /**
  * "Download emergency file" (docs/sync-protocol.md, "Emergency export"): the answers still waiting on this
  * device, encrypted in the browser for the server, to hand to a proctor when the network is gone for good.
@@ -57,8 +60,10 @@ export function EmergencyExport({
   };
 
   return (
-    <section className="notice notice--warn" aria-labelledby="emergency-export-title">
-      <Heading id="emergency-export-title">{t("title")}</Heading>
+    <section className="notice notice--warn" aria-labelledby={EMERGENCY_EXPORT_ID}>
+      <Heading id={EMERGENCY_EXPORT_ID} tabIndex={-1}>
+        {t("title")}
+      </Heading>
       <p>{t("text", { count: pendingCount })}</p>
       <p>
         <button type="button" className="button button--primary" onClick={() => void onDownload()} disabled={isWorking}>

@@ -11,8 +11,8 @@ import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { ConnectionBanner, ConnectionStatus, failureOf } from "./connection-banner";
-import { Countdown } from "./countdown";
-import { EmergencyExport } from "./emergency-export-button";
+import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
+import { EMERGENCY_EXPORT_ID, EmergencyExport } from "./emergency-export-button";
 import { ExamQuestion } from "./exam-question";
 import { FinalScreen } from "./final-screen";
 import { EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
@@ -135,6 +135,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               serverOffsetMs={state.serverOffsetMs}
               pendingCount={state.pendingCount}
               connection={state.online ? state.connection : "offline"}
+              emergencyHref={isExportOffered ? `#${EMERGENCY_EXPORT_ID}` : null}
             />
             <ConnectionStatus state={state} />
             <button
@@ -147,6 +148,15 @@ export function ExamClient({ initialView, candidateName }: Props) {
             </button>
           </div>
 
+          <DeadlineWarning
+            deadline={state.deadline}
+            acceptsUntil={state.acceptsUntil}
+            startedAt={initialView.startedAt}
+            serverOffsetMs={state.serverOffsetMs}
+            pendingCount={state.pendingCount}
+            connection={state.online ? state.connection : "offline"}
+          />
+          <DeadlineNote deadline={state.deadline} />
           <ConnectionBanner state={state} onRetryNow={() => void flushNow()} />
 
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}
