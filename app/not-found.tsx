@@ -1,20 +1,19 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 
 import { SiteHeader } from "@/components/site-header";
 
 export default function NotFound() {
+  const t = useTranslations("candidate.notFound");
   return (
     <>
       <SiteHeader width="narrow" />
       <main className="page page--narrow">
-        <h1>Page not found</h1>
-        <p>There is nothing at this address, or it is not yours to see.</p>
+        <h1>{t("title")}</h1>
+        <p>{t("text")}</p>
+        <p>{t.rich("candidates", { link: (chunks) => <Link href="/signin">{chunks}</Link> })}</p>
         <p>
-          Taking an exam? Open the personal join link from your invitation; it brings you to your exam. Exam staff can{" "}
-          <Link href="/signin">sign in</Link>.
-        </p>
-        <p>
-          <Link href="/">Go to the Holdfast home page</Link>
+          <Link href="/">{t("home")}</Link>
         </p>
       </main>
     </>

@@ -1,18 +1,20 @@
 "use client";
 
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 
 import {
   assessAll,
+  describeCheck,
   measureConnection,
   measureEstimate,
   measureIndexedDb,
   measurePersistence,
   measureServiceWorker,
   verdictOf,
+  type CheckMessage,
   type CheckResult,
-  type CheckStatus,
   type Measurements,
   type Verdict,
 } from "@/lib/client/pre-exam-check";
@@ -38,15 +40,6 @@ const PROBES: { [K in Key]-?: () => Promise<NonNullable<Measurements[K]>> } = {
 
 const ALL_KEYS = Object.keys(PROBES) as Key[];
 
-/** In words, so the status never depends on colour alone. */
-const STATUS_LABELS: Record<CheckStatus, string> = {
-  running: "Checking…",
-  ok: "OK",
-  info: "Good to know",
-  warn: "Worth a look",
-  fail: "Fix this",
-};
-
 type Generations = Record<Key, number>;
 type SetMeasurements = (update: (previous: Measurements) => Measurements) => void;
 
@@ -70,49 +63,60 @@ function restart(keys: readonly Key[], generations: Generations, setMeasurements
   measure(keys, generations, setMeasurements);
 }
 
-function plural(count: number, word: string): string {
-  return count === 1 ? `a ${word}` : `${count} ${word}s`;
+/** A check's sentences in the reader's language (`candidate.check`). */
+function useSay(): (message: CheckMessage) => string {
+  const t = useTranslations("candidate.check");
+  const locale = useLocale();
+  return (message) => describeCheck(message, (key, values) => t(key, values), locale);
+}
+
+function Finding({ result }: { result: CheckResult }) {
+  const t = useTranslations("candidate.check");
+  const say = useSay();
+  return (
+    <li>
+      <a href={`#check-${result.id}`}>
+        {t.rich("verdict.finding", {
+          title: t(`titles.${result.id}`),
+          summary: say(result.summary),
+          strong: (chunks) => <strong>{chunks}</strong>,
+        })}
+      </a>
+    </li>
+  );
 }
 
 function Summary({ verdict, examHref }: { verdict: Verdict; examHref: string }) {
+  const t = useTranslations("candidate.check.verdict");
   const headline = {
-    checking: "Checking this device…",
-    ready: "Ready",
-    "ready-with-notes":
-      verdict.kind === "ready-with-notes" ? `Ready, with ${plural(verdict.notes.length, "note")}` : "",
-    "not-ready": "Not ready yet",
+    checking: t("checking"),
+    ready: t("ready"),
+    "ready-with-notes": verdict.kind === "ready-with-notes" ? t("readyWithNotes", { count: verdict.notes.length }) : "",
+    "not-ready": t("notReady"),
   }[verdict.kind];
   return (
     <section className={styles.summary} data-verdict={verdict.kind} aria-labelledby="check-summary" aria-live="polite">
       <h2 id="check-summary" className={styles.headline}>
         {headline}
       </h2>
-      {verdict.kind === "checking" ? <p>This takes a few seconds.</p> : null}
-      {verdict.kind === "ready" ? <p>This device is ready for your exam.</p> : null}
+      {verdict.kind === "checking" ? <p>{t("checkingText")}</p> : null}
+      {verdict.kind === "ready" ? <p>{t("readyText")}</p> : null}
       {verdict.kind === "ready-with-notes" ? (
         <>
-          <p>You can start. Worth a look first:</p>
+          <p>{t("notesIntro")}</p>
           <ul className={styles.findings}>
             {verdict.notes.map((note) => (
-              <li key={note.id}>
-                <a href={`#check-${note.id}`}>
-                  <strong>{note.title}:</strong> {note.summary}
-                </a>
-              </li>
+              <Finding key={note.id} result={note} />
             ))}
           </ul>
         </>
       ) : null}
       {verdict.kind === "not-ready" ? (
         <>
-          <p>Fix this (what to do is below), then check again:</p>
+          <p>{t("fixIntro")}</p>
           <ul className={styles.findings}>
             {verdict.fixes.map((fix) => (
-              <li key={fix.id}>
-                <a href={`#check-${fix.id}`}>
-                  <strong>{fix.title}:</strong> {fix.summary}
-                </a>
-              </li>
+              <Finding key={fix.id} result={fix} />
             ))}
           </ul>
         </>
@@ -120,7 +124,7 @@ function Summary({ verdict, examHref }: { verdict: Verdict; examHref: string }) 
       {verdict.kind === "ready" || verdict.kind === "ready-with-notes" ? (
         <p className={styles.next}>
           <Link className="button button--primary" href={examHref}>
-            Go to your exam
+            {t("goToExam")}
           </Link>
         </p>
       ) : null}
@@ -129,6 +133,8 @@ function Summary({ verdict, examHref }: { verdict: Verdict; examHref: string }) 
 }
 
 function Check({ result }: { result: CheckResult }) {
+  const t = useTranslations("candidate.check");
+  const say = useSay();
   const headingId = `check-${result.id}-title`;
   return (
     <li
@@ -140,12 +146,12 @@ function Check({ result }: { result: CheckResult }) {
     >
       <div className={styles.checkHead}>
         <h3 id={headingId} className={styles.checkTitle}>
-          {result.title}
+          {t(`titles.${result.id}`)}
         </h3>
-        <span className={styles.status}>{STATUS_LABELS[result.status]}</span>
+        <span className={styles.status}>{t(`statuses.${result.status}`)}</span>
       </div>
-      <p className={styles.result}>{result.summary}</p>
-      {result.detail ? <p className={styles.detail}>{result.detail}</p> : null}
+      <p className={styles.result}>{say(result.summary)}</p>
+      {result.detail ? <p className={styles.detail}>{say(result.detail)}</p> : null}
     </li>
   );
 }
@@ -156,6 +162,7 @@ function Check({ result }: { result: CheckResult }) {
  * These are probes of the device, not server data, so they run from an effect rather than React Query.
  */
 export function PreExamCheck({ examHref }: { examHref: string }) {
+  const t = useTranslations("candidate.check");
   const [measurements, setMeasurements] = useState<Measurements>({});
   // A result from an older run of the same check (the candidate pressed Check again meanwhile) is dropped.
   const generations = useRef<Generations>({
@@ -184,7 +191,7 @@ export function PreExamCheck({ examHref }: { examHref: string }) {
     <div className={styles.root}>
       <Summary verdict={verdict} examHref={examHref} />
       <h2 id="checks-heading" className={styles.checksHeading}>
-        Checks
+        {t("checksHeading")}
       </h2>
       <ul className={styles.checks} aria-labelledby="checks-heading">
         {results.map((result) => (
@@ -197,7 +204,7 @@ export function PreExamCheck({ examHref }: { examHref: string }) {
         onClick={() => restart(ALL_KEYS, generations.current, setMeasurements)}
         disabled={results.some((result) => result.status === "running")}
       >
-        Check again
+        {t("checkAgain")}
       </button>
     </div>
   );

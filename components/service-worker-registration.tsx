@@ -5,10 +5,12 @@ import { useEffect, useRef } from "react";
 
 const SCRIPT_URL = "/sw.js";
 
-type KeepMessage = { type: "holdfast:keep"; page: string | null; assets: string[] };
+/** `language`: the page's own (`<html lang>`), so the copy the worker fetches speaks it too (public/sw.js). */
+type KeepMessage = { type: "holdfast:keep"; page: string | null; assets: string[]; language?: string };
 
-function tellWorker(container: ServiceWorkerContainer, message: KeepMessage) {
-  void container.ready.then((registration) => registration.active?.postMessage(message));
+export function tellWorker(container: ServiceWorkerContainer, message: KeepMessage) {
+  const language = message.language ?? document.documentElement.lang;
+  void container.ready.then((registration) => registration.active?.postMessage({ ...message, language }));
 }
 
 function isStaticAsset(name: string): boolean {

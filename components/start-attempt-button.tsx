@@ -1,9 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { z } from "zod";
 
+import { FOCUS_FIRST_QUESTION_KEY } from "@/components/exam/ids";
 import { callApi } from "@/lib/client/api-error-message";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
@@ -13,7 +15,8 @@ const StartedSchema = z.object({ attemptId: z.uuid() });
  * Starts the candidate's single attempt, or resumes it (the API is idempotent, so "Start" twice, or from
  * two devices, lands on the same attempt), then opens the exam page.
  */
-export function StartAttemptButton({ examId, label }: { examId: string; label: "Start" | "Resume" }) {
+export function StartAttemptButton({ examId, action }: { examId: string; action: "start" | "resume" }) {
+  const t = useTranslations("candidate.start");
   const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
@@ -30,9 +33,14 @@ export function StartAttemptButton({ examId, label }: { examId: string; label: "
     }
     const started = StartedSchema.safeParse(result.body);
     if (!started.success) {
-      setError("Holdfast answered in a way this page does not understand. Reload the page and try again.");
+      setError(t("unreadable"));
       setIsPending(false);
       return;
+    }
+    try {
+      sessionStorage.setItem(FOCUS_FIRST_QUESTION_KEY, started.data.attemptId);
+    } catch {
+      // No session storage (some private modes): the page opens with focus at its top.
     }
     router.push(`/attempts/${started.data.attemptId}`);
   }
@@ -46,7 +54,7 @@ export function StartAttemptButton({ examId, label }: { examId: string; label: "
         disabled={isPending}
         aria-busy={isPending}
       >
-        {isPending ? (label === "Start" ? "Starting…" : "Opening…") : label}
+        {isPending ? (action === "start" ? t("starting") : t("opening")) : t(action)}
       </button>
       <p className="form-error" role="alert" aria-live="assertive">
         {error}

@@ -104,7 +104,7 @@ sw.addEventListener("fetch", (event) => {
 sw.addEventListener("message", (event) => {
   const data = event.data;
   if (!data || typeof data !== "object" || data.type !== "holdfast:keep") return;
-  event.waitUntil(keep(data.page, data.assets));
+  event.waitUntil(keep(data.page, data.assets, data.language));
 });
 
 /**
@@ -243,23 +243,28 @@ async function storeAsset(cache, request, response) {
   await trim(cache, MAX_STATIC_ENTRIES);
 }
 
+/** A language tag as `<html lang>` carries it ("en", "zh-CN"); anything else is ignored. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
+
 /**
  * Fetches and keeps what a page loaded before the worker saw it. Only this origin's kept pages and
- * static assets are accepted; anything else in the message is ignored.
+ * static assets are accepted; anything else in the message is ignored. The page fetched is asked for in
+ * the language the candidate is reading (`language`, the page's `<html lang>`): the kept copy carries its
+ * messages, and an offline reload must not switch language (the locale cookie, when set, decides anyway).
  * @param {unknown} page
  * @param {unknown} assets
+ * @param {unknown} language
  */
-async function keep(page, assets) {
+async function keep(page, assets, language) {
   const origin = sw.location.origin;
   const jobs = [];
   if (typeof page === "string") {
     const url = new URL(page, origin);
     if (url.origin === origin && KEPT_PAGE.test(url.pathname)) {
-      jobs.push(
-        fetch(url.href, { credentials: "same-origin", headers: { Accept: "text/html" } }).then((response) =>
-          storePage(url, response),
-        ),
-      );
+      /** @type {Record<string, string>} */
+      const headers = { Accept: "text/html" };
+      if (typeof language === "string" && LANGUAGE_TAG.test(language)) headers["Accept-Language"] = language;
+      jobs.push(fetch(url.href, { credentials: "same-origin", headers }).then((response) => storePage(url, response)));
     }
   }
   if (Array.isArray(assets)) {
@@ -303,16 +308,58 @@ function isRscRequest(request, url) {
   return request.headers.get("RSC") === "1" || url.searchParams.has("_rsc");
 }
 
+/** The offline page's words, in each interface language (messages/ cannot be read from here). */
+const OFFLINE_WORDS = {
+  en: {
+    title: "No connection",
+    heading: "This page needs a connection the first time",
+    text: "This device is offline, and this page has not been opened on it before, so there is no copy to show.",
+    kept: "Pages you have already opened here, such as your exam, still open without a connection. Answers you have given are kept on this device and are sent when the connection is back.",
+    later: "When you are connected again, try once more.",
+    retry: "Try again",
+  },
+  "zh-CN": {
+    title: "无网络连接",
+    heading: "此页面首次打开时需要网络连接",
+    text: "此设备处于离线状态，而且之前从未在这里打开过此页面，因此没有可显示的副本。",
+    kept: "已在这里打开过的页面（例如您的考试）在没有网络时仍可打开。您已填写的作答保存在本设备上，网络恢复后会发送。",
+    later: "重新联网后，请再试一次。",
+    retry: "重试",
+  },
+};
+
+/**
+ * The reader's language, as the pages pick it (i18n/request.ts): the remembered choice (the
+ * `holdfast_locale` cookie, where the worker can read cookies), else the browser's languages, else English.
+ * @returns {Promise<keyof typeof OFFLINE_WORDS>}
+ */
+async function offlineLanguage() {
+  try {
+    const chosen = await /** @type {any} */ (sw).cookieStore?.get("holdfast_locale");
+    if (chosen && chosen.value in OFFLINE_WORDS) return chosen.value;
+  } catch {
+    // No cookie store in this browser's workers: the browser's languages decide.
+  }
+  for (const tag of sw.navigator.languages ?? []) {
+    const language = tag.toLowerCase().split("-")[0];
+    if (language === "zh") return "zh-CN";
+    if (language === "en") return "en";
+  }
+  return "en";
+}
+
 /** Shown for a page never opened on this device while there is no connection. Self-contained. */
-function offlinePage() {
+async function offlinePage() {
+  const lang = await offlineLanguage();
+  const words = OFFLINE_WORDS[lang];
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No connection · Holdfast</title>
+<title>${words.title} · Holdfast</title>
 <style>
-  :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d2329; background: #f7f7f5; line-height: 1.5; }
+  :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif; color: #1d2329; background: #f7f7f5; line-height: 1.5; }
   body { margin: 0; }
   header { background: #fff; border-bottom: 1px solid #d9dde1; }
   header div, main { max-width: 34rem; margin: 0 auto; padding: 0.75rem 1.25rem; }
@@ -329,11 +376,11 @@ function offlinePage() {
 <body>
 <header><div>Holdfast</div></header>
 <main>
-  <h1>This page needs a connection the first time</h1>
-  <p>This device is offline, and this page has not been opened on it before, so there is no copy to show.</p>
-  <p>Pages you have already opened here, such as your exam, still open without a connection. Answers you have given are kept on this device and are sent when the connection is back.</p>
-  <p class="muted">When you are connected again, try once more.</p>
-  <button type="button" onclick="location.reload()">Try again</button>
+  <h1>${words.heading}</h1>
+  <p>${words.text}</p>
+  <p>${words.kept}</p>
+  <p class="muted">${words.later}</p>
+  <button type="button" onclick="location.reload()">${words.retry}</button>
 </main>
 </body>
 </html>`;

@@ -1,9 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId, useState, type ChangeEvent } from "react";
 
 import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
 import { LIMITS } from "@/lib/shared/limits";
+import { numericAnswerText, readNumericAnswer, type NumericProblem } from "@/lib/shared/numeric-answer";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
@@ -19,8 +21,6 @@ export type AnswerControlProps = {
   describedBy: string;
 };
 
-const count = (value: number) => value.toLocaleString("en-GB");
-
 /** The native control for each question type; every change goes to `onEdit` at once. */
 export function AnswerControl(props: AnswerControlProps) {
   switch (props.question.type) {
@@ -35,6 +35,7 @@ export function AnswerControl(props: AnswerControlProps) {
 }
 
 function ChoiceControl({ question, answer, isLocked, onEdit, describedBy }: AnswerControlProps) {
+  const t = useTranslations("exam.answer");
   const name = useId();
   const isMultiple = question.type === "multiple_choice";
   const options = question.options ?? [];
@@ -54,9 +55,7 @@ function ChoiceControl({ question, answer, isLocked, onEdit, describedBy }: Answ
 
   return (
     <fieldset className="answer answer--choice" disabled={isLocked} aria-describedby={describedBy}>
-      <legend className="answer__legend">
-        {isMultiple ? "Choose every option that applies" : "Choose one option"}
-      </legend>
+      <legend className="answer__legend">{isMultiple ? t("chooseAll") : t("chooseOne")}</legend>
       <div className="choices">
         {options.map((option) => (
           <label key={option.id} className="choice">
@@ -75,18 +74,34 @@ function ChoiceControl({ question, answer, isLocked, onEdit, describedBy }: Answ
   );
 }
 
-/** The text a field shows for a stored value. */
+/** The text a field shows for a stored value: numbers as plain digits that read back as the same number. */
 function asText(value: AnswerValue | undefined): string {
   if (value === undefined) return "";
-  return Array.isArray(value) ? value.join(", ") : String(value);
+  if (typeof value === "number") return numericAnswerText(value);
+  return Array.isArray(value) ? value.join(", ") : value;
 }
+
+/** What a numeric field says about text it cannot read (exam.answer.numeric.* in the catalogs). */
+const PROBLEM_KEYS: Record<NumericProblem, string> = {
+  incomplete: "incomplete",
+  "not-a-number": "notANumber",
+  exponent: "exponent",
+  grouping: "grouping",
+  "ambiguous-comma": "ambiguousComma",
+  "too-many-digits": "tooManyDigits",
+};
 
 /**
  * Short text, essay and numeric answers. The field keeps its own text, so an echo of the candidate's own
  * edit never moves the caret; a value from elsewhere is adopted when the field is not focused and the value is
  * not simply what this field last wrote, or at once when another device made a newer version.
+ *
+ * A numeric field is plain text (`inputmode="decimal"`, never `type=number`, whose browsers drop what they
+ * cannot read): its text is read by `readNumericAnswer` (lib/shared/numeric-answer.ts), a decimal comma as a
+ * decimal point. Text it cannot read is never saved; the field says why, next to it, and what is still saved.
  */
 function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy }: AnswerControlProps) {
+  const t = useTranslations("exam.answer");
   const inputId = useId();
   const countId = useId();
   const noteId = useId();
@@ -94,8 +109,7 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
   const [text, setText] = useState(incoming);
   const [lastWritten, setLastWritten] = useState<string | null>(null);
   const [isFocused, setIsFocused] = useState(false);
-  const [isBadNumber, setIsBadNumber] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<Exclude<EditResult, { ok: true }>["reason"] | null>(null);
   const [seen, setSeen] = useState({ text: incoming, version: answer?.version ?? 0, deviceId: answer?.deviceId ?? "" });
 
   const version = answer?.version ?? 0;
@@ -104,15 +118,12 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
     // Adjusting state to a new incoming value during render (React's "storing information from previous renders").
     const isFromElsewhere = author !== "" && author !== deviceId && version !== seen.version;
     setSeen({ text: incoming, version, deviceId: author });
-    if (incoming !== text && (isFromElsewhere || (!isFocused && incoming !== lastWritten))) {
-      setText(incoming);
-      setIsBadNumber(false);
-    }
+    if (incoming !== text && (isFromElsewhere || (!isFocused && incoming !== lastWritten))) setText(incoming);
   }
 
   function write(value: AnswerValue, written: string) {
     setLastWritten(written);
-    void onEdit(value).then((result) => setRefusal(result.ok ? null : result.message));
+    void onEdit(value).then((result) => setRefusal(result.ok ? null : result.reason));
   }
 
   function onChange(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) {
@@ -122,16 +133,9 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
       write(next, next);
       return;
     }
-    // An empty or unfinished number ("-", "1e") is not an answer yet: nothing is written, never a 0.
-    const isBad = event.currentTarget instanceof HTMLInputElement && event.currentTarget.validity.badInput;
-    setIsBadNumber(isBad);
-    if (next.trim() === "" || isBad) return;
-    const number = Number(next);
-    if (!Number.isFinite(number)) {
-      setIsBadNumber(true);
-      return;
-    }
-    write(number, String(number));
+    // Only a number is an answer: empty or unreadable text writes nothing (never a 0, never a guess).
+    const reading = readNumericAnswer(next);
+    if (reading.kind === "number") write(reading.value, numericAnswerText(reading.value));
   }
 
   function onBlur() {
@@ -139,9 +143,11 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
     // Someone else wrote this question while the candidate was typing here: show the newest value now.
     if (incoming !== text && lastWritten !== null && incoming !== lastWritten && answer?.status === "saved") {
       setText(incoming);
-      setIsBadNumber(false);
     }
   }
+
+  const reading = question.type === "numeric" ? readNumericAnswer(text) : null;
+  const isInvalid = reading?.kind === "invalid";
 
   const common = {
     id: inputId,
@@ -159,34 +165,56 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
     field = (
       <textarea {...common} className="answer__input answer__input--essay" rows={8} maxLength={LIMITS.essayChars} />
     );
-    countText = `${count(text.length)} ${text.length === 1 ? "character" : "characters"} (up to ${count(LIMITS.essayChars)})`;
+    countText = t("essayCount", { count: text.length, max: LIMITS.essayChars });
   } else if (question.type === "short_text") {
     field = (
       <input {...common} type="text" className="answer__input" maxLength={LIMITS.shortTextChars} autoComplete="off" />
     );
-    countText = `${count(text.length)} of ${count(LIMITS.shortTextChars)} characters`;
+    countText = t("shortCount", { count: text.length, max: LIMITS.shortTextChars });
   } else {
-    field = <input {...common} type="number" step="any" className="answer__input answer__input--number" />;
-    countText = "A number; decimals and negative numbers are fine.";
+    field = (
+      <input
+        {...common}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={isInvalid}
+        className={`answer__input answer__input--number${isInvalid ? " answer__input--invalid" : ""}`}
+      />
+    );
+    // Say how the text was read when it is not written the way it is stored (20,5 is read as 20.5).
+    countText =
+      reading?.kind === "number" && text.trim() !== numericAnswerText(reading.value)
+        ? t("numeric.readAs", { value: numericAnswerText(reading.value) })
+        : t("numeric.hint");
   }
 
-  let note = refusal;
-  if (!note && question.type === "numeric") {
-    if (isBadNumber) note = "This is not a number yet, so it has not been saved.";
-    else if (text.trim() === "" && answer !== undefined)
-      note = `The field is empty, but your last number, ${asText(answer.value)}, is still your answer. Type a new number to change it.`;
+  let note: string | null = refusal ? t(`refusals.${refusal}`) : null;
+  if (!note && reading?.kind === "invalid") {
+    const written = text.trim();
+    const problem = t(`numeric.${PROBLEM_KEYS[reading.problem]}`, {
+      text: written,
+      withoutComma: written.replace(",", ""),
+      withPoint: written.replace(",", "."),
+    });
+    const saved =
+      answer !== undefined ? t("numeric.stillSaved", { value: asText(answer.value) }) : t("numeric.nothingSaved");
+    note = `${problem} ${saved}`;
+  } else if (!note && reading?.kind === "empty" && answer !== undefined) {
+    note = t("numeric.emptyKept", { value: asText(answer.value) });
   }
 
   return (
     <div className="answer answer--text">
       <label htmlFor={inputId} className="answer__label">
-        Your answer
+        {t("label")}
       </label>
       {field}
       <p className="answer__count muted" id={countId}>
         {countText}
       </p>
-      <p className="answer__note" id={noteId}>
+      <p className={`answer__note${isInvalid ? " answer__note--error" : ""}`} id={noteId} aria-live="polite">
         {note}
       </p>
     </div>

@@ -1,6 +1,12 @@
 "use client";
 
-import type { SyncSnapshot } from "@/lib/client/sync/sync-state";
+import { useLocale, useTimeZone, useTranslations } from "next-intl";
+
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import type { RecordedError, SyncSnapshot } from "@/lib/client/sync/sync-state";
+import { formatClock } from "@/lib/shared/format";
+import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/shared/errors";
 
 import { Icon } from "./icons";
 import { useNow } from "./use-now";
@@ -8,15 +14,28 @@ import { useNow } from "./use-now";
 /** Pending work older than this is worth a word even when the connection looks fine. */
 const OLD_PENDING_MS = 20_000;
 
-const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+/**
+ * A final answer the engine recorded (status, code, English message), as the failure the error catalog
+ * translates by code. Status 0 is the network; the English message is never shown.
+ */
+export function failureOf(error: RecordedError): ApiFailure {
+  if (error.status === 0) return { kind: "network" };
+  const code = error.code !== null && Object.hasOwn(ERROR_STATUS, error.code) ? (error.code as ErrorCode) : null;
+  return { kind: "http", status: error.status, code, message: error.message, issues: [] };
+}
 
 type Props = { state: SyncSnapshot; onRetryNow: () => void };
 
 /**
- * The calm truth about the network: shown when the connection is unstable or offline, when work has waited
- * long, when the server asked us to wait (429), or when sending stopped. Never red: the answers are safe.
+ * The calm truth about the network, in full: shown when the connection is unstable or offline, when work has
+ * waited long, when the server asked us to wait (429), or when sending stopped. Never red: the answers are
+ * safe. The short form (connection and count) stays in the sticky bar (ConnectionStatus) when this scrolls away.
  */
 export function ConnectionBanner({ state, onRetryNow }: Props) {
+  const t = useTranslations("exam.banner");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const describe = useDescribeFailure();
   const now = useNow();
   const isOld = now !== null && state.oldestPendingAt !== null && now - state.oldestPendingAt > OLD_PENDING_MS;
   const isOffline = state.connection === "offline" || !state.online;
@@ -27,35 +46,22 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
 
   let body = null;
   if (isShown) {
-    const waiting =
-      state.pendingCount === 0
-        ? "No answers are waiting to be sent."
-        : `${state.pendingCount} ${state.pendingCount === 1 ? "answer is" : "answers are"} waiting to be sent.`;
     body = (
       <>
         <Icon name="info" />
         <div className="banner__text">
-          <p className="banner__title">
-            {isOffline
-              ? "You are offline. Every answer is saved on this device and will be sent automatically when the connection returns."
-              : "Your connection is unstable. Every answer is saved on this device and will be sent automatically."}
-          </p>
-          {retryInSeconds !== null ? <p aria-live="off">The server is busy; retrying in {retryInSeconds} s.</p> : null}
-          {state.blocked ? (
-            <p>
-              Sending has paused: {state.blocked.message} Your answers stay on this device; reload the page or try
-              again.
-            </p>
-          ) : null}
+          <p className="banner__title">{isOffline ? t("offline") : t("unstable")}</p>
+          {retryInSeconds !== null ? <p aria-live="off">{t("busy", { seconds: retryInSeconds })}</p> : null}
+          {state.blocked ? <p>{t("blocked", { reason: describe(failureOf(state.blocked)) })}</p> : null}
           <p>
-            {waiting}{" "}
+            {t("waiting", { count: state.pendingCount })}{" "}
             {state.lastSyncAt !== null
-              ? `Last saved to the server at ${TIME_OF_DAY.format(state.lastSyncAt)}.`
-              : "Nothing has reached the server from this device yet."}
+              ? t("lastSaved", { time: formatClock(state.lastSyncAt, locale, timeZone) })
+              : t("neverSaved")}
           </p>
           {!isOffline ? (
             <button type="button" className="button button--quiet" onClick={onRetryNow}>
-              Try sending now
+              {t("retryNow")}
             </button>
           ) : null}
         </div>
@@ -68,5 +74,27 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
     <div className={isShown ? "banner" : "banner banner--hidden"} role="status" aria-live="polite">
       {body}
     </div>
+  );
+}
+
+/**
+ * The connection and the answers still on this device, in the sticky bar: visible wherever the candidate has
+ * scrolled. Not a live region (it changes at every save); the banner and the countdown announce what matters.
+ */
+export function ConnectionStatus({ state }: { state: SyncSnapshot }) {
+  const t = useTranslations("exam.bar");
+  const isOffline = state.connection === "offline" || !state.online;
+  const kind = isOffline ? "offline" : state.connection === "unstable" ? "unstable" : "online";
+  const isAllSent = state.pendingCount === 0;
+  return (
+    <p className={`connection-status connection-status--${kind}`} data-pending={state.pendingCount}>
+      <Icon name={kind === "online" && isAllSent ? "saved" : kind === "online" ? "pending" : "info"} />
+      <span>
+        <strong>{t(kind)}</strong>
+        <span aria-hidden="true"> · </span>
+        <span className="visually-hidden">, </span>
+        {state.ready ? (isAllSent ? t("allSent") : t("pending", { count: state.pendingCount })) : t("opening")}
+      </span>
+    </p>
   );
 }

@@ -1,28 +1,45 @@
 "use client";
 
+import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useState } from "react";
 
-import { formatInstant } from "@/lib/shared/format";
+import type { ConnectionState } from "@/lib/client/sync/sync-state";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
+import { formatClock, formatInstant } from "@/lib/shared/format";
 
 import { useNow } from "./use-now";
 
-type Stage = "plenty" | "ten-minutes" | "one-minute" | "over";
+export type TimeStage = "plenty" | "low" | "last-minute" | "over";
 
-const NOTES: Record<Stage, string> = {
-  plenty: "",
-  "ten-minutes": "Less than 10 minutes left. Your answers are saved as you go.",
-  "one-minute": "Less than a minute left. Everything you have answered is kept.",
-  over: "Time is up. The server will submit the answers it holds.",
-};
+/** The first warning comes at the largest of these (in minutes) that is at most a quarter of the exam. */
+const LOW_WARNING_MINUTES = [10, 5, 2] as const;
+const MINUTE_MS = 60_000;
 
-function stageOf(remainingMs: number): Stage {
+export type WarningThresholds = { lowMs: number | null; lastMinuteMs: number | null };
+
+/**
+ * When the countdown warns, relative to the time the candidate had (duration, extra time and any extension):
+ * a warning must say something the candidate did not know at the start, so none comes before the last quarter
+ * of the exam. A 10-minute exam warns at 2 minutes and at 1; a 5-minute one only in its last minute; an exam of
+ * 40 minutes or more at 10 minutes and at 1.
+ */
+export function warningThresholds(totalMs: number): WarningThresholds {
+  const quarter = totalMs / 4;
+  const low = LOW_WARNING_MINUTES.find((minutes) => minutes * MINUTE_MS <= quarter);
+  return {
+    lowMs: low === undefined ? null : low * MINUTE_MS,
+    lastMinuteMs: MINUTE_MS <= quarter ? MINUTE_MS : null,
+  };
+}
+
+export function stageOf(remainingMs: number, thresholds: WarningThresholds): TimeStage {
   if (remainingMs <= 0) return "over";
-  if (remainingMs <= 60_000) return "one-minute";
-  if (remainingMs <= 10 * 60_000) return "ten-minutes";
+  if (thresholds.lastMinuteMs !== null && remainingMs <= thresholds.lastMinuteMs) return "last-minute";
+  if (thresholds.lowMs !== null && remainingMs <= thresholds.lowMs) return "low";
   return "plenty";
 }
 
-/** 3725 s -> "1:02:05"; 65 s -> "1:05". */
+/** 3725 s -> "1:02:05"; 65 s -> "1:05". Digits and colons read the same in every locale we speak. */
 function clock(remainingMs: number): string {
   const total = Math.max(0, Math.ceil(remainingMs / 1000));
   const hours = Math.floor(total / 3600);
@@ -31,62 +48,166 @@ function clock(remainingMs: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** "Your proctor gave you 10 more minutes." — for a deadline moved later by `addedMs`. */
-export function extensionMessage(addedMs: number): string {
-  const total = Math.round(addedMs / 1000);
-  const minutes = Math.floor(total / 60);
-  const seconds = total % 60;
-  const parts = [
-    ...(minutes > 0 ? [`${minutes} more ${minutes === 1 ? "minute" : "minutes"}`] : []),
-    ...(seconds > 0 || minutes === 0
-      ? [`${seconds} ${minutes > 0 ? "" : "more "}${seconds === 1 ? "second" : "seconds"}`]
-      : []),
-  ];
-  // Never rounded up: a candidate must not be told of time they do not have.
-  return `Your proctor gave you ${parts.join(" and ")}.`;
+/** Whole minutes and seconds a proctor added, never rounded up: a candidate must not be told of time they lack. */
+export function extensionParts(addedMs: number): { minutes: number; seconds: number } {
+  const total = Math.floor(addedMs / 1000);
+  return { minutes: Math.floor(total / 60), seconds: total % 60 };
 }
 
 /**
  * The deadline moved later while the page was open (only a proctor's extension does that): say so, calmly,
  * until it moves again. Derived while rendering from the previous deadline, not in an effect.
  */
-function useExtensionNotice(deadline: string | null): string | null {
-  const [shown, setShown] = useState<{ deadline: string | null; notice: string | null }>({ deadline, notice: null });
+function useExtension(deadline: string | null): number | null {
+  const [shown, setShown] = useState<{ deadline: string | null; addedMs: number | null }>({
+    deadline,
+    addedMs: null,
+  });
   if (shown.deadline !== deadline) {
     const added = shown.deadline !== null && deadline !== null ? Date.parse(deadline) - Date.parse(shown.deadline) : 0;
-    const next = { deadline, notice: added > 0 ? extensionMessage(added) : shown.notice };
+    const next = { deadline, addedMs: added > 0 ? added : shown.addedMs };
     setShown(next);
-    return next.notice;
+    return next.addedMs;
   }
-  return shown.notice;
+  return shown.addedMs;
 }
 
-/**
- * Time left by the server's clock: the deadline minus (device time + the measured offset). The device clock
- * only displays (contract guarantee 5). The warnings are announced politely, once each, as the stage changes.
- */
-export function Countdown({ deadline, serverOffsetMs }: { deadline: string | null; serverOffsetMs: number }) {
+type TimeFacts = {
+  deadline: string | null;
+  /** Writes are accepted until then (deadline + grace): answers that arrive by then still count. */
+  acceptsUntil: string | null;
+  /** When the attempt started: the exam's length, with the deadline, decides when to warn. */
+  startedAt: string;
+  serverOffsetMs: number;
+};
+
+type TimeLeft = {
+  remaining: number | null;
+  stage: TimeStage;
+  /** The "Less than N minutes left" of the stage (empty while there is plenty). */
+  when: string;
+  /** Answers that reach the server before this instant still count (null when that time has passed). */
+  countsUntil: string | null;
+};
+
+/** Time left by the server's clock, and what the stage is called, for the bar and the warning below it. */
+function useTimeLeft({ deadline, acceptsUntil, startedAt, serverOffsetMs }: TimeFacts): TimeLeft {
+  const t = useTranslations("exam.countdown");
   const now = useNow();
-  const remaining = now === null || deadline === null ? null : Date.parse(deadline) - (now + serverOffsetMs);
-  const stage = remaining === null ? "plenty" : stageOf(remaining);
-  const extension = useExtensionNotice(deadline);
+  const serverNow = now === null ? null : now + serverOffsetMs;
+  const remaining = serverNow === null || deadline === null ? null : Date.parse(deadline) - serverNow;
+  const thresholds = warningThresholds(deadline === null ? 0 : Date.parse(deadline) - Date.parse(startedAt));
+  const stage = remaining === null ? "plenty" : stageOf(remaining, thresholds);
+  const when = {
+    plenty: "",
+    low: t("low", { minutes: Math.round((thresholds.lowMs ?? 0) / MINUTE_MS) }),
+    "last-minute": t("lastMinute"),
+    over: t("over"),
+  }[stage];
+  const countsUntil =
+    acceptsUntil !== null && serverNow !== null && Date.parse(acceptsUntil) > serverNow ? acceptsUntil : null;
+  return { remaining, stage, when, countsUntil };
+}
+
+type Props = TimeFacts & {
+  pendingCount: number;
+  connection: ConnectionState;
+  /** The emergency file is on the page (time up, answers waiting, no connection): the bar links to it. */
+  emergencyHref: string | null;
+};
+
+/**
+ * The sticky bar's clock: time left by the server's clock, the deadline minus (device time + the measured
+ * offset); the device clock only displays (contract guarantee 5). The warnings, relative to the exam's length,
+ * are short here and announced politely as the stage changes; with answers still on the device the note says
+ * what to do in a few words, never that everything is kept (DeadlineWarning, below the bar, says it in full).
+ */
+export function Countdown(props: Props) {
+  const { pendingCount, connection, emergencyHref } = props;
+  const t = useTranslations("exam.countdown");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const { remaining, stage, when, countsUntil } = useTimeLeft(props);
+  const addedMs = useExtension(props.deadline);
+
+  let what = "";
+  if (stage !== "plenty") {
+    if (pendingCount === 0) what = stage === "over" ? t("short.overAllOnServer") : t("short.allOnServer");
+    else if (stage !== "over")
+      what = t(connection === "ok" ? "short.sending" : "short.reconnect", { count: pendingCount });
+    else if (countsUntil)
+      what = t("short.reconnectBy", {
+        count: pendingCount,
+        time: formatClock(countsUntil, locale, timeZone, false),
+      });
+    else what = t("short.emergency", { count: pendingCount });
+  }
+  // Announced: the stage, and the warning when answers are stuck on the device. Not every change of the
+  // count, which would speak at each keystroke near the deadline.
+  const announcement = pendingCount > 0 && connection !== "ok" ? `${when} ${what}` : when;
+
   return (
     <div className={`countdown countdown--${stage}`}>
       <p className="countdown__clock">
-        <span className="countdown__label">Time left</span>{" "}
-        <strong role="timer" aria-label="Time left">
+        <span className="countdown__label">{t("timeLeft")}</span>{" "}
+        <strong role="timer" aria-label={t("timeLeft")}>
           {remaining === null ? "–:––" : clock(remaining)}
         </strong>
       </p>
-      <p className="countdown__note" aria-live="polite">
-        {NOTES[stage]}
+      <p className="countdown__note">
+        {when ? <strong>{when}</strong> : null} {what}{" "}
+        {what && emergencyHref && pendingCount > 0 ? <a href={emergencyHref}>{t("short.emergencyLink")}</a> : null}
+      </p>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement.trim()}
       </p>
       <p className="countdown__extended" role="status">
-        {extension ?? ""}
+        {addedMs !== null ? t("extended", extensionParts(addedMs)) : ""}
       </p>
-      {deadline ? (
-        <p className="countdown__deadline muted">Deadline: {formatInstant(deadline, "en", "UTC")} (server time)</p>
-      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Below the bar, near the deadline with answers still on this device: what will happen to them and what to do
+ * (stay on the page, reconnect, the emergency file), in full. Nothing when every answer is on the server.
+ */
+export function DeadlineWarning(props: TimeFacts & { pendingCount: number; connection: ConnectionState }) {
+  const { pendingCount, connection } = props;
+  const t = useTranslations("exam.countdown");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const { stage, when, countsUntil } = useTimeLeft(props);
+  if (stage === "plenty" || pendingCount === 0) return null;
+  const values = { count: pendingCount };
+  const what =
+    stage !== "over"
+      ? t(connection === "ok" ? "sendingNow" : "reconnectNear", values)
+      : countsUntil
+        ? t("reconnectOver", { ...values, time: formatClock(countsUntil, locale, timeZone, false) })
+        : t("lateOver", values);
+  return (
+    <p className="notice notice--warn deadline-warning">
+      <strong>
+        {when} {t("pending", values)}
+      </strong>{" "}
+      {what}
+    </p>
+  );
+}
+
+/**
+ * The deadline as a date and time, and the one time zone every time on the exam page is shown in (the banner's
+ * "last saved" too). Outside the sticky bar: a fact to read once, not to keep in view.
+ */
+export function DeadlineNote({ deadline }: { deadline: string | null }) {
+  const t = useTranslations("exam.countdown");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  return (
+    <div className="exam__deadline">
+      {deadline ? <p>{t("deadline", { time: formatInstant(deadline, locale, timeZone) })}</p> : null}
+      <TimeZoneNote />
     </div>
   );
 }

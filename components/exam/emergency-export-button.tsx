@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 
 import { makeEmergencyFile } from "@/lib/client/emergency-export";
@@ -18,8 +19,8 @@ function download(file: EmergencyExportFile) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const NO_KEY_MESSAGE =
-  "This device cannot make the file: it was never online while this exam was open. Your answers stay on this device; tell your proctor.";
+/** The section's heading: the sticky bar links to it once the time is up with answers waiting. */
+export const EMERGENCY_EXPORT_ID = "emergency-export-title";
 
 /**
  * "Download emergency file" (docs/sync-protocol.md, "Emergency export"): the answers still waiting on this
@@ -35,6 +36,7 @@ export function EmergencyExport({
   /** 3 inside the final screen, whose own heading is an h2. */
   headingLevel?: 2 | 3;
 }) {
+  const t = useTranslations("exam.emergency");
   const Heading = headingLevel === 3 ? "h3" : "h2";
   const [message, setMessage] = useState<string | null>(null);
   const [isWorking, setIsWorking] = useState(false);
@@ -45,34 +47,27 @@ export function EmergencyExport({
     try {
       const outcome = await makeEmergencyFile(attemptId);
       if (!outcome.ok) {
-        setMessage(
-          outcome.reason === "no-key"
-            ? NO_KEY_MESSAGE
-            : "Every answer on this device has reached the server: no file is needed.",
-        );
+        setMessage(outcome.reason === "no-key" ? t("noKey") : t("nothingToExport"));
         return;
       }
       download(outcome.file);
-      setMessage(
-        `The file holds ${outcome.count} ${outcome.count === 1 ? "answer" : "answers"}. Give it to your proctor; it is encrypted, so only Holdfast can read it.`,
-      );
+      setMessage(t("made", { count: outcome.count }));
     } catch {
-      setMessage("The file could not be made in this browser. Your answers stay on this device; tell your proctor.");
+      setMessage(t("failed"));
     } finally {
       setIsWorking(false);
     }
   };
 
   return (
-    <section className="notice notice--warn" aria-labelledby="emergency-export-title">
-      <Heading id="emergency-export-title">Answers still on this device</Heading>
-      <p>
-        {pendingCount} {pendingCount === 1 ? "answer has" : "answers have"} not reached the server, and the time is up.
-        Download an emergency file and give it to your proctor: they can add it to your exam.
-      </p>
+    <section className="notice notice--warn" aria-labelledby={EMERGENCY_EXPORT_ID}>
+      <Heading id={EMERGENCY_EXPORT_ID} tabIndex={-1}>
+        {t("title")}
+      </Heading>
+      <p>{t("text", { count: pendingCount })}</p>
       <p>
         <button type="button" className="button button--primary" onClick={() => void onDownload()} disabled={isWorking}>
-          Download emergency file
+          {t("download")}
         </button>
       </p>
       {message ? <p role="status">{message}</p> : null}

@@ -1,16 +1,22 @@
 "use client";
 
-import { useCallback, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useLocale, useTimeZone, useTranslations } from "next-intl";
+import { useCallback, useEffect, useRef, useState } from "react";
 
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { useSyncEngine } from "@/lib/client/sync/use-sync-engine";
+import { tellWorker } from "@/components/service-worker-registration";
 import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
-import { ConnectionBanner } from "./connection-banner";
-import { Countdown } from "./countdown";
-import { EmergencyExport } from "./emergency-export-button";
-import { ExamQuestion, questionHeadingId } from "./exam-question";
+import { ConnectionBanner, ConnectionStatus, failureOf } from "./connection-banner";
+import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
+import { EMERGENCY_EXPORT_ID, EmergencyExport } from "./emergency-export-button";
+import { ExamQuestion } from "./exam-question";
 import { FinalScreen } from "./final-screen";
+import { EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
+import { LeaveDevice } from "./leave-device";
 import { QuestionNavigator } from "./question-navigator";
 import { ReviewDialog } from "./review-dialog";
 import { useNow } from "./use-now";
@@ -24,16 +30,45 @@ function jumpTo(questionId: string) {
 }
 
 /**
- * The candidate's exam: every question with its save state, the navigator, the server-timed countdown, the
- * connection banner and the submit flow, all read from the attempt's sync engine (docs/sync-protocol.md,
- * "The client"). Every change goes to the engine at once; the engine keeps it on the device and sends it.
+ * The copy of this page the service worker keeps for offline reloads (public/sw.js, rule 5) carries the
+ * messages of the language and the time zone it was rendered in. When the candidate switches language (or
+ * the page learns their zone), the page is re-rendered in place, which the worker never sees: ask it to keep
+ * the page again, so an offline reload shows the language the candidate chose.
  */
-export function ExamClient({ initialView }: { initialView: AttemptView }) {
+function useKeptPageFollowsLanguage() {
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const kept = useRef(`${locale}|${timeZone}`);
+  useEffect(() => {
+    const current = `${locale}|${timeZone}`;
+    if (current === kept.current) return;
+    kept.current = current;
+    if (!("serviceWorker" in navigator)) return;
+    tellWorker(navigator.serviceWorker, { type: "holdfast:keep", page: location.href, assets: [], language: locale });
+  }, [locale, timeZone]);
+}
+
+type Props = {
+  initialView: AttemptView;
+  /** For the receipt: the name the candidate was enrolled with. */
+  candidateName: string;
+};
+
+/**
+ * The candidate's exam: every question with its save state, the navigator, the server-timed countdown, the
+ * connection and the submit flow, all read from the attempt's sync engine (docs/sync-protocol.md, "The
+ * client"). Every change goes to the engine at once; the engine keeps it on the device and sends it.
+ */
+export function ExamClient({ initialView, candidateName }: Props) {
+  const t = useTranslations("exam");
+  const describe = useDescribeFailure();
+  const router = useRouter();
   const { state, edit, toggleFlag, submit, flushNow } = useSyncEngine({
     attemptId: initialView.attemptId,
     initialView,
   });
   const [isReviewOpen, setIsReviewOpen] = useState(false);
+  useKeptPageFollowsLanguage();
 
   const onJumpFromReview = useCallback((questionId: string) => {
     setIsReviewOpen(false);
@@ -45,6 +80,31 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
   const isSubmitting = state.submitState === "submitting";
   const isLocked = !state.ready || isSubmitting || isFinished;
   const title = state.examTitle ?? initialView.examTitle;
+  const firstQuestionId = state.questions[0]?.id ?? null;
+
+  // After Start (or Resume), keyboard and screen reader users begin at the first question rather than at the
+  // top of the document (the start page's button that had focus is gone). Once, and the page does not scroll.
+  useEffect(() => {
+    if (isFinished || firstQuestionId === null) return;
+    let isFromStart = false;
+    try {
+      isFromStart = sessionStorage.getItem(FOCUS_FIRST_QUESTION_KEY) === initialView.attemptId;
+      if (isFromStart) sessionStorage.removeItem(FOCUS_FIRST_QUESTION_KEY);
+    } catch {
+      return;
+    }
+    if (isFromStart) document.getElementById(questionHeadingId(firstQuestionId))?.focus({ preventScroll: true });
+  }, [isFinished, firstQuestionId, initialView.attemptId]);
+
+  // The attempt closed while the page was open (another device, the proctor, the deadline): the server knows
+  // who submitted, and its render of this page says so on the final screen. Asked once, when online.
+  const isSourceUnknown = isFinished && state.submitResponse === null && !initialView.submission?.source;
+  const hasAskedSource = useRef(false);
+  useEffect(() => {
+    if (!isSourceUnknown || hasAskedSource.current || state.connection !== "ok") return;
+    hasAskedSource.current = true;
+    router.refresh();
+  }, [isSourceUnknown, state.connection, router]);
 
   // Emergency export (docs/sync-protocol.md): the key is kept while online; the file is offered once the
   // deadline has passed by server time with answers still waiting and no working connection.
@@ -53,52 +113,73 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
   const isPastDeadline =
     now !== null && state.deadline !== null && now + state.serverOffsetMs > Date.parse(state.deadline);
   const isExportOffered = isPastDeadline && state.pendingCount > 0 && state.connection !== "ok";
+  const isSubmitted = state.submitState === "submitted" || state.closed?.reason === "ALREADY_SUBMITTED";
 
   return (
-    <main className="page page--reading exam">
-      <p className="eyebrow">Exam</p>
+    <main className="page page--reading exam" id={EXAM_MAIN_ID} tabIndex={-1}>
+      <p className="eyebrow">{t("eyebrow")}</p>
       <h1>{title}</h1>
 
       {isFinished ? (
-        <FinalScreen state={state} />
+        <>
+          <FinalScreen state={state} view={initialView} candidateName={candidateName} />
+          <LeaveDevice pendingCount={state.pendingCount} isSubmitted={isSubmitted} />
+        </>
       ) : (
         <>
           <div className="exam__bar">
-            <Countdown deadline={state.deadline} serverOffsetMs={state.serverOffsetMs} />
+            <Countdown
+              deadline={state.deadline}
+              acceptsUntil={state.acceptsUntil}
+              startedAt={initialView.startedAt}
+              serverOffsetMs={state.serverOffsetMs}
+              pendingCount={state.pendingCount}
+              connection={state.online ? state.connection : "offline"}
+              emergencyHref={isExportOffered ? `#${EMERGENCY_EXPORT_ID}` : null}
+            />
+            <ConnectionStatus state={state} />
             <button
               type="button"
               className="button button--primary exam__submit-top"
               onClick={() => setIsReviewOpen(true)}
               disabled={isSubmitting}
             >
-              {isSubmitting ? "Submitting…" : "Review and submit"}
+              {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
             </button>
           </div>
 
+          <DeadlineWarning
+            deadline={state.deadline}
+            acceptsUntil={state.acceptsUntil}
+            startedAt={initialView.startedAt}
+            serverOffsetMs={state.serverOffsetMs}
+            pendingCount={state.pendingCount}
+            connection={state.online ? state.connection : "offline"}
+          />
+          <DeadlineNote deadline={state.deadline} />
           <ConnectionBanner state={state} onRetryNow={() => void flushNow()} />
 
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}
 
           {state.storageError ? (
             <p className="notice notice--warn" role="alert">
-              This browser cannot keep your answers on this device ({state.storageError}). Use another browser, or leave
-              private browsing, before you answer.
+              {t("storageError")}{" "}
+              <span className="muted" lang="en">
+                ({state.storageError})
+              </span>
             </p>
           ) : null}
-          {!state.ready && !state.storageError ? <p className="quiet">Opening your answers on this device…</p> : null}
+          {!state.ready && !state.storageError ? <p className="quiet">{t("opening")}</p> : null}
 
           {isSubmitting ? (
             <section className="notice submitting" aria-labelledby="submitting-title">
-              <h2 id="submitting-title">Submitting…</h2>
-              <p>
-                Your answers are locked and kept on this device. This page keeps sending them until the server confirms;
-                you do not need to do anything.
-              </p>
+              <h2 id="submitting-title">{t("submitting")}</h2>
+              <p>{t("submittingText")}</p>
               {state.submitError ? (
                 <p role="alert">
-                  The server did not accept the submission: {state.submitError.message}{" "}
+                  {t("submitRefused", { reason: describe(failureOf(state.submitError)) })}{" "}
                   <button type="button" className="button button--quiet" onClick={() => void submit()}>
-                    Send again
+                    {t("sendAgain")}
                   </button>
                 </p>
               ) : null}
@@ -112,7 +193,7 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
             onJump={jumpTo}
           />
 
-          <ol className="questions" aria-label="Questions">
+          <ol className="questions" aria-label={t("questionsLabel")}>
             {state.questions.map((question) => (
               <ExamQuestion
                 key={question.id}
@@ -134,9 +215,11 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
               onClick={() => setIsReviewOpen(true)}
               disabled={isSubmitting}
             >
-              {isSubmitting ? "Submitting…" : "Review and submit"}
+              {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
             </button>
           </div>
+
+          <LeaveDevice pendingCount={state.pendingCount} isSubmitted={false} />
 
           <ReviewDialog
             isOpen={isReviewOpen}

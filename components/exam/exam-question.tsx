@@ -1,23 +1,16 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { memo } from "react";
 
 import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
-const QUESTION_TYPE_LABELS = {
-  single_choice: "Single choice",
-  multiple_choice: "Multiple choice",
-  short_text: "Short text",
-  essay: "Essay",
-  numeric: "Numeric",
-} as const; // TODO(i18n, issue 11)
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { AnswerControl } from "./answer-control";
 import { Icon } from "./icons";
+import { questionHeadingId } from "./ids";
 import { SaveStatus } from "./save-status";
-
-export const questionHeadingId = (questionId: string) => `question-${questionId}`;
 
 type Props = {
   question: CandidateQuestion;
@@ -39,6 +32,8 @@ export const ExamQuestion = memo(function ExamQuestion({
   onEdit,
   onToggleFlag,
 }: Props) {
+  const t = useTranslations("exam.question");
+  const tc = useTranslations("common");
   const headingId = questionHeadingId(question.id);
   const promptId = `${headingId}-prompt`;
   const statusId = `${headingId}-status`;
@@ -47,14 +42,14 @@ export const ExamQuestion = memo(function ExamQuestion({
       <article aria-labelledby={headingId}>
         <header className="question__head">
           <h2 id={headingId} className="question__title" tabIndex={-1}>
-            Question {question.position}
+            {tc("question.heading", { position: question.position })}
           </h2>
           <span className="question__meta">
-            {QUESTION_TYPE_LABELS[question.type]} · {question.points} {question.points === 1 ? "point" : "points"}
+            {tc(`questionTypes.${question.type}`)} · {tc("question.points", { points: question.points })}
           </span>
           {isFlagged ? (
             <span className="flag-mark">
-              <Icon name="flag" /> Flagged
+              <Icon name="flag" /> {t("flagged")}
             </span>
           ) : null}
         </header>
@@ -71,6 +66,7 @@ export const ExamQuestion = memo(function ExamQuestion({
         />
         <footer className="exam-question__foot">
           <SaveStatus answer={answer} id={statusId} />
+          {/* The label itself says whether the question is flagged, not only the pressed state. */}
           <button
             type="button"
             className="button button--quiet flag-toggle"
@@ -78,7 +74,7 @@ export const ExamQuestion = memo(function ExamQuestion({
             onClick={() => void onToggleFlag(question.id)}
             disabled={isLocked}
           >
-            <Icon name="flag" /> Flag for review
+            <Icon name="flag" /> {isFlagged ? t("unflag") : t("flag")}
           </button>
         </footer>
       </article>

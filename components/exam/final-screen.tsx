@@ -1,139 +1,106 @@
 "use client";
 
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+
 import type { SyncSnapshot } from "@/lib/client/sync/sync-state";
-import { formatInstant } from "@/lib/shared/format";
+import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { EmergencyExport } from "./emergency-export-button";
 import { Icon } from "./icons";
+import { SubmissionReceipt, type ReceiptFacts, type ReceiptSource } from "./receipt";
+import { ReceiptDownload } from "./receipt-download";
 
-type Receipt = {
-  attemptId: string;
-  submissionId: string | null;
-  submittedAt: string | null;
-  digest: string | null;
-  receipt: string | null;
-  examTitle: string | null;
-};
-
-function receiptOf(state: SyncSnapshot): Receipt {
+/**
+ * What this device knows of the submission. Its own submit's answer comes first (it carries the signature);
+ * otherwise the server's record (the page's server render, refreshed once the attempt closes), then what the
+ * engine learned when the server refused a write (`ALREADY_SUBMITTED`).
+ */
+function receiptOf(state: SyncSnapshot, view: AttemptView, candidateName: string): ReceiptFacts {
   const response = state.submitResponse;
   const elsewhere = state.submittedElsewhere;
+  const recorded = view.submission;
+  const recordedSource = recorded?.source === "candidate" ? "elsewhere" : (recorded?.source ?? null);
+  const source: ReceiptSource = response
+    ? response.source === "candidate"
+      ? "here"
+      : response.source
+    : recordedSource;
   return {
     attemptId: state.attemptId,
-    submissionId: response?.submissionId ?? elsewhere?.submissionId ?? state.closed?.submissionId ?? null,
-    submittedAt: response?.submittedAt ?? elsewhere?.submittedAt ?? state.closed?.submittedAt ?? null,
-    digest: response?.digest ?? elsewhere?.digest ?? state.closed?.digest ?? null,
+    examTitle: state.examTitle ?? view.examTitle,
+    candidateName,
+    submissionId:
+      response?.submissionId ?? recorded?.submissionId ?? elsewhere?.submissionId ?? state.closed?.submissionId ?? null,
+    submittedAt:
+      response?.submittedAt ?? recorded?.submittedAt ?? elsewhere?.submittedAt ?? state.closed?.submittedAt ?? null,
+    digest: response?.digest ?? recorded?.digest ?? elsewhere?.digest ?? state.closed?.digest ?? null,
+    source,
     receipt: response?.receipt ?? null,
-    examTitle: state.examTitle,
   };
-}
-
-function downloadReceipt(receipt: Receipt) {
-  const blob = new Blob([`${JSON.stringify(receipt, null, 2)}\n`], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = `holdfast-receipt-${receipt.attemptId}.json`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the click has handed the file to the browser.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** Answers that reached the server only after the paper was frozen: kept there as late answers. */
 function LateAnswersNote({ state }: { state: SyncSnapshot }) {
+  const t = useTranslations("exam.final");
   const late = Object.values(state.answers).filter((answer) => answer.status === "late").length;
   if (late === 0) return null;
-  return (
-    <p className="notice">
-      {late} {late === 1 ? "answer" : "answers"} from this device reached the server after the paper was frozen.{" "}
-      {late === 1 ? "It is" : "They are"} not part of the submitted paper, but the server kept{" "}
-      {late === 1 ? "it" : "them"} as late {late === 1 ? "answer" : "answers"} with the time{" "}
-      {late === 1 ? "it" : "they"} arrived; your proctor can see {late === 1 ? "it" : "them"} and decide.
-    </p>
-  );
+  return <p className="notice">{t("late", { count: late })}</p>;
 }
 
-/** The end of the exam: the receipt when submitted, or an honest word when the exam closed otherwise. */
-export function FinalScreen({ state }: { state: SyncSnapshot }) {
+type Props = {
+  state: SyncSnapshot;
+  /** The attempt as the server last rendered it: its submission says who submitted. */
+  view: AttemptView;
+  candidateName: string;
+};
+
+/** The end of the exam: a readable receipt when submitted, or an honest word when the exam closed otherwise. */
+export function FinalScreen({ state, view, candidateName }: Props) {
+  const t = useTranslations("exam.final");
   const isSubmitted =
     state.submitState === "submitted" ||
     state.closed?.reason === "ALREADY_SUBMITTED" ||
-    state.submittedElsewhere !== null;
-  const receipt = receiptOf(state);
+    state.submittedElsewhere !== null ||
+    view.submission !== null;
 
   if (!isSubmitted) {
     return (
       <section className="final" aria-labelledby="final-title">
-        <h2 id="final-title">This exam has closed</h2>
-        <p>
-          The deadline has passed. The server submitted the answers it held at the deadline; answers can no longer
-          change.
-        </p>
+        <h2 id="final-title">{t("closedTitle")}</h2>
+        <p>{t("closedText")}</p>
         <LateAnswersNote state={state} />
         {state.pendingCount > 0 ? (
-          <p className="notice notice--warn">
-            {state.pendingCount} {state.pendingCount === 1 ? "answer" : "answers"} on this device had not reached the
-            server. {state.pendingCount === 1 ? "It is" : "They are"} kept on this device; tell your proctor.
-          </p>
-        ) : null}
-        {state.pendingCount > 0 ? (
-          <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
+          <>
+            <p className="notice notice--warn">{t("closedPending", { count: state.pendingCount })}</p>
+            <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
+          </>
         ) : null}
       </section>
     );
   }
 
-  const isOurs = state.submitResponse !== null;
+  const facts = receiptOf(state, view, candidateName);
+  const paperHref = `/attempts/${state.attemptId}/paper`;
   return (
     <section className="final" aria-labelledby="final-title">
       <p className="final__badge">
-        <Icon name="saved" /> Submitted
+        <Icon name="saved" /> {t("badge")}
       </p>
-      <h2 id="final-title">Your answers were submitted</h2>
-      {!isOurs ? (
-        <p>Your paper was submitted from another device, by your proctor, or by the server at the deadline.</p>
-      ) : null}
-      <dl className="facts final__facts">
-        <div>
-          <dt>Submitted at</dt>
-          <dd>{receipt.submittedAt ? formatInstant(receipt.submittedAt, "en", "UTC") : "Not known on this device"}</dd>
-        </div>
-        <div className="facts__wide">
-          <dt>Submission id</dt>
-          <dd>
-            <code>{receipt.submissionId ?? "Not known on this device"}</code>
-          </dd>
-        </div>
-        <div className="facts__wide">
-          <dt>Digest of your paper (SHA-256)</dt>
-          <dd>
-            <code className="digest">{receipt.digest ?? "Not known on this device"}</code>
-          </dd>
-        </div>
-      </dl>
+      <h2 id="final-title">{t("title")}</h2>
+      <SubmissionReceipt facts={facts} paperHref={paperHref} />
       <LateAnswersNote state={state} />
-      {state.digestMismatch ? (
-        <p className="notice notice--warn">
-          The paper the server received differs from what this device holds. Your proctor can see this; keep this
-          receipt.
-        </p>
-      ) : null}
+      {state.digestMismatch ? <p className="notice notice--warn">{t("digestMismatch")}</p> : null}
       {state.pendingCount > 0 ? (
         <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
       ) : null}
-      <p>
-        <button type="button" className="button button--primary" onClick={() => downloadReceipt(receipt)}>
-          Download receipt
-        </button>
+      <p className="final__actions">
+        <ReceiptDownload facts={facts} />
+        <Link className="button" href={paperHref}>
+          {t("viewPaper")}
+        </Link>
       </p>
-      <p className="muted">
-        {receipt.receipt
-          ? "The receipt is signed by the server: it proves what was submitted and when."
-          : "The server's signed receipt is kept by the device that submitted; this file records what this device knows."}{" "}
-        You can close this page.
-      </p>
+      <p className="muted">{t("closeHint")}</p>
     </section>
   );
 }

@@ -1,10 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 import type { AnswerState } from "@/lib/client/sync/sync-state";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { Icon } from "./icons";
-import { saveStatusText } from "./save-status";
 
 type Props = {
   questions: readonly CandidateQuestion[];
@@ -13,24 +14,22 @@ type Props = {
   onJump: (questionId: string) => void;
 };
 
-/** Everything a numbered button says, for screen readers: "Question 2: answered, saved to server, flagged". */
-function describe(question: CandidateQuestion, answer: AnswerState | undefined, isFlagged: boolean): string {
-  const parts = [`Question ${question.position}`];
-  parts.push(answer ? `answered, ${saveStatusText(answer).toLowerCase()}` : "not answered");
-  if (isFlagged) parts.push("flagged");
-  return `${parts[0]}: ${parts.slice(1).join(", ")}`;
-}
-
 /** Numbered buttons, one per question, showing answered / flagged / not answered and the save state. */
 export function QuestionNavigator({ questions, answers, flagged, onJump }: Props) {
+  const t = useTranslations("exam.navigator");
   const answeredCount = questions.filter((question) => answers[question.id] !== undefined).length;
+
+  /** Everything a numbered button says, for screen readers: "Question 2: answered, saved to server, flagged". */
+  function describe(question: CandidateQuestion, answer: AnswerState | undefined, isFlagged: boolean): string {
+    const state = answer ? t(`answered.${answer.status}`) : t("notAnswered");
+    return t(isFlagged ? "buttonFlagged" : "button", { position: question.position, state });
+  }
+
   return (
-    <nav className="navigator" aria-label="Question navigator">
+    <nav className="navigator" aria-label={t("label")}>
       <h2 className="navigator__title">
-        Questions{" "}
-        <span className="muted">
-          · {answeredCount} of {questions.length} answered
-        </span>
+        {t("title")}{" "}
+        <span className="muted">· {t("answeredCount", { answered: answeredCount, total: questions.length })}</span>
       </h2>
       <ol className="navigator__list">
         {questions.map((question) => {
@@ -57,16 +56,16 @@ export function QuestionNavigator({ questions, answers, flagged, onJump }: Props
       </ol>
       <p className="navigator__legend muted">
         <span>
-          <Icon name="saved" /> saved to server
+          <Icon name="saved" /> {t("legendSaved")}
         </span>
         <span>
-          <Icon name="pending" /> on this device, waiting
+          <Icon name="pending" /> {t("legendPending")}
         </span>
         <span>
-          <Icon name="empty" /> not answered
+          <Icon name="empty" /> {t("legendEmpty")}
         </span>
         <span>
-          <Icon name="flag" /> flagged
+          <Icon name="flag" /> {t("legendFlagged")}
         </span>
       </p>
     </nav>

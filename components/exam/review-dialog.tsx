@@ -1,9 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import type { AnswerState, RecordedError, SubmitState } from "@/lib/client/sync/sync-state";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
+
+import { failureOf } from "./connection-banner";
 
 type Props = {
   isOpen: boolean;
@@ -19,12 +23,13 @@ type Props = {
 };
 
 function QuestionLinks({ items, onJump }: { items: readonly CandidateQuestion[]; onJump: (id: string) => void }) {
+  const t = useTranslations("common");
   return (
     <ul className="review__links">
       {items.map((question) => (
         <li key={question.id}>
           <button type="button" className="link-button" onClick={() => onJump(question.id)}>
-            Question {question.position}
+            {t("question.heading", { position: question.position })}
           </button>
         </li>
       ))}
@@ -33,8 +38,9 @@ function QuestionLinks({ items, onJump }: { items: readonly CandidateQuestion[];
 }
 
 /**
- * The last look before submitting (a native modal <dialog>: focus is kept inside, Escape closes it). "Submit
- * now" locks on the first click; the engine keeps one submit however often it is pressed.
+ * The last look before submitting (a native modal <dialog>: focus is kept inside, Escape closes it). It opens
+ * with focus on its title, so a screen reader starts reading from the top. "Submit now" locks on the first
+ * click; the engine keeps one submit however often it is pressed.
  */
 export function ReviewDialog({
   isOpen,
@@ -48,12 +54,18 @@ export function ReviewDialog({
   onSubmit,
   onJump,
 }: Props) {
+  const t = useTranslations("exam.review");
+  const describe = useDescribeFailure();
   const ref = useRef<HTMLDialogElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (isOpen && !dialog.open) dialog.showModal();
+    if (isOpen && !dialog.open) {
+      dialog.showModal();
+      titleRef.current?.focus();
+    }
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
 
@@ -63,35 +75,29 @@ export function ReviewDialog({
 
   return (
     <dialog ref={ref} className="review" aria-labelledby="review-title" onClose={onClose}>
-      <h2 id="review-title">Review and submit</h2>
-      <p>
-        You have answered {questions.length - unanswered.length} of {questions.length} questions.
-      </p>
+      <h2 id="review-title" ref={titleRef} tabIndex={-1}>
+        {t("title")}
+      </h2>
+      <p>{t("answered", { answered: questions.length - unanswered.length, total: questions.length })}</p>
       {unanswered.length > 0 ? (
         <section aria-labelledby="review-unanswered">
-          <h3 id="review-unanswered">Not answered ({unanswered.length})</h3>
+          <h3 id="review-unanswered">{t("notAnswered", { count: unanswered.length })}</h3>
           <QuestionLinks items={unanswered} onJump={onJump} />
         </section>
       ) : (
-        <p>Every question has an answer.</p>
+        <p>{t("allAnswered")}</p>
       )}
       {flaggedQuestions.length > 0 ? (
         <section aria-labelledby="review-flagged">
-          <h3 id="review-flagged">Flagged for review ({flaggedQuestions.length})</h3>
+          <h3 id="review-flagged">{t("flagged", { count: flaggedQuestions.length })}</h3>
           <QuestionLinks items={flaggedQuestions} onJump={onJump} />
         </section>
       ) : null}
-      {pendingCount > 0 ? (
-        <p className="notice">
-          {pendingCount} {pendingCount === 1 ? "answer is" : "answers are"} still only on this device; submitting sends{" "}
-          {pendingCount === 1 ? "it" : "them"} with your paper.
-        </p>
-      ) : null}
-      <p>After you submit, your answers can no longer change.</p>
+      {pendingCount > 0 ? <p className="notice">{t("pending", { count: pendingCount })}</p> : null}
+      <p>{t("final")}</p>
       {submitError ? (
         <p className="notice notice--warn" role="alert">
-          The server did not accept the submission: {submitError.message} Your answers are kept on this device. Press
-          Submit now to send the same paper again.
+          {t("refused", { reason: describe(failureOf(submitError)) })}
         </p>
       ) : null}
       <div className="review__actions">
@@ -101,10 +107,10 @@ export function ReviewDialog({
           disabled={isSubmitting && !submitError}
           onClick={onSubmit}
         >
-          {isSubmitting && !submitError ? "Submitting…" : "Submit now"}
+          {isSubmitting && !submitError ? t("submitting") : t("submit")}
         </button>
         <button type="button" className="button" onClick={onClose} disabled={isSubmitting && !submitError}>
-          Back to the exam
+          {t("back")}
         </button>
       </div>
     </dialog>

@@ -23,7 +23,9 @@ test.describe("A candidate's personal join link", () => {
 
     await expect(page).toHaveURL(ATTEMPT_URL);
     await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
-    await expect(page.getByText(/^Deadline: .+ UTC \(server time\)$/)).toBeVisible();
+    // Times in the candidate's own zone (this browser's: UTC here), and the screen names it.
+    await expect(page.getByText(/^Deadline: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2}$/)).toBeVisible();
+    await expect(page.getByText("Times in UTC")).toBeVisible();
     const questions = page.getByRole("list", { name: "Questions" }).getByRole("article");
     await expect(questions).toHaveCount(exam.questions.length);
     for (const [index, question] of exam.questions.entries()) {
@@ -104,7 +106,8 @@ test.describe("A candidate's personal join link", () => {
     await page.goto(candidate.joinUrl);
 
     await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();
-    await expect(page.getByText("This exam is not open yet. It opens at 1 Jan 2099, 09:00 UTC")).toBeVisible();
+    await expect(page.getByText("This exam is not open yet. It opens at Jan 1, 2099, 09:00;")).toBeVisible();
+    await expect(page.getByText("Times in UTC")).toBeVisible();
     await expect(page.getByRole("button", { name: "Start" })).toHaveCount(0);
   });
 

@@ -56,10 +56,9 @@ test.describe("A deadline that passes while the candidate is offline", () => {
     // Back online, without further input: the page learns the truth and the offline edit reaches the server.
     await context.setOffline(false);
     await expect(page.getByRole("heading", { name: "Your answers were submitted" })).toBeVisible({ timeout: 30_000 });
+    // The server knows who submitted, and the page says it (issue 11, defect 4).
     await expect(
-      page.getByText(
-        "Your paper was submitted from another device, by your proctor, or by the server at the deadline.",
-      ),
+      page.getByText("The time was up: the server submitted your paper at the deadline, with the answers it held."),
     ).toBeVisible();
     await expect(page.getByText(submissions[0]!.id)).toBeVisible();
 

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 
+import { translatorFor } from "@/lib/shared/testing/translator";
+
 import {
   assessAll,
   assessClock,
@@ -9,21 +11,41 @@ import {
   assessServiceWorker,
   assessStorageSpace,
   clockOffsetMs,
+  describeCheck,
   fastestSample,
   formatBytes,
-  formatOffset,
+  formatMs,
   measureConnection,
   measureEstimate,
   measureIndexedDb,
   measurePersistence,
   measureServiceWorker,
   verdictOf,
+  type CheckMessage,
+  type CheckResult,
   type ConnectionMeasurement,
   type HealthSample,
   type Measurements,
 } from "./pre-exam-check";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
+
+const english = translatorFor("en");
+const chinese = translatorFor("zh-CN");
+
+/** A sentence as the English page shows it. */
+function en(message: CheckMessage | undefined): string | undefined {
+  return message && describeCheck(message, (key, values) => english(`candidate.check.${key}`, values), "en");
+}
+
+function zh(message: CheckMessage | undefined): string | undefined {
+  return message && describeCheck(message, (key, values) => chinese(`candidate.check.${key}`, values), "zh-CN");
+}
+
+/** A result with its sentences in English, to compare with what the page says. */
+function inEnglish(result: CheckResult) {
+  return { id: result.id, status: result.status, summary: en(result.summary), detail: en(result.detail) };
+}
 
 /** A round trip that left at T0, took `roundTripMs`, and found the server `offsetMs` ahead of the device. */
 function sample(offsetMs: number, roundTripMs = 100): HealthSample {
@@ -55,19 +77,19 @@ describe("the clock offset", () => {
   });
 
   it("is fine within a minute either way, and says which way", () => {
-    expect(assessClock(online(sample(300)))).toMatchObject({
+    expect(inEnglish(assessClock(online(sample(300))))).toMatchObject({
       status: "ok",
       summary: "This device's clock matches the server's.",
     });
-    expect(assessClock(online(sample(12_400)))).toMatchObject({
+    expect(inEnglish(assessClock(online(sample(12_400))))).toMatchObject({
       status: "ok",
       summary: "This device's clock is 12 seconds behind the server's.",
     });
-    expect(assessClock(online(sample(-60_000)))).toMatchObject({ status: "ok" });
+    expect(inEnglish(assessClock(online(sample(-60_000))))).toMatchObject({ status: "ok" });
   });
 
   it("beyond a minute is a warning that still says the server's clock decides", () => {
-    const result = assessClock(online(sample(-192_000)));
+    const result = inEnglish(assessClock(online(sample(-192_000))));
     expect(result.status).toBe("warn");
     expect(result.summary).toBe("This device's clock is 3 minutes 12 seconds ahead of the server's.");
     expect(result.detail).toMatch(/server's clock decides the deadline/);
@@ -75,7 +97,7 @@ describe("the clock offset", () => {
   });
 
   it("is not compared without a connection, and that is no problem", () => {
-    expect(assessClock({ kind: "offline" })).toMatchObject({
+    expect(inEnglish(assessClock({ kind: "offline" }))).toMatchObject({
       status: "info",
       summary: expect.stringMatching(/Not compared/),
     });
@@ -85,34 +107,37 @@ describe("the clock offset", () => {
 
 describe("the connection", () => {
   it("offline is something to fix, said plainly", () => {
-    expect(assessConnection({ kind: "offline" })).toMatchObject({ status: "fail", summary: "This device is offline." });
+    expect(inEnglish(assessConnection({ kind: "offline" }))).toMatchObject({
+      status: "fail",
+      summary: "This device is offline.",
+    });
     expect(assessConnection({ kind: "unreachable" }).status).toBe("fail");
     expect(assessConnection({ kind: "timeout" }).status).toBe("fail");
-    expect(assessConnection({ kind: "server-error", status: 503 })).toMatchObject({
+    expect(inEnglish(assessConnection({ kind: "server-error", status: 503 }))).toMatchObject({
       status: "fail",
       summary: expect.stringContaining("503"),
     });
   });
 
   it("reports the fastest round trip, and a slow one as a warning", () => {
-    expect(assessConnection(online(sample(0, 900), sample(0, 42)))).toMatchObject({
+    expect(inEnglish(assessConnection(online(sample(0, 900), sample(0, 42))))).toMatchObject({
       status: "ok",
       summary: "Online. Holdfast answered in 42 ms.",
     });
-    expect(assessConnection(online(sample(0, 2_400)))).toMatchObject({
+    expect(inEnglish(assessConnection(online(sample(0, 2_400))))).toMatchObject({
       status: "warn",
-      summary: "Online, but slow: Holdfast took 2.4 s to answer.",
+      summary: "Online, but slow: Holdfast took 2.4 sec to answer.",
     });
   });
 });
 
 describe("storage", () => {
   it("space is a problem only when almost none is free", () => {
-    expect(assessStorageSpace({ kind: "measured", quota: 1.2e9, usage: 3e6 })).toMatchObject({
+    expect(inEnglish(assessStorageSpace({ kind: "measured", quota: 1.2e9, usage: 3e6 }))).toMatchObject({
       status: "ok",
       summary: "1.2 GB free for Holdfast (3 MB used).",
     });
-    expect(assessStorageSpace({ kind: "measured", quota: 10e6, usage: 6e6 })).toMatchObject({
+    expect(inEnglish(assessStorageSpace({ kind: "measured", quota: 10e6, usage: 6e6 }))).toMatchObject({
       status: "fail",
       summary: "Only 4 MB free for Holdfast.",
     });
@@ -126,13 +151,14 @@ describe("storage", () => {
   });
 
   it("formats sizes the way browsers count them", () => {
-    expect(formatBytes(1_234_567_890)).toBe("1.2 GB");
-    expect(formatBytes(350_000_000)).toBe("350 MB");
-    expect(formatBytes(2_000_000)).toBe("2 MB");
-    expect(formatBytes(4_200)).toBe("4.2 kB");
-    expect(formatBytes(12)).toBe("12 bytes");
-    expect(formatOffset(400)).toBe("less than a second");
-    expect(formatOffset(-90_000)).toBe("1 minute 30 seconds");
+    expect(formatBytes(1_234_567_890, "en")).toBe("1.2 GB");
+    expect(formatBytes(350_000_000, "en")).toBe("350 MB");
+    expect(formatBytes(2_000_000, "en")).toBe("2 MB");
+    expect(formatBytes(4_200, "en")).toBe("4.2 kB");
+    expect(formatBytes(12, "en")).toBe("12 bytes");
+    expect(formatBytes(12, "zh-CN")).toBe("12字节");
+    expect(formatMs(42, "en")).toBe("42 ms");
+    expect(formatMs(2_400, "zh-CN")).toBe("2.4秒");
   });
 });
 
@@ -148,16 +174,21 @@ describe("the private browsing hint", () => {
   });
 
   it("does not suspect a normal window that was refused persistence", () => {
-    expect(assessPrivateMode(normal)).toMatchObject({ status: "ok", summary: "No sign of private browsing." });
+    expect(inEnglish(assessPrivateMode(normal))).toMatchObject({
+      status: "ok",
+      summary: "No sign of private browsing.",
+    });
   });
 
   it("suspects a small quota or storage that will not open, and lists the signs", () => {
-    const small = assessPrivateMode({ ...normal, estimate: { kind: "measured", quota: 100e6, usage: 0 } });
+    const small = inEnglish(assessPrivateMode({ ...normal, estimate: { kind: "measured", quota: 100e6, usage: 0 } }));
     expect(small).toMatchObject({ status: "warn", summary: "This may be a private browsing window." });
     expect(small.detail).toContain("unusually small (100 MB)");
     expect(small.detail).toContain("keeping storage was refused");
 
-    const closed = assessPrivateMode({ ...normal, indexedDb: { kind: "failed", reason: "InvalidStateError" } });
+    const closed = inEnglish(
+      assessPrivateMode({ ...normal, indexedDb: { kind: "failed", reason: "InvalidStateError" } }),
+    );
     expect(closed.status).toBe("warn");
     expect(closed.detail).toContain("storage would not open");
   });
@@ -167,9 +198,30 @@ describe("the service worker", () => {
   it("active is ready; missing is a warning that the exam still works", () => {
     expect(assessServiceWorker({ kind: "active", isControlling: true }).status).toBe("ok");
     expect(assessServiceWorker({ kind: "installing" }).status).toBe("info");
-    const missing = assessServiceWorker({ kind: "unsupported" });
+    const missing = inEnglish(assessServiceWorker({ kind: "unsupported" }));
     expect(missing.status).toBe("warn");
     expect(missing.detail).toMatch(/don't reload the exam page while you are offline/);
+  });
+});
+
+describe("in Chinese", () => {
+  it("says every result in Chinese, with the values in Chinese forms", () => {
+    const results = assessAll({
+      ...allGood,
+      connection: online(sample(-192_000, 2_400)),
+      estimate: { kind: "measured", quota: 100e6, usage: 3e6 },
+      persistence: { kind: "measured", isPersisted: false },
+    });
+    const byId = Object.fromEntries(results.map((result) => [result.id, result]));
+    expect(zh(byId.clock?.summary)).toBe("此设备的时钟比服务器快 3分钟12秒钟。");
+    expect(zh(byId.connection?.summary)).toBe("已联网，但速度较慢：Holdfast 用了 2.4秒 才响应。");
+    expect(zh(byId["storage-space"]?.summary)).toBe("Holdfast 有 97 MB 可用空间（已用 3 MB）。");
+    expect(zh(byId["private-mode"]?.detail)).toMatch(
+      /^迹象：允许使用的存储空间异常小（100 MB）；保留存储的请求被拒绝。/,
+    );
+    for (const result of results) {
+      expect(zh(result.summary), result.id).not.toMatch(/\b(the|this|is|not)\b/i);
+    }
   });
 });
 

@@ -7,7 +7,9 @@ import { formatDuration } from "@/lib/shared/format";
 // - measure… functions probe the browser. Each takes the facility it probes as an argument (so tests and
 //   browsers without it can pass their own or nothing) and never throws: a failure is a measurement too.
 // - assess… functions turn measurements into what the page says, and `verdictOf` into the summary at the
-//   top. They are pure, so every wording and threshold is unit-tested (pre-exam-check.test.ts).
+//   top. They are pure, and say it as message keys (`candidate.check` in messages/) with values that
+//   `describeCheck` formats in the reader's locale, so every wording and threshold is unit-tested in both
+//   languages (pre-exam-check.test.ts).
 
 /** ok: nothing to do · info: worth knowing, nothing to do · warn: worth fixing · fail: fix before starting. */
 export type CheckStatus = "running" | "ok" | "info" | "warn" | "fail";
@@ -15,14 +17,24 @@ export type CheckStatus = "running" | "ok" | "info" | "warn" | "fail";
 export type CheckId =
   "connection" | "clock" | "indexeddb" | "storage-space" | "persistence" | "private-mode" | "service-worker";
 
+/**
+ * A value in a check's sentence, formatted in the reader's locale when the sentence is shown: a number of
+ * bytes, a duration in seconds, a round trip in milliseconds, or a list of other sentences (the signs of a
+ * private window).
+ */
+export type CheckValue =
+  string | number | { bytes: number } | { seconds: number } | { ms: number } | { list: CheckMessage[] };
+
+/** One sentence of the page, as a key of the `candidate.check` messages and its values. */
+export type CheckMessage = { key: string; values?: Record<string, CheckValue> };
+
 export type CheckResult = {
   id: CheckId;
-  title: string;
   status: CheckStatus;
   /** One short line: the result. */
-  summary: string;
+  summary: CheckMessage;
   /** What it means, or what to do; absent while running. */
-  detail?: string;
+  detail?: CheckMessage;
 };
 
 /** A clock difference the page warns about; the server's clock decides the deadline whatever it is. */
@@ -87,214 +99,163 @@ export function fastestSample(samples: readonly [HealthSample, ...HealthSample[]
   return samples.reduce((best, sample) => (sample.roundTripMs < best.roundTripMs ? sample : best));
 }
 
-/** 0.4 → "less than a second"; 12_400 → "12 seconds"; 192_000 → "3 minutes 12 seconds". */
-export function formatOffset(offsetMs: number): string {
-  const seconds = Math.round(Math.abs(offsetMs) / 1000);
-  return seconds < 1 ? "less than a second" : formatDuration(seconds, "en");
-}
-
-/** 1_234_567_890 → "1.2 GB"; 350_000_000 → "350 MB"; 4_200 → "4 kB". Decimal units, as browsers count. */
-export function formatBytes(bytes: number): string {
+/** 1_234_567_890 → "1.2 GB"; 350_000_000 → "350 MB"; 4_200 → "4.2 kB". Decimal units, as browsers count. */
+export function formatBytes(bytes: number, locale: string): string {
   const units = [
-    { size: 1e9, name: "GB" },
-    { size: 1e6, name: "MB" },
-    { size: 1e3, name: "kB" },
+    { size: 1e9, unit: "gigabyte" },
+    { size: 1e6, unit: "megabyte" },
+    { size: 1e3, unit: "kilobyte" },
   ];
-  for (const unit of units) {
-    if (bytes >= unit.size) {
-      const value = bytes / unit.size;
-      return `${value < 10 ? value.toFixed(1).replace(/\.0$/, "") : Math.round(value)} ${unit.name}`;
+  for (const { size, unit } of units) {
+    if (bytes >= size) {
+      const value = bytes / size;
+      return new Intl.NumberFormat(locale, { style: "unit", unit, maximumFractionDigits: value < 10 ? 1 : 0 }).format(
+        value,
+      );
     }
   }
-  return `${Math.max(0, Math.round(bytes))} bytes`;
+  return new Intl.NumberFormat(locale, { style: "unit", unit: "byte", unitDisplay: "long" }).format(
+    Math.max(0, Math.round(bytes)),
+  );
 }
 
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+/** 42 → "42 ms"; 2_400 → "2.4 sec". */
+export function formatMs(ms: number, locale: string): string {
+  return ms < 1000
+    ? new Intl.NumberFormat(locale, { style: "unit", unit: "millisecond" }).format(Math.max(1, Math.round(ms)))
+    : new Intl.NumberFormat(locale, { style: "unit", unit: "second", maximumFractionDigits: 1 }).format(ms / 1000);
 }
 
-function running(id: CheckId, title: string): CheckResult {
-  return { id, title, status: "running", summary: "Checking…" };
+/** What `describeCheck` needs to put a sentence in words: the `candidate.check` messages and their separator. */
+export type CheckWords = (key: string, values?: Record<string, string | number>) => string;
+
+/** A check's sentence in the reader's language, its values formatted for the locale. */
+export function describeCheck(message: CheckMessage, t: CheckWords, locale: string): string {
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(message.values ?? {})) {
+    if (typeof value === "string" || typeof value === "number") values[name] = value;
+    else if ("bytes" in value) values[name] = formatBytes(value.bytes, locale);
+    else if ("seconds" in value) values[name] = formatDuration(value.seconds, locale);
+    else if ("ms" in value) values[name] = formatMs(value.ms, locale);
+    else values[name] = value.list.map((item) => describeCheck(item, t, locale)).join(t("listSeparator"));
+  }
+  return t(message.key, values);
 }
+
+function running(id: CheckId): CheckResult {
+  return { id, status: "running", summary: { key: "running" } };
+}
+
+const say = (key: string, values?: Record<string, CheckValue>): CheckMessage => (values ? { key, values } : { key });
 
 export function assessConnection(measurement: ConnectionMeasurement | undefined): CheckResult {
-  const title = "Connection";
-  if (!measurement) return running("connection", title);
+  const id = "connection";
+  if (!measurement) return running(id);
   switch (measurement.kind) {
     case "offline":
-      return {
-        id: "connection",
-        title,
-        status: "fail",
-        summary: "This device is offline.",
-        detail:
-          "Connect to the internet before you start. Once the exam is open, it keeps working through short drops and keeps every answer on this device until it can be sent.",
-      };
+      return { id, status: "fail", summary: say("connection.offline"), detail: say("connection.offlineDetail") };
     case "unreachable":
       return {
-        id: "connection",
-        title,
+        id,
         status: "fail",
-        summary: "Holdfast could not be reached. This device seems to be offline.",
-        detail:
-          "Check your connection (a hotel or café network may first want you to sign in on its own page), then check again.",
+        summary: say("connection.unreachable"),
+        detail: say("connection.unreachableDetail"),
       };
     case "timeout":
       return {
-        id: "connection",
-        title,
+        id,
         status: "fail",
-        summary: `Holdfast did not answer within ${HEALTH_TIMEOUT_MS / 1000} seconds.`,
-        detail: "Check your connection (or try another network), then check again.",
+        summary: say("connection.timeout", { seconds: HEALTH_TIMEOUT_MS / 1000 }),
+        detail: say("connection.timeoutDetail"),
       };
     case "server-error":
       return {
-        id: "connection",
-        title,
+        id,
         status: "fail",
-        summary: `Holdfast is reachable but not ready (it answered ${measurement.status}).`,
-        detail: "This is on our side, not yours. Wait a minute, then check again.",
+        summary: say("connection.serverError", { status: measurement.status }),
+        detail: say("connection.serverErrorDetail"),
       };
     case "online": {
       const roundTrip = fastestSample(measurement.samples).roundTripMs;
       if (roundTrip > SLOW_ROUND_TRIP_MS) {
         return {
-          id: "connection",
-          title,
+          id,
           status: "warn",
-          summary: `Online, but slow: Holdfast took ${formatMs(roundTrip)} to answer.`,
-          detail:
-            "The exam works on a slow connection: answers wait on this device until they are sent. A steadier network makes saving quicker.",
+          summary: say("connection.slow", { time: { ms: roundTrip } }),
+          detail: say("connection.slowDetail"),
         };
       }
-      return {
-        id: "connection",
-        title,
-        status: "ok",
-        summary: `Online. Holdfast answered in ${formatMs(roundTrip)}.`,
-      };
+      return { id, status: "ok", summary: say("connection.online", { time: { ms: roundTrip } }) };
     }
   }
 }
 
 export function assessClock(connection: ConnectionMeasurement | undefined): CheckResult {
-  const title = "Clock";
-  if (!connection) return running("clock", title);
+  const id = "clock";
+  if (!connection) return running(id);
   if (connection.kind !== "online") {
-    return {
-      id: "clock",
-      title,
-      status: "info",
-      summary: "Not compared: Holdfast could not be reached.",
-      detail: "The server's clock decides your deadline, so this never changes your time.",
-    };
+    return { id, status: "info", summary: say("clock.notCompared"), detail: say("clock.notComparedDetail") };
   }
   const offset = clockOffsetMs(fastestSample(connection.samples));
-  const direction = offset > 0 ? "behind" : "ahead of";
+  const differs = say(offset > 0 ? "clock.behind" : "clock.ahead", {
+    offset: { seconds: Math.max(1, Math.round(Math.abs(offset) / 1000)) },
+  });
   if (Math.abs(offset) > CLOCK_WARN_MS) {
-    return {
-      id: "clock",
-      title,
-      status: "warn",
-      summary: `This device's clock is ${formatOffset(offset)} ${direction} the server's.`,
-      detail:
-        "Your time is not affected: the server's clock decides the deadline, and the countdown allows for the difference. Setting the device's clock automatically is still a good idea.",
-    };
+    return { id, status: "warn", summary: differs, detail: say("clock.offDetail") };
   }
   return {
-    id: "clock",
-    title,
+    id,
     status: "ok",
-    summary:
-      Math.abs(offset) < 1000
-        ? "This device's clock matches the server's."
-        : `This device's clock is ${formatOffset(offset)} ${direction} the server's.`,
-    detail: "The server's clock decides the deadline either way.",
+    summary: Math.abs(offset) < 1000 ? say("clock.matches") : differs,
+    detail: say("clock.okDetail"),
   };
 }
 
 export function assessIndexedDb(measurement: IndexedDbMeasurement | undefined): CheckResult {
-  const title = "Saving answers on this device";
-  if (!measurement) return running("indexeddb", title);
-  if (measurement.kind === "writable") {
-    return {
-      id: "indexeddb",
-      title,
-      status: "ok",
-      summary: "Works: answers are kept on this device as you type.",
-    };
-  }
+  const id = "indexeddb";
+  if (!measurement) return running(id);
+  if (measurement.kind === "writable") return { id, status: "ok", summary: say("indexeddb.works") };
   return {
-    id: "indexeddb",
-    title,
+    id,
     status: "fail",
     summary:
       measurement.kind === "unavailable"
-        ? "This browser has no storage for websites (IndexedDB)."
-        : `This browser would not save data for Holdfast (${measurement.reason}).`,
-    detail:
-      "Leave private browsing, or open your join link in another up-to-date browser (Chrome, Edge, Firefox or Safari).",
+        ? say("indexeddb.unavailable")
+        : say("indexeddb.failed", { reason: measurement.reason }),
+    detail: say("indexeddb.detail"),
   };
 }
 
 export function assessStorageSpace(measurement: EstimateMeasurement | undefined): CheckResult {
-  const title = "Storage space";
-  if (!measurement) return running("storage-space", title);
+  const id = "storage-space";
+  if (!measurement) return running(id);
   if (measurement.kind === "unsupported") {
-    return {
-      id: "storage-space",
-      title,
-      status: "info",
-      summary: "This browser does not say how much space it allows.",
-      detail: "An exam needs very little; this is rarely a problem.",
-    };
+    return { id, status: "info", summary: say("space.unknown"), detail: say("space.unknownDetail") };
   }
   const free = Math.max(0, measurement.quota - measurement.usage);
   if (free < MIN_FREE_BYTES) {
-    return {
-      id: "storage-space",
-      title,
-      status: "fail",
-      summary: `Only ${formatBytes(free)} free for Holdfast.`,
-      detail: "Free some space on this device (or leave private browsing), then check again.",
-    };
+    return { id, status: "fail", summary: say("space.low", { free: { bytes: free } }), detail: say("space.lowDetail") };
   }
   return {
-    id: "storage-space",
-    title,
+    id,
     status: "ok",
-    summary: `${formatBytes(free)} free for Holdfast (${formatBytes(measurement.usage)} used).`,
+    summary: say("space.ok", { free: { bytes: free }, used: { bytes: measurement.usage } }),
   };
 }
 
 export function assessPersistence(measurement: PersistenceMeasurement | undefined): CheckResult {
-  const title = "Keeping storage";
-  if (!measurement) return running("persistence", title);
+  const id = "persistence";
+  if (!measurement) return running(id);
   if (measurement.kind === "unsupported") {
     return {
-      id: "persistence",
-      title,
+      id,
       status: "info",
-      summary: "This browser cannot promise to keep Holdfast's storage.",
-      detail: "Answers are still saved on this device and sent to the server as you go.",
+      summary: say("persistence.unsupported"),
+      detail: say("persistence.unsupportedDetail"),
     };
   }
-  if (measurement.isPersisted) {
-    return {
-      id: "persistence",
-      title,
-      status: "ok",
-      summary: "Granted: the browser will not clear Holdfast's storage to make room.",
-    };
-  }
-  return {
-    id: "persistence",
-    title,
-    status: "info",
-    summary: "Not granted. Browsers decide this themselves, and often say no.",
-    detail:
-      "It only matters if the device runs out of space. Answers are also sent to the server as you go; just don't clear your browsing data during the exam.",
-  };
+  if (measurement.isPersisted) return { id, status: "ok", summary: say("persistence.granted") };
+  return { id, status: "info", summary: say("persistence.refused"), detail: say("persistence.refusedDetail") };
 }
 
 /**
@@ -303,59 +264,49 @@ export function assessPersistence(measurement: PersistenceMeasurement | undefine
  * common in normal windows too, so it only supports the other signs.
  */
 export function assessPrivateMode(measurements: Measurements): CheckResult {
-  const title = "Private browsing";
+  const id = "private-mode";
   const { persistence, estimate, indexedDb } = measurements;
-  if (!persistence || !estimate || !indexedDb) return running("private-mode", title);
-  const signs: string[] = [];
-  if (indexedDb.kind !== "writable") signs.push("storage would not open");
+  if (!persistence || !estimate || !indexedDb) return running(id);
+  const signs: CheckMessage[] = [];
+  if (indexedDb.kind !== "writable") signs.push(say("privateMode.signStorage"));
   if (estimate.kind === "measured" && estimate.quota < SMALL_QUOTA_BYTES) {
-    signs.push(`the storage allowed is unusually small (${formatBytes(estimate.quota)})`);
+    signs.push(say("privateMode.signQuota", { quota: { bytes: estimate.quota } }));
   }
-  if (signs.length === 0) {
-    return { id: "private-mode", title, status: "ok", summary: "No sign of private browsing." };
-  }
-  if (persistence.kind === "measured" && !persistence.isPersisted) signs.push("keeping storage was refused");
+  if (signs.length === 0) return { id, status: "ok", summary: say("privateMode.none") };
+  if (persistence.kind === "measured" && !persistence.isPersisted) signs.push(say("privateMode.signRefused"));
   return {
-    id: "private-mode",
-    title,
+    id,
     status: "warn",
-    summary: "This may be a private browsing window.",
-    detail: `Signs: ${signs.join("; ")}. A private window can forget answers kept on this device when it closes. If you can, open your join link in a normal window.`,
+    summary: say("privateMode.maybe"),
+    detail: say("privateMode.detail", { signs: { list: signs } }),
   };
 }
 
 export function assessServiceWorker(measurement: ServiceWorkerMeasurement | undefined): CheckResult {
-  const title = "Reloading without a connection";
-  if (!measurement) return running("service-worker", title);
+  const id = "service-worker";
+  if (!measurement) return running(id);
   switch (measurement.kind) {
     case "active":
       return {
-        id: "service-worker",
-        title,
+        id,
         status: "ok",
-        summary: "Ready: once opened, the exam page opens again even without a connection.",
-        ...(measurement.isControlling ? {} : { detail: "It takes over from the next page you open." }),
+        summary: say("serviceWorker.ready"),
+        ...(measurement.isControlling ? {} : { detail: say("serviceWorker.nextPage") }),
       };
     case "installing":
       return {
-        id: "service-worker",
-        title,
+        id,
         status: "info",
-        summary: "Still being set up.",
-        detail: "Check again in a moment. The exam works either way.",
+        summary: say("serviceWorker.installing"),
+        detail: say("serviceWorker.installingDetail"),
       };
     case "none":
     case "unsupported":
       return {
-        id: "service-worker",
-        title,
+        id,
         status: "warn",
-        summary:
-          measurement.kind === "none"
-            ? "Not set up in this browser."
-            : "This browser cannot open the exam page without a connection.",
-        detail:
-          "The exam works, and your answers are kept on this device; just don't reload the exam page while you are offline.",
+        summary: say(measurement.kind === "none" ? "serviceWorker.none" : "serviceWorker.unsupported"),
+        detail: say("serviceWorker.missingDetail"),
       };
   }
 }

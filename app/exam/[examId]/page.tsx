@@ -1,38 +1,34 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 
+import { ClientMessages } from "@/components/i18n/client-messages";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { CandidateHeader } from "@/components/site-header";
 import { StartAttemptButton } from "@/components/start-attempt-button";
 import { currentCandidate } from "@/lib/server/auth/current-principal";
 import { findExamForCandidate, type CandidateExam } from "@/lib/server/exams/find-exam-for-candidate";
 import { formatDuration, formatInstant, formatWindow } from "@/lib/shared/format";
-
-// TODO(i18n, issue 11): translated by the candidate pass.
-const L = "en";
-const Z = "UTC";
-const W = (key: string, v?: Record<string, string>) =>
-  ({
-    always: "Always open",
-    from: `From ${v?.opensAt}`,
-    until: `Until ${v?.closesAt}`,
-    range: `${v?.opensAt} to ${v?.closesAt}`,
-  })[key] ?? key;
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
-export const metadata: Metadata = { title: "Your exam" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("candidate.start");
+  return { title: t("pageTitle") };
+}
 
 type Props = { params: Promise<{ examId: string }> };
 
 /** What the candidate can do now: start, resume, read their submitted paper, or wait. */
-function NextStep({ exam }: { exam: CandidateExam }) {
+async function NextStep({ exam }: { exam: CandidateExam }) {
+  const [t, locale, timeZone] = await Promise.all([getTranslations("candidate.start"), getLocale(), getTimeZone()]);
   const { attempt } = exam;
   if (attempt?.status === "submitted") {
     return (
       <div className="next-step">
-        <p>You have submitted this exam. Thank you.</p>
-        <Link className="button" href={`/attempts/${attempt.id}`}>
-          View your paper
+        <p>{t("submitted")}</p>
+        <Link className="button" href={`/attempts/${attempt.id}/paper`}>
+          {t("viewPaper")}
         </Link>
       </div>
     );
@@ -41,17 +37,19 @@ function NextStep({ exam }: { exam: CandidateExam }) {
     return (
       <div className="next-step">
         <p>
-          Your exam is under way. Your deadline is <strong>{formatInstant(attempt.deadline, L, Z)}</strong> (server
-          time).
+          {t.rich("underway", {
+            deadline: formatInstant(attempt.deadline, locale, timeZone),
+            strong: (chunks) => <strong>{chunks}</strong>,
+          })}
         </p>
-        <StartAttemptButton examId={exam.id} label="Resume" />
+        <StartAttemptButton examId={exam.id} action="resume" />
       </div>
     );
   }
   if (exam.availability === "closed") {
     return (
       <div className="next-step">
-        <p className="notice notice--warn">This exam has closed. It can no longer be started.</p>
+        <p className="notice notice--warn">{t("closed")}</p>
       </div>
     );
   }
@@ -59,22 +57,20 @@ function NextStep({ exam }: { exam: CandidateExam }) {
     return (
       <div className="next-step">
         <p className="notice">
-          This exam is not open yet.
-          {exam.opensAt
-            ? ` It opens at ${formatInstant(exam.opensAt, L, Z)}; come back then and reload this page.`
-            : " Your organiser will open it; reload this page then."}
+          {exam.opensAt ? t("notOpenAt", { opensAt: formatInstant(exam.opensAt, locale, timeZone) }) : t("notOpen")}
         </p>
       </div>
     );
   }
-  const total = exam.durationSeconds + exam.extraSeconds;
+  const duration = formatDuration(exam.durationSeconds + exam.extraSeconds, locale);
   return (
     <div className="next-step">
       <p>
-        Your time starts when you press Start: you will have {formatDuration(total, L)}
-        {exam.closesAt ? `, and at the latest until the exam closes at ${formatInstant(exam.closesAt, L, Z)}` : ""}.
+        {exam.closesAt
+          ? t("timeStartsUntil", { duration, closesAt: formatInstant(exam.closesAt, locale, timeZone) })
+          : t("timeStarts", { duration })}
       </p>
-      <StartAttemptButton examId={exam.id} label="Start" />
+      <StartAttemptButton examId={exam.id} action="start" />
     </div>
   );
 }
@@ -85,51 +81,59 @@ export default async function ExamStartPage({ params }: Props) {
   if (!candidate || !UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamForCandidate({ examId, candidate });
   if (!exam) notFound();
+  const [t, tc, locale, timeZone] = await Promise.all([
+    getTranslations("candidate.start"),
+    getTranslations("common"),
+    getLocale(),
+    getTimeZone(),
+  ]);
+  const duration = formatDuration(exam.durationSeconds, locale);
 
   return (
-    <>
+    <ClientMessages namespaces={["candidate"]}>
       <CandidateHeader name={candidate.name} />
       <main className="page page--reading">
-        <p className="eyebrow">Your exam</p>
+        <p className="eyebrow">{t("eyebrow")}</p>
         <h1>{exam.title}</h1>
         {exam.description ? <p className="prose">{exam.description}</p> : null}
 
         <dl className="facts">
           <div>
-            <dt>Duration</dt>
+            <dt>{t("duration")}</dt>
             <dd>
-              {formatDuration(exam.durationSeconds, L)}
-              {exam.extraSeconds > 0 ? <>, plus {formatDuration(exam.extraSeconds, L)} extra time for you</> : null}
+              {exam.extraSeconds > 0
+                ? t("durationWithExtra", { duration, extra: formatDuration(exam.extraSeconds, locale) })
+                : duration}
             </dd>
           </div>
           <div>
-            <dt>Questions</dt>
+            <dt>{t("questions")}</dt>
             <dd>{exam.questionCount}</dd>
           </div>
           <div className="facts__wide">
-            <dt>When</dt>
-            <dd>{formatWindow(exam.opensAt, exam.closesAt, W, L, Z)}</dd>
+            <dt>{t("when")}</dt>
+            <dd>
+              {formatWindow(
+                exam.opensAt,
+                exam.closesAt,
+                (key, values) => tc(`window.${key}`, values),
+                locale,
+                timeZone,
+              )}
+            </dd>
           </div>
         </dl>
+        <TimeZoneNote />
 
         <section aria-labelledby="rules-heading">
-          <h2 id="rules-heading">Rules</h2>
-          {exam.rules ? (
-            <p className="prose">{exam.rules}</p>
-          ) : (
-            <p className="muted">Your organiser set no extra rules.</p>
-          )}
-          <p className="muted">
-            The deadline is kept by the server, not by your device&apos;s clock. If you switch devices, open your join
-            link on the new one and choose Resume.
-          </p>
-          <p>
-            <Link href={`/exam/${exam.id}/check`}>Check this device</Link> before you start: it takes a few seconds.
-          </p>
+          <h2 id="rules-heading">{t("rules")}</h2>
+          {exam.rules ? <p className="prose">{exam.rules}</p> : <p className="muted">{t("noRules")}</p>}
+          <p className="muted">{t("deadlineNote")}</p>
+          <p>{t.rich("checkDevice", { link: (chunks) => <Link href={`/exam/${exam.id}/check`}>{chunks}</Link> })}</p>
         </section>
 
         <NextStep exam={exam} />
       </main>
-    </>
+    </ClientMessages>
   );
 }

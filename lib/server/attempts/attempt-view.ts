@@ -25,7 +25,7 @@ const attemptSelect = {
     },
   },
   answers: { select: { questionId: true, value: true, version: true, deviceId: true } },
-  submission: { select: { id: true, submittedAt: true, digest: true } },
+  submission: { select: { id: true, submittedAt: true, digest: true, source: true } },
 } as const;
 
 /**
@@ -67,7 +67,12 @@ export async function findAttemptView(options: { attemptId: string; enrollmentId
       deviceId: answer.deviceId,
     })),
     submission: attempt.submission
-      ? { submissionId: attempt.submission.id, submittedAt: attempt.submission.submittedAt.toISOString(), digest: attempt.submission.digest }
+      ? {
+          submissionId: attempt.submission.id,
+          submittedAt: attempt.submission.submittedAt.toISOString(),
+          digest: attempt.submission.digest,
+          source: attempt.submission.source,
+        }
       : null,
   };
 }

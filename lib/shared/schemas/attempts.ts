@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import type { CandidateQuestion } from "./exams";
+import type { SUBMISSION_SOURCES } from "./proctor";
 
 import { ATTEMPT_STATUSES } from "./constants";
 
@@ -32,5 +33,14 @@ export type AttemptView = {
   revision: number;
   questions: CandidateQuestion[];
   answers: StoredAnswer[];
-  submission: { submissionId: string; submittedAt: string; digest: string } | null;
+  /**
+   * The attempt's one submission. `source` says who made it: the candidate (from whichever device), their
+   * proctor, or the server at the deadline (`auto`); absent from views older pages kept for offline reloads.
+   */
+  submission: {
+    submissionId: string;
+    submittedAt: string;
+    digest: string;
+    source?: (typeof SUBMISSION_SOURCES)[number];
+  } | null;
 };

@@ -1,14 +1,19 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 
+import { ClientMessages } from "@/components/i18n/client-messages";
 import { PreExamCheck } from "@/components/pre-exam-check";
 import { CandidateHeader } from "@/components/site-header";
 import { currentCandidate } from "@/lib/server/auth/current-principal";
 import { findExamForCandidate } from "@/lib/server/exams/find-exam-for-candidate";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
-export const metadata: Metadata = { title: "Check this device" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("candidate.checkPage");
+  return { title: t("pageTitle") };
+}
 
 type Props = { params: Promise<{ examId: string }> };
 
@@ -20,21 +25,20 @@ export default async function PreExamCheckPage({ params }: Props) {
   // Same scope as the start page: another candidate's exam id is simply not found.
   const exam = await findExamForCandidate({ examId, candidate });
   if (!exam) notFound();
+  const t = await getTranslations("candidate.checkPage");
 
   return (
-    <>
+    <ClientMessages namespaces={["candidate"]}>
       <CandidateHeader name={candidate.name} />
       <main className="page page--reading">
         <p className="breadcrumb">
-          <Link href={`/exam/${exam.id}`}>Back to {exam.title}</Link>
+          <Link href={`/exam/${exam.id}`}>{t("back", { title: exam.title })}</Link>
         </p>
-        <p className="eyebrow">Before you start</p>
-        <h1>Check this device</h1>
-        <p className="muted">
-          A few seconds of checks, run in this browser. They change nothing and you can run them as often as you like.
-        </p>
+        <p className="eyebrow">{t("eyebrow")}</p>
+        <h1>{t("title")}</h1>
+        <p className="muted">{t("intro")}</p>
         <PreExamCheck examHref={`/exam/${exam.id}`} />
       </main>
-    </>
+    </ClientMessages>
   );
 }

@@ -1,0 +1,131 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+
+import { questionHeadingId } from "@/components/exam/ids";
+import { SubmissionReceipt, type ReceiptFacts } from "@/components/exam/receipt";
+import { ReceiptDownload } from "@/components/exam/receipt-download";
+import { ClientMessages } from "@/components/i18n/client-messages";
+import { CandidateHeader } from "@/components/site-header";
+import { findAttemptView } from "@/lib/server/attempts/attempt-view";
+import { findSubmittedPaper } from "@/lib/server/attempts/find-submitted-paper";
+import { currentCandidate } from "@/lib/server/auth/current-principal";
+import { numericAnswerText } from "@/lib/shared/numeric-answer";
+import type { AnswerValue } from "@/lib/shared/schemas/attempts";
+import { UuidSchema } from "@/lib/shared/schemas/attempts";
+import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("exam.paper");
+  return { title: t("pageTitle") };
+}
+
+type Props = { params: Promise<{ attemptId: string }> };
+
+/** One frozen answer, read-only: every option with the chosen ones marked, or the text or number as stored. */
+async function FrozenAnswer({ question, value }: { question: CandidateQuestion; value: AnswerValue | undefined }) {
+  const t = await getTranslations("exam.paper");
+  if (value === undefined) return <p className="paper__none">{t("noAnswer")}</p>;
+  if (question.type === "single_choice" || question.type === "multiple_choice") {
+    const chosen = Array.isArray(value) ? value : [String(value)];
+    return (
+      <ul className="paper__options" aria-label={t("optionsLabel", { position: question.position })}>
+        {(question.options ?? []).map((option) => {
+          const isChosen = chosen.includes(option.id);
+          return (
+            <li key={option.id} className={isChosen ? "paper__option paper__option--chosen" : "paper__option"}>
+              <span className="paper__mark" aria-hidden="true">
+                {isChosen ? "✓" : ""}
+              </span>
+              <span>{option.label}</span>
+              {isChosen ? <span className="paper__chosen">{t("chosen")}</span> : null}
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+  const text = typeof value === "number" ? numericAnswerText(value) : String(value);
+  return <p className={question.type === "numeric" ? "paper__text paper__text--number" : "paper__text"}>{text}</p>;
+}
+
+/**
+ * The candidate's paper as the server froze it, read-only, with a readable receipt and its signed file. Only
+ * the candidate's own submitted attempt: someone else's id is not found; an attempt still open goes back to
+ * the exam page. Server-rendered; the only client part is the receipt download.
+ */
+export default async function SubmittedPaperPage({ params }: Props) {
+  const { attemptId } = await params;
+  const candidate = await currentCandidate();
+  if (!candidate || !UuidSchema.safeParse(attemptId).success) notFound();
+  const paper = await findSubmittedPaper({ attemptId, enrollmentId: candidate.enrollmentId });
+  if (!paper) {
+    if (await findAttemptView({ attemptId, enrollmentId: candidate.enrollmentId })) redirect(`/attempts/${attemptId}`);
+    notFound();
+  }
+  const { view, submission } = paper;
+  const [t, tc] = await Promise.all([getTranslations("exam.paper"), getTranslations("common")]);
+  const answers = new Map(view.answers.map((answer) => [answer.questionId, answer.value]));
+  const facts: ReceiptFacts = {
+    attemptId: view.attemptId,
+    examTitle: view.examTitle,
+    candidateName: candidate.name,
+    submissionId: submission.submissionId,
+    submittedAt: submission.submittedAt,
+    digest: submission.digest,
+    source: submission.source,
+    receipt: paper.receipt,
+  };
+
+  return (
+    <ClientMessages namespaces={["exam"]}>
+      <CandidateHeader name={candidate.name} />
+      <main className="page page--reading paper">
+        <p className="breadcrumb">
+          <Link href={`/exam/${view.examId}`}>{t("back")}</Link>
+        </p>
+        <p className="eyebrow">{t("eyebrow")}</p>
+        <h1>{view.examTitle}</h1>
+
+        <section className="final" aria-labelledby="receipt-title">
+          <h2 id="receipt-title">{t("receiptTitle")}</h2>
+          <SubmissionReceipt facts={facts} paperHref={null} />
+          <p className={paper.isDigestConfirmed ? "notice" : "notice notice--warn"}>
+            {paper.isDigestConfirmed ? t("digestConfirmed") : t("digestDiffers")}
+          </p>
+          <p>
+            <ReceiptDownload facts={facts} />
+          </p>
+        </section>
+
+        <section aria-labelledby="answers-title">
+          <h2 id="answers-title">{t("answersTitle")}</h2>
+          <p className="muted">{t("readOnly")}</p>
+          <ol className="questions paper__questions" aria-labelledby="answers-title">
+            {view.questions.map((question) => {
+              const headingId = questionHeadingId(question.id);
+              return (
+                <li key={question.id} className="question">
+                  <article aria-labelledby={headingId}>
+                    <header className="question__head">
+                      <h3 id={headingId} className="question__title">
+                        {tc("question.heading", { position: question.position })}
+                      </h3>
+                      <span className="question__meta">
+                        {tc(`questionTypes.${question.type}`)} · {tc("question.points", { points: question.points })}
+                      </span>
+                    </header>
+                    <p className="question__prompt">{question.prompt}</p>
+                    <p className="answer__label">{t("yourAnswer")}</p>
+                    <FrozenAnswer question={question} value={answers.get(question.id)} />
+                  </article>
+                </li>
+              );
+            })}
+          </ol>
+        </section>
+      </main>
+    </ClientMessages>
+  );
+}

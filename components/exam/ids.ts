@@ -1,0 +1,13 @@
+// Element ids the exam page's server part (skip link) and client part (questions, jumps) agree on.
+
+export const questionHeadingId = (questionId: string) => `question-${questionId}`;
+
+/** The exam page's main element: where "skip" lands when there are no questions to show (submitted). */
+export const EXAM_MAIN_ID = "exam-main";
+
+/**
+ * Set (in sessionStorage, to the attempt id) by Start and Resume just before they open the exam page, which
+ * then moves focus to the first question once. A reload leaves focus where the browser puts it, with the
+ * skip link first.
+ */
+export const FOCUS_FIRST_QUESTION_KEY = "holdfast:focus-first-question";
