@@ -58,11 +58,14 @@ describe("message catalogs", () => {
       ).toEqual([]);
     });
 
-    it(`${locale} uses the same placeholders`, () => {
+    // A translation may leave a value out where its grammar needs no number ("正在发送" needs no count),
+    // but never names one English does not pass: that would show a raw "{name}" or throw.
+    it(`${locale} uses no placeholder English does not pass`, () => {
       const other = flatten(MESSAGES[locale]);
       const differing = [...english].filter(([key, value]) => {
         const translated = other.get(key);
-        return translated !== undefined && placeholders(translated).join() !== placeholders(value).join();
+        const passed = new Set(placeholders(value));
+        return translated !== undefined && placeholders(translated).some((name) => !passed.has(name));
       });
       expect(differing.map(([key]) => key)).toEqual([]);
     });
