@@ -6,6 +6,7 @@ import { useSyncEngine } from "@/lib/client/sync/use-sync-engine";
 import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
+import { OPENING_ANSWERS_ID } from "./answer-control";
 import { ConnectionBanner } from "./connection-banner";
 import { Countdown } from "./countdown";
 import { EmergencyExport } from "./emergency-export-button";
@@ -85,7 +86,11 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
               private browsing, before you answer.
             </p>
           ) : null}
-          {!state.ready && !state.storageError ? <p className="quiet">Opening your answers on this device…</p> : null}
+          {!state.ready && !state.storageError ? (
+            <p className="quiet" id={OPENING_ANSWERS_ID}>
+              Opening your answers on this device…
+            </p>
+          ) : null}
 
           {isSubmitting ? (
             <section className="notice submitting" aria-labelledby="submitting-title">
@@ -121,6 +126,7 @@ export function ExamClient({ initialView }: { initialView: AttemptView }) {
                 isFlagged={state.flagged.includes(question.id)}
                 deviceId={state.deviceId}
                 isLocked={isLocked}
+                isHydrated={state.ready}
                 onEdit={edit}
                 onToggleFlag={toggleFlag}
               />

@@ -25,6 +25,8 @@ type Props = {
   isFlagged: boolean;
   deviceId: string | null;
   isLocked: boolean;
+  /** The device's store has been read (see AnswerControl). */
+  isHydrated: boolean;
   onEdit: (questionId: string, value: AnswerValue) => Promise<EditResult>;
   onToggleFlag: (questionId: string) => Promise<void>;
 };
@@ -36,6 +38,7 @@ export const ExamQuestion = memo(function ExamQuestion({
   isFlagged,
   deviceId,
   isLocked,
+  isHydrated,
   onEdit,
   onToggleFlag,
 }: Props) {
@@ -66,6 +69,7 @@ export const ExamQuestion = memo(function ExamQuestion({
           answer={answer}
           deviceId={deviceId}
           isLocked={isLocked}
+          isHydrated={isHydrated}
           onEdit={(value) => onEdit(question.id, value)}
           describedBy={`${promptId} ${statusId}`}
         />
