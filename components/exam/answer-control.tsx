@@ -16,25 +16,42 @@ export type AnswerControlProps = {
   deviceId: string | null;
   /** Read-only: the device is still loading, or the paper is being submitted, submitted or closed. */
   isLocked: boolean;
+  /**
+   * The device's store has been read, so `answer` is the newest draft this device holds. Until then the control
+   * shows the page's render, which may be older than the device's draft: it stays read-only, and the first
+   * value from the device replaces whatever it shows (issue 11, defect 6).
+   */
+  isHydrated: boolean;
   onEdit: (value: AnswerValue) => Promise<EditResult>;
   /** Ids of the elements that describe the control (prompt, save status). */
   describedBy: string;
 };
 
+/** The id of the page's "opening your answers on this device" message, which describes every control until then. */
+export const OPENING_ANSWERS_ID = "exam-opening-answers";
+
 /** The native control for each question type; every change goes to `onEdit` at once. */
 export function AnswerControl(props: AnswerControlProps) {
+  const locked = { ...props, isLocked: props.isLocked || !props.isHydrated };
   switch (props.question.type) {
     case "single_choice":
     case "multiple_choice":
-      return <ChoiceControl {...props} />;
+      return <ChoiceControl {...locked} />;
     case "short_text":
     case "essay":
     case "numeric":
-      return <TextControl {...props} />;
+      return <TextControl {...locked} />;
   }
 }
 
-function ChoiceControl({ question, answer, isLocked, onEdit, describedBy }: AnswerControlProps) {
+/** While the device's store is being read, the control is busy and described by the page's message saying so. */
+function loadingProps(isHydrated: boolean, describedBy: string) {
+  return isHydrated
+    ? { "aria-describedby": describedBy }
+    : { "aria-busy": true, "aria-describedby": `${OPENING_ANSWERS_ID} ${describedBy}` };
+}
+
+function ChoiceControl({ question, answer, isLocked, isHydrated, onEdit, describedBy }: AnswerControlProps) {
   const t = useTranslations("exam.answer");
   const name = useId();
   const isMultiple = question.type === "multiple_choice";
@@ -54,7 +71,7 @@ function ChoiceControl({ question, answer, isLocked, onEdit, describedBy }: Answ
   }
 
   return (
-    <fieldset className="answer answer--choice" disabled={isLocked} aria-describedby={describedBy}>
+    <fieldset className="answer answer--choice" disabled={isLocked} {...loadingProps(isHydrated, describedBy)}>
       <legend className="answer__legend">{isMultiple ? t("chooseAll") : t("chooseOne")}</legend>
       <div className="choices">
         {options.map((option) => (
@@ -100,7 +117,7 @@ const PROBLEM_KEYS: Record<NumericProblem, string> = {
  * cannot read): its text is read by `readNumericAnswer` (lib/shared/numeric-answer.ts), a decimal comma as a
  * decimal point. Text it cannot read is never saved; the field says why, next to it, and what is still saved.
  */
-function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy }: AnswerControlProps) {
+function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit, describedBy }: AnswerControlProps) {
   const t = useTranslations("exam.answer");
   const inputId = useId();
   const countId = useId();
@@ -110,15 +127,30 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
   const [lastWritten, setLastWritten] = useState<string | null>(null);
   const [isFocused, setIsFocused] = useState(false);
   const [refusal, setRefusal] = useState<Exclude<EditResult, { ok: true }>["reason"] | null>(null);
-  const [seen, setSeen] = useState({ text: incoming, version: answer?.version ?? 0, deviceId: answer?.deviceId ?? "" });
+  const [seen, setSeen] = useState({
+    text: incoming,
+    version: answer?.version ?? 0,
+    deviceId: answer?.deviceId ?? "",
+    isHydrated,
+  });
 
   const version = answer?.version ?? 0;
   const author = answer?.deviceId ?? "";
-  if (seen.text !== incoming || seen.version !== version || seen.deviceId !== author) {
+  if (
+    seen.text !== incoming ||
+    seen.version !== version ||
+    seen.deviceId !== author ||
+    seen.isHydrated !== isHydrated
+  ) {
     // Adjusting state to a new incoming value during render (React's "storing information from previous renders").
     const isFromElsewhere = author !== "" && author !== deviceId && version !== seen.version;
-    setSeen({ text: incoming, version, deviceId: author });
-    if (incoming !== text && (isFromElsewhere || (!isFocused && incoming !== lastWritten))) setText(incoming);
+    // Until the device's store is read (and in the render that brings its value) nothing in the field is the
+    // candidate's: it was read-only. The device's value replaces it even in a focused field.
+    const isFromDevice = !isHydrated || !seen.isHydrated;
+    setSeen({ text: incoming, version, deviceId: author, isHydrated });
+    if (incoming !== text && (isFromDevice || isFromElsewhere || (!isFocused && incoming !== lastWritten))) {
+      setText(incoming);
+    }
   }
 
   function write(value: AnswerValue, written: string) {
@@ -156,7 +188,7 @@ function TextControl({ question, answer, deviceId, isLocked, onEdit, describedBy
     onChange,
     onFocus: () => setIsFocused(true),
     onBlur,
-    "aria-describedby": `${countId} ${noteId} ${describedBy}`,
+    ...loadingProps(isHydrated, `${countId} ${noteId} ${describedBy}`),
   };
 
   let field;

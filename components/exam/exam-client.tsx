@@ -10,6 +10,7 @@ import { tellWorker } from "@/components/service-worker-registration";
 import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
+import { OPENING_ANSWERS_ID } from "./answer-control";
 import { ConnectionBanner, ConnectionStatus, failureOf } from "./connection-banner";
 import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
 import { EMERGENCY_EXPORT_ID, EmergencyExport } from "./emergency-export-button";
@@ -169,7 +170,11 @@ export function ExamClient({ initialView, candidateName }: Props) {
               </span>
             </p>
           ) : null}
-          {!state.ready && !state.storageError ? <p className="quiet">{t("opening")}</p> : null}
+          {!state.ready && !state.storageError ? (
+            <p className="quiet" id={OPENING_ANSWERS_ID}>
+              {t("opening")}
+            </p>
+          ) : null}
 
           {isSubmitting ? (
             <section className="notice submitting" aria-labelledby="submitting-title">
@@ -202,6 +207,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
                 isFlagged={state.flagged.includes(question.id)}
                 deviceId={state.deviceId}
                 isLocked={isLocked}
+                isHydrated={state.ready}
                 onEdit={edit}
                 onToggleFlag={toggleFlag}
               />

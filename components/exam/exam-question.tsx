@@ -18,6 +18,8 @@ type Props = {
   isFlagged: boolean;
   deviceId: string | null;
   isLocked: boolean;
+  /** The device's store has been read (see AnswerControl). */
+  isHydrated: boolean;
   onEdit: (questionId: string, value: AnswerValue) => Promise<EditResult>;
   onToggleFlag: (questionId: string) => Promise<void>;
 };
@@ -29,6 +31,7 @@ export const ExamQuestion = memo(function ExamQuestion({
   isFlagged,
   deviceId,
   isLocked,
+  isHydrated,
   onEdit,
   onToggleFlag,
 }: Props) {
@@ -61,6 +64,7 @@ export const ExamQuestion = memo(function ExamQuestion({
           answer={answer}
           deviceId={deviceId}
           isLocked={isLocked}
+          isHydrated={isHydrated}
           onEdit={(value) => onEdit(question.id, value)}
           describedBy={`${promptId} ${statusId}`}
         />

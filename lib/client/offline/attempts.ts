@@ -59,6 +59,8 @@ export async function saveServerView(
       attemptId: view.attemptId,
       deviceId: input.deviceId,
       answers: view.answers,
+      // Only a live GET is the server's state now; the page's render may be a kept copy of any age.
+      isCurrent: input.isSync,
     });
 
     let next: AttemptRecord = withServerFacts(

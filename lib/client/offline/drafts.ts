@@ -96,10 +96,17 @@ function isResendable(draft: DraftRecord, deviceId: string): boolean {
  * pushed: this device's own edit stays (or becomes) dirty. A value another device made is never re-sent
  * under this device's id. Call inside a read-write transaction over `drafts`; returns the highest version
  * seen on either side, for the Lamport clock.
+ *
+ * Making an acknowledged (clean) edit dirty again says "the server no longer holds it" (a server restored
+ * from a backup), which only a live read of the server (`isCurrent`) can say. The page's own render may be
+ * the copy the service worker kept when the page was last loaded online, older than every acknowledgement
+ * since: it lacks those edits because it predates them. From such a view, greater server edits are still
+ * adopted and equal ones still cleaned (both are facts whatever the view's age), but no clean edit is made
+ * dirty; the leader's GET, which follows, decides that.
  */
 export async function mergeServerAnswers(
   db: HoldfastDb,
-  input: { attemptId: string; deviceId: string; answers: readonly StoredAnswer[] },
+  input: { attemptId: string; deviceId: string; answers: readonly StoredAnswer[]; isCurrent: boolean },
 ): Promise<number> {
   const local = new Map((await listDrafts(db, input.attemptId)).map((draft) => [draft.questionId, draft]));
   let highest = 0;
@@ -115,10 +122,11 @@ export async function mergeServerAnswers(
       await adoptServerAnswer(db, input.attemptId, answer);
     } else if (order === 0) {
       if (draft.dirty === 1) await db.drafts.put({ ...draft, dirty: 0 });
-    } else if (isResendable(draft, input.deviceId)) {
+    } else if (input.isCurrent && isResendable(draft, input.deviceId)) {
       await db.drafts.put({ ...draft, dirty: 1 });
     }
   }
+  if (!input.isCurrent) return highest;
   // Our own edits the server does not hold at all (e.g. acknowledged, then lost in a server restore): push again.
   for (const draft of local.values()) {
     if (onServer.has(draft.questionId)) continue;

@@ -91,6 +91,9 @@ export type SyncEngineOptions = {
 
 type Job = "merge" | "autosave" | "submit";
 
+/** An edit's write waiting its turn: it writes the newest `value`, and clears the optimistic value of `token`. */
+type WaitingWrite = { value: AnswerValue; token: object; result: Promise<EditResult> };
+
 /** Messages between the tabs of one attempt (step T2). */
 type TabMessage =
   /** Dexie changed: re-read these questions (null: everything). */
@@ -147,6 +150,8 @@ export class SyncEngine {
   private drafts = new Map<string, DraftRecord>();
   /** Edits shown at once, before their transaction commits. */
   private readonly optimistic = new Map<string, { value: AnswerValue; at: number; token: object }>();
+  /** Per question, the edit write queued and not started yet: a newer keystroke joins it (step E1). */
+  private readonly waitingWrites = new Map<string, WaitingWrite>();
   private ready = false;
 
   // Lifecycle.
@@ -284,6 +289,11 @@ export class SyncEngine {
   /**
    * Step E1 — an edit: validated like the server does (`answerValueProblem`), shown at once, written to Dexie in
    * one transaction (clock + 1, dirty, this device's id), then sent 1.5 s after the last edit (debounce).
+   *
+   * Writes run one at a time (`serial`). A keystroke made while its question's write is still waiting for its
+   * turn joins that write (the write takes the newest text, and both calls get its result): a burst of typing
+   * costs one transaction per turn, not one per key, so the device never falls behind the candidate, and a
+   * crash right after typing loses at most the keystrokes of the transaction then committing.
    */
   edit = (questionId: string, value: AnswerValue): Promise<EditResult> => {
     const refusal = this.editRefusal(questionId, value);
@@ -293,11 +303,22 @@ export class SyncEngine {
     this.optimistic.set(questionId, { value, at: this.now(), token });
     this.emit();
 
+    const waiting = this.waitingWrites.get(questionId);
+    if (waiting) {
+      waiting.value = value;
+      waiting.token = token;
+      return waiting.result;
+    }
+    const write: WaitingWrite = { value, token, result: Promise.resolve({ ok: true, version: 0 }) };
+    this.waitingWrites.set(questionId, write);
+
     const run = this.serial(async () => {
+      // From here on a new keystroke queues a write of its own.
+      if (this.waitingWrites.get(questionId) === write) this.waitingWrites.delete(questionId);
       const outcome = await writeEdit(this.db, {
         attemptId: this.attemptId,
         questionId,
-        value,
+        value: write.value,
         deviceId,
         now: this.now(),
       });
@@ -308,9 +329,9 @@ export class SyncEngine {
       return outcome;
     });
     const clearOptimistic = () => {
-      if (this.optimistic.get(questionId)?.token === token) this.optimistic.delete(questionId);
+      if (this.optimistic.get(questionId)?.token === write.token) this.optimistic.delete(questionId);
     };
-    return this.track(
+    write.result = this.track(
       run.then(
         (outcome): EditResult => {
           clearOptimistic();
@@ -330,6 +351,7 @@ export class SyncEngine {
         },
       ),
     );
+    return write.result;
   };
 
   /** Flags or unflags a question for review (kept on this device only). */
@@ -1079,7 +1101,12 @@ export class SyncEngine {
   ): Promise<void> {
     const wasClosed = this.attempt?.closed ?? null;
     await this.serial(async () => {
-      const attempt = await applyHeartbeatFacts(this.db, { attemptId: this.attemptId, facts, isSubmitted, now: receivedAt });
+      const attempt = await applyHeartbeatFacts(this.db, {
+        attemptId: this.attemptId,
+        facts,
+        isSubmitted,
+        now: receivedAt,
+      });
       if (attempt) this.attempt = attempt;
     });
     if (!wasClosed && this.attempt?.closed) {

@@ -159,6 +159,9 @@ export class FakeServer {
   /** How far the server's clock is ahead of the device's. */
   skewMs = 0;
 
+  /** False: the device has no connection; every request is recorded and fails as a network error. */
+  reachable = true;
+
   serverTime(): string {
     return new Date(this.clock.now() + this.skewMs).toISOString();
   }
@@ -222,7 +225,7 @@ export class FakeServer {
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     }
     try {
-      const responder = this.scripts.get(route)?.shift() ?? respond.model();
+      const responder = !this.reachable ? respond.network() : (this.scripts.get(route)?.shift() ?? respond.model());
       const signal = init.signal ?? null;
       const aborted = new Promise<never>((_, reject) => {
         if (signal?.aborted) reject(new DOMException("aborted", "AbortError"));
