@@ -12,23 +12,23 @@ import { signReceipt } from "./receipt";
 
 type Tx = Prisma.TransactionClient;
 
+export type FreezeOptions = {
+  attemptId: string;
+  source: SubmitResponse["source"];
+  idempotencyKey?: string;
+  requestHash?: string;
+  clientDigest?: string;
+  actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
+};
+
 /**
- * Freezes an attempt and creates its one submission. Must run inside a transaction that holds the
- * attempt row FOR UPDATE. The conditional transition `in_progress -> submitted` decides who freezes;
- * the unique constraint on submissions.attempt_id is the backstop. Returns null when the attempt was
- * already frozen (by another device, a proctor, or the deadline).
+ * Freezes an attempt and creates its one submission. Called only through with-locked-attempt.ts
+ * (`LockedAttempt.freeze`, and the auto-submit of an overdue attempt), so the attempt row is always held
+ * FOR UPDATE. The conditional transition `in_progress -> submitted` decides who freezes; the unique
+ * constraint on submissions.attempt_id is the backstop. Returns null when the attempt was already frozen
+ * (by another device, a proctor, or the deadline).
  */
-export async function freezeAttempt(
-  tx: Tx,
-  options: {
-    attemptId: string;
-    source: SubmitResponse["source"];
-    idempotencyKey?: string;
-    requestHash?: string;
-    clientDigest?: string;
-    actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
-  },
-): Promise<SubmitResponse | null> {
+export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<SubmitResponse | null> {
   const frozen = await tx.$queryRaw<{ deadline: Date }[]>`
     UPDATE attempts SET status = 'submitted' WHERE id = ${options.attemptId}::uuid AND status = 'in_progress' RETURNING deadline`;
   const deadline = frozen[0]?.deadline;

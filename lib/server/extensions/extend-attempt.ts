@@ -1,10 +1,9 @@
 import "server-only";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 import { ExtendSchema } from "@/lib/shared/schemas/proctor";
 import type { ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
-import { validationError } from "../http/errors";
 import { findCandidateForStaff, type StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate } from "./extend-candidate";
 

@@ -1,11 +1,10 @@
 import "server-only";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 import { BulkExtendSchema } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
 
 import { db } from "../db/client";
-import { validationError } from "../http/errors";
 import { findWatchedExam } from "../proctor/find-watched-exam";
 import type { StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate, type CandidateExtension } from "./extend-candidate";

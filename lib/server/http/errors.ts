@@ -3,26 +3,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 
-import { AppError, type ErrorIssue } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 
 import { log } from "../log";
-
-/** zod issues as `{ path: "questions.2.options.0.id", message }`, the shape of `details.issues`. */
-export function zodIssues(error: z.ZodError): ErrorIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
-  }));
-}
-
-export function validationError(error: z.ZodError, where: "body" | "path" | "query" = "body"): AppError {
-  const issues = zodIssues(error);
-  const first = issues[0];
-  const summary = first ? `${first.path}: ${first.message}` : "invalid input";
-  return new AppError("VALIDATION_FAILED", `Invalid ${where}: ${summary}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}.`, {
-    details: { issues },
-  });
-}
 
 // Postgres away or on its way back, an outage to wait out (503 + Retry-After) rather than a bug (500).
 // Besides a refused or timed-out connection, a restart shows up as a pooled connection the server closed

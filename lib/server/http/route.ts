@@ -2,7 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 
 import { readCookie, SESSION_COOKIES } from "../auth/cookies";
 import {
@@ -15,7 +15,7 @@ import {
 import { safeEqual } from "../crypto";
 import { env } from "../env.mjs";
 import { noteRequestExam } from "../exam-health/request-exam";
-import { errorResponse, validationError } from "./errors";
+import { errorResponse } from "./errors";
 import { readJsonBody } from "./read-json-body";
 
 /**

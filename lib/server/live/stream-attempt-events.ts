@@ -2,13 +2,12 @@ import "server-only";
 
 import { z } from "zod";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 import type { AttemptDeadlineEvent, AttemptReadyEvent, AttemptSubmittedEvent } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
 
 import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
-import { validationError } from "../http/errors";
 import { log } from "../log";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeAttemptSignals } from "./exam-bus";

@@ -4,8 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { autoSubmitAttempt, autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
-import { freezeAttempt } from "@/lib/server/attempts/freeze-attempt";
-import { lockAttemptRow } from "@/lib/server/attempts/lock-attempt-row";
+import { withLockedAttempt } from "@/lib/server/attempts/with-locked-attempt";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
@@ -244,11 +243,9 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1_000) } });
       let extension: ReturnType<typeof extend> | null = null;
       let settledEarly = false;
-      await db.$transaction(async (tx) => {
-        // What autoSubmitAttempt does, held open while the proctor's request arrives.
-        const row = await lockAttemptRow(tx, attempt.attemptId);
-        expect(row).toMatchObject({ status: "in_progress", isOverdue: true });
-        await freezeAttempt(tx, { attemptId: attempt.attemptId, source: "auto" });
+      await withLockedAttempt(attempt.attemptId, async (_tx, locked) => {
+        // What autoSubmitAttempt does (the overdue attempt, locked, is frozen), held open while the proctor's request arrives.
+        expect(locked).toMatchObject({ status: "submitted", isAutoSubmitted: true });
         extension = extend(attempt.attemptId, { seconds: 600, reason: "too late" });
         void extension.then(() => (settledEarly = true));
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -264,8 +261,8 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       const attempt = await startedAttempt({ graceSeconds: 0 });
       await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1_000) } });
       await db.$transaction(async (tx) => {
-        // What extendCandidate does under the lock, held open while the sweepers run.
-        await lockAttemptRow(tx, attempt.attemptId);
+        // What extendCandidate does under the row lock, held open while the sweepers run.
+        await tx.$queryRaw`SELECT id FROM attempts WHERE id = ${attempt.attemptId}::uuid FOR UPDATE`;
         await tx.$executeRaw`UPDATE attempts SET deadline = deadline + make_interval(secs => 600) WHERE id = ${attempt.attemptId}::uuid`;
         await autoSubmitOverdue();
         expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(0);

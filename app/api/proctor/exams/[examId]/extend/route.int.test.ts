@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
-import { lockAttemptRow } from "@/lib/server/attempts/lock-attempt-row";
+import { withLockedAttempt } from "@/lib/server/attempts/with-locked-attempt";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt, submit } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
@@ -98,13 +98,9 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
   it("a candidate whose attempt row is held past the 3 s lock timeout is tried again, not failed", async () => {
     const { exam, running, runningAttempt } = await mixedExam();
     const before = await db.attempt.findUniqueOrThrow({ where: { id: runningAttempt.attemptId } });
-    const held = db.$transaction(
-      async (tx) => {
-        await lockAttemptRow(tx, runningAttempt.attemptId);
-        await new Promise((resolve) => setTimeout(resolve, 3_500));
-      },
-      { timeout: 10_000 },
-    );
+    const held = withLockedAttempt(runningAttempt.attemptId, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const response = await bulkExtend(exam.id, { enrollmentIds: [running.id], seconds: 60, reason: "long submit" });
     await held;
