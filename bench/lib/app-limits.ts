@@ -12,7 +12,7 @@ export type AutosaveLimitInfo = {
   /** The limit found in the source, or null when there is none (yet). */
   perAttempt: PerAttemptLimit | null;
   source: string;
-  /** Whether any non-test file outside lib/server/limits/ calls consumeAutosave(…). */
+  /** Whether any route handler takes the autosave limit (`route({ …, limit: "autosave" })`). */
   isWired: boolean;
   wiredIn: string[];
 };
@@ -44,9 +44,7 @@ export function readAutosaveLimit(): AutosaveLimitInfo {
       if (match[3] && match[4]) perAttempt.burst = { points: toNumber(match[3]), durationSeconds: toNumber(match[4]) };
     }
   }
-  const wiredIn = [...filesUnder("app"), ...filesUnder("lib/server")]
-    .filter((file) => !file.startsWith(join("lib", "server", "limits")))
-    .filter((file) => /\bconsumeAutosave\s*\(/.test(readFileSync(join(PROJECT_ROOT, file), "utf8")));
+  const wiredIn = filesUnder("app").filter((file) => /\blimit:\s*"autosave"/.test(readFileSync(join(PROJECT_ROOT, file), "utf8")));
   return { perAttempt, source: LIMITS_FILE, isWired: wiredIn.length > 0, wiredIn };
 }
 

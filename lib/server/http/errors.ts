@@ -23,27 +23,34 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return DATABASE_UNAVAILABLE.test(text);
 }
 
-/** The one place where a thrown value becomes an HTTP response. A 500 never echoes internals. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) {
-    return Response.json(error.toBody(), { status: error.status, headers: error.headers });
-  }
-  if (error instanceof z.ZodError) {
-    const appError = validationError(error);
-    return Response.json(appError.toBody(), { status: appError.status });
-  }
+/**
+ * What a thrown value answers as: an AppError as it is, a zod error as 422, a database outage or overload
+ * as 503 with Retry-After, anything else as 500. The last two are logged with a request id, which the
+ * body's `details.requestId` repeats so a report can be matched to its log line; a 500 never echoes internals.
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof z.ZodError) return validationError(error);
   const requestId = randomUUID();
   if (isDatabaseUnavailable(error)) {
     log.error("database unavailable", { requestId, error });
-    const appError = new AppError("UNAVAILABLE", "The service is briefly unavailable. Retry in a few seconds.", {
+    return new AppError("UNAVAILABLE", "The service is briefly unavailable. Retry in a few seconds.", {
       details: { requestId },
       headers: { "Retry-After": "2" },
     });
-    return Response.json(appError.toBody(), { status: appError.status, headers: appError.headers });
   }
   log.error("unhandled error", { requestId, error });
-  const appError = new AppError("INTERNAL", "Something went wrong on our side. Nothing you sent was lost; retry shortly.", {
+  return new AppError("INTERNAL", "Something went wrong on our side. Nothing you sent was lost; retry shortly.", {
     details: { requestId },
   });
-  return Response.json(appError.toBody(), { status: appError.status });
+}
+
+/** The one error body, with the error's status and headers. */
+export function appErrorResponse(error: AppError): Response {
+  return Response.json(error.toBody(), { status: error.status, headers: error.headers });
+}
+
+/** The one place where a thrown value becomes an HTTP response (toAppError, then appErrorResponse). */
+export function errorResponse(error: unknown): Response {
+  return appErrorResponse(toAppError(error));
 }
