@@ -1,6 +1,6 @@
 // The baseline: the least a server can do for the same work on this box. Bare node:http and a pg.Pool,
 // no framework, no auth, no validation beyond JSON.parse, no Redis, no audit trail. It runs the app's
-// own SQL (verbatim copies in bench/lib/sql/, checked against their sources by bench/lib/sql-copies.ts):
+// own SQL: the very files the app reads (lib/server/db/statements/*.sql, through statement-files.ts).
 //
 // - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert (prepared
 //   once per connection, like the app's, with --baseline-prepared).
@@ -16,8 +16,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 
 import pg from "pg";
 
+import { bindStatement, loadStatement } from "../../lib/server/db/statement-files";
 import { canonicalJson } from "../../lib/shared/digest";
-import { loadSql, type CompiledSql } from "./sql-copies";
 
 type Config = { port: number; databaseUrl: string; poolMax: number; parentPid: number; receiptSecret: string; isAutosavePrepared?: boolean };
 type Answer = { questionId: string; value: unknown; version: number };
@@ -26,20 +26,12 @@ type Body = { deviceId: string; answers?: Answer[]; digest?: string };
 const config = JSON.parse(process.argv[2] ?? "{}") as Config;
 const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolMax, connectionTimeoutMillis: 5_000 });
 
-const APPLY = loadSql("apply-answer-delta");
-const LOCK = loadSql("lock-attempt-for-submit");
-const FREEZE = loadSql("freeze-attempt");
+const APPLY = loadStatement("apply-answer-delta");
+const LOCK = loadStatement("lock-attempt");
+const FREEZE = loadStatement("freeze-attempt");
 const READ_ANSWERS = 'SELECT question_id::text AS "questionId", value FROM answers WHERE attempt_id = $1::uuid';
 const INSERT_SUBMISSION = `INSERT INTO submissions (id, attempt_id, idempotency_key, request_hash, digest, client_digest, receipt, source, submitted_at, response)
   VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, 'candidate', $8, $9)`;
-
-/** The values of a copied statement's named parameters, in its `$n` order. */
-function bind(sql: CompiledSql, values: Record<string, unknown>): unknown[] {
-  return sql.params.map((name) => {
-    if (!(name in values)) throw new Error(`no value for the parameter \${${name}}`);
-    return values[name];
-  });
-}
 
 function deltaValues(attemptId: string, body: Body): Record<string, unknown> {
   const answers = body.answers ?? [];
@@ -79,7 +71,7 @@ async function autosave(attemptId: string, body: Body): Promise<[number, unknown
   const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>({
     name: config.isAutosavePrepared ? "apply-answer-delta" : undefined,
     text: APPLY.text,
-    values: bind(APPLY, deltaValues(attemptId, body)),
+    values: bindStatement(APPLY, deltaValues(attemptId, body)),
   });
   const row = rows[0];
   if (!row || row.open === 0 || row.revision === null) return [409, { error: { code: "ALREADY_SUBMITTED" } }];
@@ -92,14 +84,14 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
   try {
     await client.query("BEGIN");
     await client.query("SET LOCAL lock_timeout = '3s'");
-    const locked = await client.query<{ status: string; overdue: boolean }>(LOCK.text, bind(LOCK, { attemptId }));
+    const locked = await client.query<{ status: string; overdue: boolean }>(LOCK.text, bindStatement(LOCK, { attemptId }));
     const row = locked.rows[0];
     if (!row || row.status === "submitted" || row.overdue) {
       await client.query("ROLLBACK");
       return [409, { error: { code: row?.overdue ? "DEADLINE_PASSED" : "ALREADY_SUBMITTED" } }];
     }
-    await client.query(APPLY.text, bind(APPLY, deltaValues(attemptId, body)));
-    const frozen = await client.query(FREEZE.text, bind(FREEZE, { "options.attemptId": attemptId }));
+    await client.query(APPLY.text, bindStatement(APPLY, deltaValues(attemptId, body)));
+    const frozen = await client.query(FREEZE.text, bindStatement(FREEZE, { attemptId }));
     if (frozen.rowCount === 0) throw new Error(`attempt ${attemptId} frozen while its row was locked`);
     const answers = await client.query<{ questionId: string; value: unknown }>(READ_ANSWERS, [attemptId]);
     const paper: Record<string, unknown> = {};

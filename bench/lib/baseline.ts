@@ -1,4 +1,6 @@
-// Starts bench/lib/baseline-server.ts (the bare node:http + pg server) in a child process.
+// Starts bench/lib/baseline-server.ts (the bare node:http + pg server) in a child process. It imports the
+// app's statement files (lib/server/db/statement-files.ts), whose `import "server-only"` is a no-op under
+// the react-server condition, as for the demo (scripts/demo.mjs).
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 
@@ -21,7 +23,7 @@ export async function startBaseline(options: { databaseUrl: string; poolMax: num
   const child = startChild({
     name: "baseline",
     command: process.execPath,
-    args: ["--import", "tsx", join(PROJECT_ROOT, "bench", "lib", "baseline-server.ts"), JSON.stringify(config)],
+    args: ["--import", "tsx", "--conditions=react-server", join(PROJECT_ROOT, "bench", "lib", "baseline-server.ts"), JSON.stringify(config)],
     env: { ...process.env, NODE_ENV: "production" },
     cwd: PROJECT_ROOT,
     countPatterns: { error: /^baseline: / },

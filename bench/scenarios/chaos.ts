@@ -36,7 +36,6 @@ import { environment, figureLines, formatRatio, ratio, writeResults } from "../l
 import type { Scenario } from "../lib/scenario";
 import { enrollCandidates } from "../lib/seed";
 import { BROWSER_TIMINGS, simCandidatesFor, type Transport } from "../lib/sim-candidate";
-import { checkSqlCopies } from "../lib/sql-copies";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
 
 export type ChaosOptions = {
@@ -186,7 +185,6 @@ export const chaosScenario: Scenario<ChaosOptions> = {
   async run(options, signal) {
     const problems: string[] = [];
     const env0 = environment();
-    for (const copy of checkSqlCopies().filter((item) => !item.isInSync)) problems.push(`baseline SQL out of sync: ${copy.reason}`);
 
     // Private services this run may break.
     const postgres = await startPrivatePostgres({ signal });

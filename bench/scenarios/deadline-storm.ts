@@ -24,7 +24,6 @@ import { environment, figureLines, formatRatio, ratio, writeResults } from "../l
 import type { Scenario } from "../lib/scenario";
 import { enrollCandidates } from "../lib/seed";
 import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
-import { checkSqlCopies } from "../lib/sql-copies";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
 
 export type DeadlineStormOptions = {
@@ -79,7 +78,6 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
   async run(options, signal) {
     const problems: string[] = [];
     const env0 = environment();
-    for (const copy of checkSqlCopies().filter((item) => !item.isInSync)) problems.push(`baseline SQL out of sync: ${copy.reason}`);
     const database = await createMigratedDatabase("storm");
     const env = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax, instances: options.instances });
     const buildId = await buildApp({ mode: options.build, env, signal });

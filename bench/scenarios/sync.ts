@@ -38,7 +38,6 @@ import { environment, formatMeasurement, formatRatio, ratio, writeResults } from
 import type { Scenario } from "../lib/scenario";
 import { appEnvironment } from "../lib/stage";
 import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/seed";
-import { checkSqlCopies } from "../lib/sql-copies";
 
 export type SyncOptions = {
   clients: number;
@@ -376,13 +375,6 @@ export const syncScenario: Scenario<SyncOptions> = {
     const startedAt = new Date();
     const env0 = environment();
 
-    // The baseline must run the app's SQL, not an older copy of it.
-    const sqlCopies = checkSqlCopies();
-    for (const copy of sqlCopies.filter((item) => !item.isInSync)) {
-      problems.push(`baseline SQL out of sync: ${copy.reason}`);
-      shout(`BASELINE SQL OUT OF SYNC: ${copy.reason}.\nThe baseline is no longer doing the app's work; update bench/lib/sql/${copy.name}.sql.`);
-    }
-
     // Pace each attempt at half the app's per-attempt autosave limit.
     const limits = readAutosaveLimit();
     const limitPerSecond = limits.perAttempt ? limits.perAttempt.points / limits.perAttempt.durationSeconds : null;
@@ -598,7 +590,6 @@ export const syncScenario: Scenario<SyncOptions> = {
       appHealth: health,
       autosaveLimit: limits,
       pacing: { paceMs, capRps: paceCapRps, description: pacing },
-      sqlCopies,
       seeding: { candidates: seeded.length, seconds: seedSeconds, questions: exam.questions.length },
       measurements,
       ratios,

@@ -5,6 +5,7 @@ import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
 import { db, type Prisma } from "../db/client";
 import { isLockTimeout } from "../db/errors";
+import { fileStatement } from "../db/statement-files";
 import { publishAttemptSubmitted } from "../live/exam-bus";
 import { freezeAttempt, type FreezeOptions } from "./freeze-attempt";
 
@@ -148,13 +149,9 @@ function attemptLocks(
   return {
     tx,
     async lock(attemptId) {
-      // 2. `overdue` is judged by the database's clock, under the lock.
-      const rows = await tx.$queryRaw<LockedRow[]>`
-        SELECT a.id::text AS id, a.exam_id::text AS exam_id, a.enrollment_id::text AS enrollment_id, a.status::text AS status,
-               clock_timestamp() > a.deadline + make_interval(secs => e.grace_seconds) AS overdue
-        FROM attempts a JOIN exams e ON e.id = a.exam_id
-        WHERE a.id = ${attemptId}::uuid
-        FOR UPDATE OF a`;
+      // 2. lib/server/db/statements/lock-attempt.sql; `overdue` is judged by the database's clock, under the lock.
+      const statement = fileStatement("lock-attempt", { attemptId });
+      const rows = await tx.$queryRawUnsafe<LockedRow[]>(statement.text, ...statement.values);
       const row = rows[0];
       return row ? toLocked(row, row.overdue) : null;
     },

@@ -1,11 +1,18 @@
--- A verbatim copy of the one-statement versioned upsert in lib/server/answers/apply-answer-delta.ts, for the bare baseline server.
--- ${name} marks a parameter, as in the tagged template. bench/lib/sql-copies.ts checks at the start of
--- every run that this text still matches the source (whitespace and these comment lines aside), and the
--- run reports loudly when it does not: update this copy together with the source.
+-- The autosave rule in one statement (docs/sync-protocol.md, "Autosave"; lib/server/answers/apply-answer-delta.ts
+-- says why each step is here). Also what a submit applies its final delta with, inside its transaction.
+--
+-- :attemptId     uuid
+-- :enrollmentId  uuid, or null: unscoped (a submit, an emergency import, the benchmark's baseline)
+-- :questionIds   uuid[]   } one element per answer, in the same order
+-- :values        text[]   } each value as JSON text, cast to jsonb here
+-- :versions      int[]    }
+-- :deviceId      text
+--
+-- One row: found (0/1), deadline, open (0/1), revision (after the bump), applied (question ids whose row changed).
 WITH target AS (
   SELECT a.id, a.deadline
   FROM attempts a
-  WHERE a.id = ${attemptId}::uuid AND (${enrollmentId}::uuid IS NULL OR a.enrollment_id = ${enrollmentId}::uuid)
+  WHERE a.id = :attemptId::uuid AND (:enrollmentId::uuid IS NULL OR a.enrollment_id = :enrollmentId::uuid)
 ),
 att AS (
   SELECT a.id, a.revision
@@ -16,11 +23,11 @@ att AS (
   FOR UPDATE OF a
 ),
 input AS (
-  SELECT * FROM unnest(${questionIds}::uuid[], ${values}::text[], ${versions}::int[]) AS t(question_id, value, version)
+  SELECT * FROM unnest(:questionIds::uuid[], :values::text[], :versions::int[]) AS t(question_id, value, version)
 ),
 upserted AS (
   INSERT INTO answers (id, attempt_id, question_id, value, version, device_id, saved_at)
-  SELECT gen_random_uuid(), att.id, input.question_id, input.value::jsonb, input.version, ${deviceId}, clock_timestamp()
+  SELECT gen_random_uuid(), att.id, input.question_id, input.value::jsonb, input.version, :deviceId, clock_timestamp()
   FROM input CROSS JOIN att
   ON CONFLICT (attempt_id, question_id) DO UPDATE
     SET value = EXCLUDED.value, version = EXCLUDED.version, device_id = EXCLUDED.device_id, saved_at = EXCLUDED.saved_at
