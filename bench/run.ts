@@ -5,10 +5,10 @@
 // started and drops the databases it created before it exits.
 import { setMaxListeners } from "node:events";
 
-import { parseArgs, UsageError } from "./lib/args";
-import { runCleanups } from "./lib/cleanup";
-import { errorMessage, say, shout } from "./lib/log";
-import type { Scenario } from "./lib/scenario";
+import { parseArgs, UsageError } from "./lib/run/args";
+import { runCleanups } from "./lib/run/cleanup";
+import { errorMessage, say, shout } from "./lib/run/log";
+import type { Scenario } from "./lib/run/scenario";
 import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { badInputScenario } from "./scenarios/bad-input";
 import { chaosScenario } from "./scenarios/chaos";

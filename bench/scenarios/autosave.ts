@@ -7,23 +7,23 @@
 // started beforehand and send no heartbeats), and prints app/baseline ratios. The checker then reads
 // every attempt back through the API and the database and compares it with the candidates' ledgers:
 // every acknowledged edit must be there. `baseline` runs the baseline half alone.
-import type { Flags } from "../lib/args";
-import { startApp, type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
-import { formatCheck, type CheckResult } from "../lib/checker";
-import { createMigratedDatabase } from "../lib/database";
-import { createAgent } from "../lib/http-client";
-import { say, shout } from "../lib/log";
-import { RunStats } from "../lib/op-stats";
-import { httpTransport, type Schedule } from "../lib/population";
-import { formatOperation, measurePopulation, type PopulationMeasurement } from "../lib/population-run";
-import { populationReport } from "../lib/population-report";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
-import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startApp, type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { formatCheck, type CheckResult } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { createAgent } from "../lib/load/http-client";
+import { say, shout } from "../lib/run/log";
+import { RunStats } from "../lib/load/op-stats";
+import { httpTransport, type Schedule } from "../lib/load/population";
+import { formatOperation, measurePopulation, type PopulationMeasurement } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type AutosaveOptions = {
   candidates: number;

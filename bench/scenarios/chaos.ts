@@ -13,30 +13,30 @@
 // submitted.
 //
 // The baseline runs the same arrival and edit schedule (protocol client, no faults) in the same run.
-import type { Flags } from "../lib/args";
-import { startAppCluster } from "../lib/app-cluster";
-import { type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
-import { defaultChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/chaos";
-import { formatCheck } from "../lib/checker";
-import { createMigratedDatabase } from "../lib/database";
-import { EngineCandidate } from "../lib/engine-candidate";
-import { startFaultProxy } from "../lib/fault-proxy";
-import { createAgent } from "../lib/http-client";
-import type { CandidateLedger } from "../lib/ledger";
-import { say, shout, sleep } from "../lib/log";
-import { RunStats } from "../lib/op-stats";
-import { arrivalAt, httpTransport, runPopulation, sleepUntil, thinkTime, type Schedule } from "../lib/population";
-import { formatOperation, type PopulationMeasurement } from "../lib/population-run";
-import { populationReport } from "../lib/population-report";
-import { startPrivatePostgres } from "../lib/private-postgres";
-import { startPrivateRedis } from "../lib/private-redis";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, simCandidatesFor, type Transport } from "../lib/sim-candidate";
-import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startAppCluster } from "../lib/servers/app-cluster";
+import { type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { defaultChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/faults/chaos";
+import { formatCheck } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { EngineCandidate } from "../lib/candidates/engine-candidate";
+import { startFaultProxy } from "../lib/faults/fault-proxy";
+import { createAgent } from "../lib/load/http-client";
+import type { CandidateLedger } from "../lib/candidates/ledger";
+import { say, shout, sleep } from "../lib/run/log";
+import { RunStats } from "../lib/load/op-stats";
+import { arrivalAt, httpTransport, runPopulation, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
+import { formatOperation, type PopulationMeasurement } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { startPrivatePostgres } from "../lib/faults/private-postgres";
+import { startPrivateRedis } from "../lib/faults/private-redis";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { BROWSER_TIMINGS, simCandidatesFor, type Transport } from "../lib/candidates/sim-candidate";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type ChaosOptions = {
   candidates: number;

@@ -7,7 +7,7 @@
 //    and a pause now and then (long enough for an autosave to go out while typing goes on), into an essay
 //    and a short-text field, once online and once with the context offline. Per keystroke: keydown →
 //    the `drafts` transaction that holds its text has committed (`complete`), measured by an init script
-//    (bench/lib/idb-commit-probe.ts). Afterwards the server must hold exactly the typed text.
+//    (bench/lib/browser/idb-commit-probe.ts). Afterwards the server must hold exactly the typed text.
 // 4. First-load JS of the exam page (/attempts/[id]) and, as the baseline, of the start page
 //    (/exam/[id]), each in a fresh context: wire, decoded and gzip sizes, and the largest chunks.
 // 5. One line per figure, and the whole run in bench/results/client-<time>.json.
@@ -17,19 +17,19 @@ import { performance } from "node:perf_hooks";
 
 import type { BrowserContext, Locator, Page } from "@playwright/test";
 
-import type { Flags } from "../lib/args";
-import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/app-server";
-import { launchChromium } from "../lib/browser";
-import { createMigratedDatabase } from "../lib/database";
-import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/first-load-js";
-import { createAgent } from "../lib/http-client";
-import { clearPending, installIdbCommitProbe, pendingKeystrokes, takeProbe, type KeystrokeSample, type ProbeTake } from "../lib/idb-commit-probe";
-import { LatencyRecorder, type LatencySummary } from "../lib/latency";
-import { say, shout, sleep } from "../lib/log";
-import { environment, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { appEnvironment } from "../lib/stage";
-import { Api, createExam } from "../lib/seed";
+import type { Flags } from "../lib/run/args";
+import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
+import { launchChromium } from "../lib/browser/browser";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/browser/first-load-js";
+import { createAgent } from "../lib/load/http-client";
+import { clearPending, installIdbCommitProbe, pendingKeystrokes, takeProbe, type KeystrokeSample, type ProbeTake } from "../lib/browser/idb-commit-probe";
+import { LatencyRecorder, type LatencySummary } from "../lib/load/latency";
+import { say, shout, sleep } from "../lib/run/log";
+import { environment, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { appEnvironment } from "../lib/run/stage";
+import { Api, createExam } from "../lib/candidates/seed";
 
 export type ClientOptions = {
   /** Characters typed per phase (online, offline), half into an essay and half into a short-text field. */
@@ -70,7 +70,7 @@ type Phase = {
 const WORDS = "answers stay on this device first then reach the server when the network allows so a candidate never loses a keystroke even on a hotel wifi".split(" ");
 const EXAM_PAGE = /\/attempts\/([0-9a-f-]{36})(?:[?#].*)?$/;
 const OPENING_TEXT = "Opening your answers on this device…";
-// Bench exam (bench/lib/exam.ts): positions 1–8 short text, 9–12 essay.
+// Bench exam (bench/lib/candidates/exam.ts): positions 1–8 short text, 9–12 essay.
 const FIELDS: Record<PhaseName, { essay: number; shortText: number }> = { online: { essay: 9, shortText: 1 }, offline: { essay: 10, shortText: 2 } };
 const READY_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 15_000;

@@ -6,25 +6,25 @@
 // holding every edit.
 //
 // In the same run, the baseline takes the same storm through its own proxy with the same drop rate.
-import type { Flags } from "../lib/args";
-import { startAppCluster } from "../lib/app-cluster";
-import { type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
-import { formatCheck } from "../lib/checker";
-import { createMigratedDatabase } from "../lib/database";
-import { startFaultProxy } from "../lib/fault-proxy";
-import { createAgent } from "../lib/http-client";
-import { say, shout } from "../lib/log";
-import { RunStats } from "../lib/op-stats";
-import { httpTransport, type Schedule } from "../lib/population";
-import { formatOperation, measurePopulation } from "../lib/population-run";
-import { populationReport } from "../lib/population-report";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
-import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startAppCluster } from "../lib/servers/app-cluster";
+import { type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { formatCheck } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { startFaultProxy } from "../lib/faults/fault-proxy";
+import { createAgent } from "../lib/load/http-client";
+import { say, shout } from "../lib/run/log";
+import { RunStats } from "../lib/load/op-stats";
+import { httpTransport, type Schedule } from "../lib/load/population";
+import { formatOperation, measurePopulation } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type DeadlineStormOptions = {
   candidates: number;

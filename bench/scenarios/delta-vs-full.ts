@@ -13,25 +13,25 @@ import { performance } from "node:perf_hooks";
 
 import pg from "pg";
 
-import type { Flags } from "../lib/args";
-import { startApp, type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { BASELINE_PATHS } from "../lib/baseline-population";
-import { startCpuProbe } from "../lib/cpu";
-import { checkpoint, createMigratedDatabase } from "../lib/database";
-import { randomValue } from "../lib/exam";
-import { createAgent, outcomeKey, send } from "../lib/http-client";
-import { Counter, LatencyRecorder, type LatencySummary } from "../lib/latency";
-import { say, shout } from "../lib/log";
-import { mapLimit } from "../lib/map-limit";
-import { writeMarkdownReport } from "../lib/markdown-report";
-import { startPrivatePostgres } from "../lib/private-postgres";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { seedCandidates, type SeededCandidate } from "../lib/seed";
-import { latencyDistributionChart } from "../lib/svg-chart";
-import { APP_PATHS } from "../lib/sim-candidate";
-import { appEnvironment, buildApp, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startApp, type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { BASELINE_PATHS } from "../lib/load/baseline-population";
+import { startCpuProbe } from "../lib/load/cpu";
+import { checkpoint, createMigratedDatabase } from "../lib/servers/database";
+import { randomValue } from "../lib/candidates/exam";
+import { createAgent, outcomeKey, send } from "../lib/load/http-client";
+import { Counter, LatencyRecorder, type LatencySummary } from "../lib/load/latency";
+import { say, shout } from "../lib/run/log";
+import { mapLimit } from "../lib/load/map-limit";
+import { writeMarkdownReport } from "../lib/reporting/markdown-report";
+import { startPrivatePostgres } from "../lib/faults/private-postgres";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
+import { latencyDistributionChart } from "../lib/reporting/svg-chart";
+import { APP_PATHS } from "../lib/candidates/sim-candidate";
+import { appEnvironment, buildApp, createBenchExam } from "../lib/run/stage";
 
 export type DeltaVsFullOptions = {
   candidates: number;

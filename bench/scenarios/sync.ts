@@ -22,22 +22,22 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 
 import { answersDigest } from "../../lib/shared/digest";
-import type { Flags } from "../lib/args";
-import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/app-server";
-import { describeLimit, readAutosaveLimit } from "../lib/app-limits";
-import { startBaseline } from "../lib/baseline";
-import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/cpu";
-import { checkpoint, createMigratedDatabase, PROJECT_ROOT } from "../lib/database";
-import { pickQuestions, randomValue, type BenchQuestion } from "../lib/exam";
-import { createAgent, outcomeKey, send, type HttpResult } from "../lib/http-client";
-import { formatProfileSummary, summarizeProfile, type CpuProfile } from "../lib/profile-summary";
-import { runClosedLoop, type LoadResult, type Operation, type Outcome } from "../lib/load";
-import { say, shout, sleep } from "../lib/log";
-import type { ManagedChild } from "../lib/processes";
-import { environment, formatMeasurement, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { appEnvironment } from "../lib/stage";
-import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/seed";
+import type { Flags } from "../lib/run/args";
+import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
+import { describeLimit, readAutosaveLimit } from "../lib/servers/app-limits";
+import { startBaseline } from "../lib/servers/baseline";
+import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/load/cpu";
+import { checkpoint, createMigratedDatabase, PROJECT_ROOT } from "../lib/servers/database";
+import { pickQuestions, randomValue, type BenchQuestion } from "../lib/candidates/exam";
+import { createAgent, outcomeKey, send, type HttpResult } from "../lib/load/http-client";
+import { formatProfileSummary, summarizeProfile, type CpuProfile } from "../lib/reporting/profile-summary";
+import { runClosedLoop, type LoadResult, type Operation, type Outcome } from "../lib/load/load";
+import { say, shout, sleep } from "../lib/run/log";
+import type { ManagedChild } from "../lib/servers/processes";
+import { environment, formatMeasurement, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { appEnvironment } from "../lib/run/stage";
+import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
 
 export type SyncOptions = {
   clients: number;
@@ -287,7 +287,7 @@ async function measure(options: {
 /**
  * Summarises the app's CPU profile (written by --cpu-prof when the app exited) for each measured window,
  * and keeps the windows next to it so the profile can be summarised again later:
- * `npx tsx bench/lib/profile-summary.ts <file> --from <µs> --to <µs> --requests <n>`.
+ * `npx tsx bench/lib/reporting/profile-summary.ts <file> --from <µs> --to <µs> --requests <n>`.
  */
 function printProfiles(profileDir: string, measurements: readonly Measurement[]): void {
   const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
@@ -345,7 +345,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --baseline-prepared      the baseline prepares its autosave statement once per      off",
     "                           connection, as the app does (less Postgres work per save)",
     "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
-    "                           each measured window (bench/lib/profile-summary.ts) and",
+    "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
   ].join("\n"),
 
