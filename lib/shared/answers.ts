@@ -1,5 +1,4 @@
 import { LIMITS } from "./limits";
-import type { AnswerValue } from "./schemas/attempts";
 import type { Option, QuestionType } from "./schemas/exams";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./text";
 
@@ -40,8 +39,4 @@ export function answerValueProblem(question: QuestionShape, value: unknown): str
     case "numeric":
       return typeof value === "number" && Number.isFinite(value) ? null : "must be a finite number";
   }
-}
-
-export function isAnswerValue(question: QuestionShape, value: unknown): value is AnswerValue {
-  return answerValueProblem(question, value) === null;
 }

@@ -7,8 +7,3 @@ export function compareEdits(a: { version: number; deviceId: string }, b: { vers
   if (a.version !== b.version) return a.version - b.version;
   return a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0;
 }
-
-/** The edit that wins under the contract's rule: the greater (version, deviceId). */
-export function winningEdit<T extends { version: number; deviceId: string }>(a: T, b: T): T {
-  return compareEdits(a, b) >= 0 ? a : b;
-}

@@ -17,7 +17,7 @@ export type AttemptForWrite = {
 
 // An exam's questions never change once it is created (no endpoint edits them), so every autosave need not
 // read them again: they are kept per exam in this process, at most MAX_CACHED_EXAMS of them, oldest out
-// first. If an endpoint that edits questions is ever added, it must call forgetExamQuestions.
+// first. If an endpoint that edits questions is ever added, it must delete the exam's entry here.
 const MAX_CACHED_EXAMS = 500;
 const globalForQuestions = globalThis as unknown as { holdfastQuestions?: Map<string, QuestionForValidation[]> };
 const questionCache = (globalForQuestions.holdfastQuestions ??= new Map());
@@ -33,11 +33,6 @@ export async function examQuestions(examId: string): Promise<QuestionForValidati
     if (oldest !== undefined) questionCache.delete(oldest);
   }
   return questions;
-}
-
-/** Drops an exam's cached questions (for an operation that changes them). */
-export function forgetExamQuestions(examId: string): void {
-  questionCache.delete(examId);
 }
 
 /**

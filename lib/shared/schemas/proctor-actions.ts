@@ -50,7 +50,6 @@ export type BulkExtendResult = {
 export const ForceSubmitSchema = z.strictObject({
   reason: z.string().trim().max(500, "must be at most 500 characters").refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).optional(),
 });
-export type ForceSubmitBody = z.infer<typeof ForceSubmitSchema>;
 
 /** `POST /api/proctor/attempts/{attemptId}/force-submit` → 200. */
 export type ForceSubmitResponse = {
