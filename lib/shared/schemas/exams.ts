@@ -34,14 +34,23 @@ const optionsSchema = z.array(OptionSchema).min(2).max(LIMITS.maxOptionsPerQuest
 
 export const QuestionInputSchema = z
   .discriminatedUnion("type", [
-    z.object({ type: z.literal("single_choice"), ...questionBase, options: optionsSchema, answerKey: OptionIdSchema.optional() }),
+    z.object({
+      type: z.literal("single_choice"),
+      ...questionBase,
+      options: optionsSchema,
+      answerKey: OptionIdSchema.optional(),
+    }),
     z.object({
       type: z.literal("multiple_choice"),
       ...questionBase,
       options: optionsSchema,
       answerKey: z.array(OptionIdSchema).max(LIMITS.maxOptionsPerQuestion).optional(),
     }),
-    z.object({ type: z.literal("short_text"), ...questionBase, answerKey: z.string().max(LIMITS.shortTextChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).optional() }),
+    z.object({
+      type: z.literal("short_text"),
+      ...questionBase,
+      answerKey: z.string().max(LIMITS.shortTextChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).optional(),
+    }),
     z.object({ type: z.literal("essay"), ...questionBase }),
     z.object({
       type: z.literal("numeric"),
@@ -58,16 +67,25 @@ export const QuestionInputSchema = z
         ctx.addIssue({ code: "custom", path: ["options", index, "id"], message: `duplicate option id "${id}"` });
       }
     });
-    const keys = question.answerKey === undefined ? [] : Array.isArray(question.answerKey) ? question.answerKey : [question.answerKey];
+    const keys =
+      question.answerKey === undefined
+        ? []
+        : Array.isArray(question.answerKey)
+          ? question.answerKey
+          : [question.answerKey];
     keys.forEach((key, index) => {
       const path = Array.isArray(question.answerKey) ? ["answerKey", index] : ["answerKey"];
-      if (!ids.includes(key)) ctx.addIssue({ code: "custom", path, message: `"${key}" is not one of this question's option ids` });
+      if (!ids.includes(key))
+        ctx.addIssue({ code: "custom", path, message: `"${key}" is not one of this question's option ids` });
       if (keys.indexOf(key) !== index) ctx.addIssue({ code: "custom", path, message: `duplicate option id "${key}"` });
     });
   });
 export type QuestionInput = z.infer<typeof QuestionInputSchema>;
 
-const instantSchema = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T08:00:00Z" });
+const instantSchema = z.iso.datetime({
+  offset: true,
+  message: "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T08:00:00Z",
+});
 
 /** `POST /api/admin/exams` request body. */
 export const CreateExamSchema = z
@@ -97,4 +115,18 @@ export type CandidateQuestion = {
   prompt: string;
   points: number;
   options?: Option[];
+};
+
+/** One row of the staff's exam list (lib/server/exams/list-exams.ts), as the exams table shows it. */
+export type ExamSummary = {
+  id: string;
+  title: string;
+  status: ExamStatus;
+  durationSeconds: number;
+  opensAt: Date | null;
+  closesAt: Date | null;
+  questionCount: number;
+  candidateCount: number;
+  startedCount: number;
+  submittedCount: number;
 };
