@@ -8,7 +8,10 @@ import nextTs from "eslint-config-next/typescript";
 /** Relative climbs out of a file in lib/ (lib/x.ts is one level deep, lib/server/attempts/x.ts three). */
 const UP = ["../", "../../", "../../../", "../../../../"];
 
-/** Import specifiers that reach `path` (e.g. "lib/server"), by the `@/` alias or by a relative path. */
+/**
+ * Import specifiers that reach `path` (e.g. "lib/server"), by the `@/` alias or by a relative path.
+ * @param {string} path
+ */
 function reaching(path) {
   const last = path.split("/").at(-1);
   return [
@@ -36,7 +39,10 @@ const RULES = {
   },
 };
 
-/** `no-restricted-imports` with these doors shut. One rule per file set: ESLint does not merge the option lists. */
+/**
+ * `no-restricted-imports` with these doors shut. One rule per file set: ESLint does not merge the option lists.
+ * @param {...keyof typeof RULES} doors
+ */
 function shut(...doors) {
   return { "no-restricted-imports": ["error", { patterns: doors.map((door) => RULES[door]) }] };
 }
