@@ -70,24 +70,41 @@ function schedule(options: AutosaveOptions): { schedule: Schedule; windowFromMs:
   const windowFromMs = rampMs + SETTLE_MS;
   const windowToMs = windowFromMs + options.durationSeconds * 1_000;
   return {
-    schedule: { arrivalSpreadMs: rampMs, editMeanMs: options.editEverySeconds * 1_000, editUntilMs: windowToMs, submitAtMs: null },
+    schedule: {
+      arrivalSpreadMs: rampMs,
+      editMeanMs: options.editEverySeconds * 1_000,
+      editUntilMs: windowToMs,
+      submitAtMs: null,
+    },
     windowFromMs,
     windowToMs,
   };
 }
 
-async function runAutosave(options: AutosaveOptions, signal: AbortSignal, targets: { app: boolean }): Promise<{ isOk: boolean }> {
+async function runAutosave(
+  options: AutosaveOptions,
+  signal: AbortSignal,
+  targets: { app: boolean },
+): Promise<{ isOk: boolean }> {
   const problems: string[] = [];
   const env0 = environment();
   const database = await createMigratedDatabase("autosave");
-  const env = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax });
+  const env = appEnvironment({
+    databaseUrl: database.url,
+    redisUrl: "redis://127.0.0.1:6379",
+    poolMax: options.poolMax,
+  });
   const buildId = await buildApp({ mode: options.build, env, signal });
   if (signal.aborted) return { isOk: false };
   // The app is needed in both cases: the baseline's candidates are joined and started through it.
   const app = await startApp({ buildId, env, signal });
   const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
   const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal });
-  const timings = { ...BROWSER_TIMINGS, heartbeatMs: options.heartbeatSeconds * 1_000, requestTimeoutMs: options.requestTimeoutMs };
+  const timings = {
+    ...BROWSER_TIMINGS,
+    heartbeatMs: options.heartbeatSeconds * 1_000,
+    requestTimeoutMs: options.requestTimeoutMs,
+  };
   const { schedule: plan, windowFromMs, windowToMs } = schedule(options);
   const measurements: PopulationMeasurement[] = [];
   const stats: Record<string, RunStats> = {};
@@ -95,7 +112,9 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
 
   if (targets.app) {
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
-    say(`app: ${options.candidates} candidates arrive over ${options.rampSeconds} s, edit every ~${options.editEverySeconds} s; measuring ${options.durationSeconds} s`);
+    say(
+      `app: ${options.candidates} candidates arrive over ${options.rampSeconds} s, edit every ~${options.editEverySeconds} s; measuring ${options.durationSeconds} s`,
+    );
     const runStats = new RunStats();
     stats.app = runStats;
     const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
@@ -110,11 +129,27 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
     });
     app.child.resetLineCounts();
     measurements.push(
-      await measurePopulation({ target: "app", candidates, stats: runStats, schedule: plan, windowFromMs, windowToMs, cpu: { serverGroup: app.child.pid, databaseUrl: database.url }, signal }),
+      await measurePopulation({
+        target: "app",
+        candidates,
+        stats: runStats,
+        schedule: plan,
+        windowFromMs,
+        windowToMs,
+        cpu: { serverGroup: app.child.pid, databaseUrl: database.url },
+        signal,
+      }),
     );
     agent.destroy();
     const errorLines = app.child.lineCounts().error ?? 0;
-    if (errorLines > 0) problems.push(`the app logged ${errorLines} error lines:\n${app.child.tail().filter((line) => line.includes('"level":"error"')).slice(-5).join("\n")}`);
+    if (errorLines > 0)
+      problems.push(
+        `the app logged ${errorLines} error lines:\n${app.child
+          .tail()
+          .filter((line) => line.includes('"level":"error"'))
+          .slice(-5)
+          .join("\n")}`,
+      );
     if (signal.aborted) return { isOk: false };
     check = await checkRun({
       port: app.port,
@@ -152,8 +187,12 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
   const app0 = measurements.find((item) => item.target === "app");
   const base0 = measurements.find((item) => item.target === "baseline");
   for (const measurement of measurements) {
-    for (const [operation, summary] of Object.entries(measurement.operations)) show(formatOperation(`${operation} ${measurement.target}`, summary));
-    if (measurement.cpuPerRequestMs) show(`cpu/req ${measurement.target}: server ${measurement.cpuPerRequestMs.server} ms, pg ${measurement.cpuPerRequestMs.postgres} ms; load ${measurement.loadAverage}`);
+    for (const [operation, summary] of Object.entries(measurement.operations))
+      show(formatOperation(`${operation} ${measurement.target}`, summary));
+    if (measurement.cpuPerRequestMs)
+      show(
+        `cpu/req ${measurement.target}: server ${measurement.cpuPerRequestMs.server} ms, pg ${measurement.cpuPerRequestMs.postgres} ms; load ${measurement.loadAverage}`,
+      );
   }
   const offered = base0?.offeredEditsPerSecond ?? app0?.offeredEditsPerSecond ?? 0;
   if (app0 && base0) {
@@ -167,14 +206,25 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
   if (check) show(formatCheck(check));
   for (const measurement of measurements) {
     const autosave = measurement.operations.autosave;
-    if (measurement.target === "app" && autosave && autosave.unexpected > 0) problems.push(`app: ${autosave.unexpected} unexpected autosave answers`);
+    if (measurement.target === "app" && autosave && autosave.unexpected > 0)
+      problems.push(`app: ${autosave.unexpected} unexpected autosave answers`);
   }
 
-  const results = { scenario: targets.app ? "autosave" : "baseline", environment: env0, options, measurements, check, lines, problems };
+  const results = {
+    scenario: targets.app ? "autosave" : "baseline",
+    environment: env0,
+    options,
+    measurements,
+    check,
+    lines,
+    problems,
+  };
   const json = writeResults(targets.app ? "autosave" : "baseline", results);
   const report = populationReport({
     scenario: targets.app ? "autosave" : "baseline",
-    title: targets.app ? `Autosave: ${options.candidates} candidates, app against baseline` : `Baseline: ${options.candidates} candidates`,
+    title: targets.app
+      ? `Autosave: ${options.candidates} candidates, app against baseline`
+      : `Baseline: ${options.candidates} candidates`,
     isOk: problems.length === 0,
     lines,
     stats,

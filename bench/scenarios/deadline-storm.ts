@@ -79,14 +79,22 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     const problems: string[] = [];
     const env0 = environment();
     const database = await createMigratedDatabase("storm");
-    const env = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax, instances: options.instances });
+    const env = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: "redis://127.0.0.1:6379",
+      poolMax: options.poolMax,
+      instances: options.instances,
+    });
     const buildId = await buildApp({ mode: options.build, env, signal });
     if (signal.aborted) return { isOk: false };
     const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
     const direct = cluster.instances[0]!.port;
     const proxy = await startFaultProxy({ upstreams: cluster.ports(), faults: { dropResponseRate: options.dropRate } });
     const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
-    const baselineProxy = await startFaultProxy({ upstreams: [baseline.port], faults: { dropResponseRate: options.dropRate } });
+    const baselineProxy = await startFaultProxy({
+      upstreams: [baseline.port],
+      faults: { dropResponseRate: options.dropRate },
+    });
     const exam = await createBenchExam({ port: direct, adminToken: env.ADMIN_API_TOKEN, signal });
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
 
@@ -103,7 +111,9 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     const windowFromMs = stormAtMs;
     const windowToMs = stormAtMs + windowMs + DRAIN_MS;
 
-    say(`app: ${options.candidates} candidates over ${options.instances} instance(s); submits from ${stormAtMs / 1000} s within ${options.windowSeconds} s; ${options.dropRate * 100} % of responses dropped`);
+    say(
+      `app: ${options.candidates} candidates over ${options.instances} instance(s); submits from ${stormAtMs / 1000} s within ${options.windowSeconds} s; ${options.dropRate * 100} % of responses dropped`,
+    );
     const stats = new RunStats();
     const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
     const candidates = simCandidatesFor(tokens, {
@@ -115,7 +125,15 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
       giveUpAtMs: windowToMs,
       signal,
     });
-    const app = await measurePopulation({ target: "app", candidates, stats, schedule: plan, windowFromMs, windowToMs, signal });
+    const app = await measurePopulation({
+      target: "app",
+      candidates,
+      stats,
+      schedule: plan,
+      windowFromMs,
+      windowToMs,
+      signal,
+    });
     agent.destroy();
     const proxyStats = proxy.stats();
     if (signal.aborted) return { isOk: false };
@@ -154,7 +172,8 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     const { lines, show } = figureLines();
     for (const measurement of [app, base.measurement]) {
       for (const operation of ["submit", "submit (click to done)", "autosave"]) {
-        if (measurement.operations[operation]) show(formatOperation(`${operation} ${measurement.target}`, measurement.operations[operation]));
+        if (measurement.operations[operation])
+          show(formatOperation(`${operation} ${measurement.target}`, measurement.operations[operation]));
       }
     }
     const done = app.operations["submit (click to done)"];
@@ -166,7 +185,17 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     );
     show(formatCheck(check));
 
-    const json = writeResults("deadline-storm", { scenario: "deadline-storm", environment: env0, options, app, baseline: base.measurement, proxy: proxyStats, check, lines, problems });
+    const json = writeResults("deadline-storm", {
+      scenario: "deadline-storm",
+      environment: env0,
+      options,
+      app,
+      baseline: base.measurement,
+      proxy: proxyStats,
+      check,
+      lines,
+      problems,
+    });
     const report = populationReport({
       scenario: "deadline-storm",
       title: `Deadline storm: ${options.candidates} submits in ${options.windowSeconds} s, ${options.dropRate * 100} % of responses dropped`,

@@ -64,10 +64,16 @@ for (const viewport of VIEWPORTS) {
       await page.screenshot({ path: `${SCREENSHOTS}${viewport.name}-dashboard.png`, fullPage: true });
 
       // The exam's health, opened: the numbers in words and the last hour's chart.
-      await page.getByText(/^Exam health/).first().click();
+      await page
+        .getByText(/^Exam health/)
+        .first()
+        .click();
       await expect(page.getByRole("img", { name: /Last hour, per minute/ })).toBeVisible();
       await page.screenshot({ path: `${SCREENSHOTS}${viewport.name}-health.png`, fullPage: false });
-      await page.getByText(/^Exam health/).first().click();
+      await page
+        .getByText(/^Exam health/)
+        .first()
+        .click();
 
       await candidateRow(page, "Cem Offline").click();
       await expect(page.getByRole("dialog", { name: "Cem Offline" })).toBeVisible();

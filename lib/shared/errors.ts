@@ -122,7 +122,11 @@ export function validationError(error: z.ZodError, where: "body" | "path" | "que
   const issues = zodIssues(error);
   const first = issues[0];
   const summary = first ? `${first.path}: ${first.message}` : "invalid input";
-  return new AppError("VALIDATION_FAILED", `Invalid ${where}: ${summary}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}.`, {
-    details: { issues },
-  });
+  return new AppError(
+    "VALIDATION_FAILED",
+    `Invalid ${where}: ${summary}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}.`,
+    {
+      details: { issues },
+    },
+  );
 }

@@ -29,7 +29,13 @@ export type JsFile = {
   contentEncoding: string | null;
 };
 
-export type JsTotals = { files: number; transferBytes: number; encodedBytes: number; decodedBytes: number; gzipBytes: number };
+export type JsTotals = {
+  files: number;
+  transferBytes: number;
+  encodedBytes: number;
+  decodedBytes: number;
+  gzipBytes: number;
+};
 
 export type FirstLoadJs = {
   label: string;
@@ -46,7 +52,12 @@ export type FirstLoadJs = {
 };
 
 type ResourceEntry = { name: string; transferSize: number; encodedBodySize: number; decodedBodySize: number };
-type NavigationFacts = { entries: ResourceEntry[]; domContentLoadedMs: number | null; loadMs: number | null; nowMs: number };
+type NavigationFacts = {
+  entries: ResourceEntry[];
+  domContentLoadedMs: number | null;
+  loadMs: number | null;
+  nowMs: number;
+};
 
 const QUIET_MS = 1_500;
 const MAX_SETTLE_MS = 15_000;
@@ -97,13 +108,22 @@ export async function measureFirstLoadJs(options: {
     const mainDocument: { html: Promise<string> | null } = { html: null };
     let lastScriptAt = Date.now();
     page.on("response", (response) => {
-      if (response.request().isNavigationRequest() && response.request().frame() === page.mainFrame() && response.status() < 300) {
+      if (
+        response.request().isNavigationRequest() &&
+        response.request().frame() === page.mainFrame() &&
+        response.status() < 300
+      ) {
         mainDocument.html = response.text().catch(() => "");
         return;
       }
       if (!isScript(response) || bodies.length >= MAX_FILES) return;
       lastScriptAt = Date.now();
-      bodies.push(response.body().then((body) => ({ response, body }), () => ({ response, body: null })));
+      bodies.push(
+        response.body().then(
+          (body) => ({ response, body }),
+          () => ({ response, body: null }),
+        ),
+      );
     });
 
     const navigation = await page.goto(options.url, { waitUntil: "load", timeout: 60_000 });
@@ -117,10 +137,14 @@ export async function measureFirstLoadJs(options: {
         }
         await sleep(50, options.signal);
       }
-      if (readyMs === null) throw new Error(`${options.label}: the page at ${options.url} was not ready within ${(options.readyTimeoutMs ?? 30_000) / 1000} s`);
+      if (readyMs === null)
+        throw new Error(
+          `${options.label}: the page at ${options.url} was not ready within ${(options.readyTimeoutMs ?? 30_000) / 1000} s`,
+        );
     }
     const settleUntil = Date.now() + MAX_SETTLE_MS;
-    while (!options.signal.aborted && Date.now() < settleUntil && Date.now() - lastScriptAt < QUIET_MS) await sleep(100, options.signal);
+    while (!options.signal.aborted && Date.now() < settleUntil && Date.now() - lastScriptAt < QUIET_MS)
+      await sleep(100, options.signal);
 
     const facts = await page.evaluate<NavigationFacts>(`(() => {
       const nav = performance.getEntriesByType("navigation")[0];

@@ -95,7 +95,10 @@ export class EngineCandidate {
   }
 
   /** A request outside the engine (join, start), retried until answered like the page's own calls. */
-  private async pageCall(operation: string, request: { method: "POST"; path: string; body?: string; cookie?: string }): Promise<HttpResult> {
+  private async pageCall(
+    operation: string,
+    request: { method: "POST"; path: string; body?: string; cookie?: string },
+  ): Promise<HttpResult> {
     for (let tries = 0; ; tries += 1) {
       const sentAt = this.options.stats.now();
       const result = await this.options.transport({
@@ -125,8 +128,17 @@ export class EngineCandidate {
       });
       const operation = operationOf(method, path);
       const sentAt = this.options.stats.now();
-      const result = await this.options.transport({ method, path, body, headers, timeoutMs: 60_000, signal: init.signal ?? undefined });
-      this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result));
+      const result = await this.options.transport({
+        method,
+        path,
+        body,
+        headers,
+        timeoutMs: 60_000,
+        signal: init.signal ?? undefined,
+      });
+      this.options.stats
+        .op(operation)
+        .record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result));
       if (result.status === 0) throw new TypeError(`fetch failed: ${result.error ?? "no answer"}`);
       if (result.status === 200) this.noteAnswer(operation, body, result);
       return new Response(result.body, { status: result.status, headers: toHeaders(result) });
@@ -141,7 +153,8 @@ export class EngineCandidate {
       const statuses = new Map((answered.results ?? []).map((item) => [item.questionId, item.status]));
       for (const answer of sent.answers) {
         const status = statuses.get(answer.questionId);
-        if (status === "applied" || status === "duplicate") recordAcknowledged(this.ledger, answer.questionId, { version: answer.version, deviceId: sent.deviceId });
+        if (status === "applied" || status === "duplicate")
+          recordAcknowledged(this.ledger, answer.questionId, { version: answer.version, deviceId: sent.deviceId });
       }
     } else if (operation === "submit") {
       recordSubmitAnswer(this.ledger, result);
@@ -153,13 +166,21 @@ export class EngineCandidate {
    * and open an engine on its own IndexedDB. Returns its index, or null if it could not join.
    */
   async addDevice(): Promise<number | null> {
-    const joined = await this.pageCall("join", { method: "POST", path: "/api/session", body: JSON.stringify({ joinToken: this.options.joinToken }) });
+    const joined = await this.pageCall("join", {
+      method: "POST",
+      path: "/api/session",
+      body: JSON.stringify({ joinToken: this.options.joinToken }),
+    });
     const cookie = joined.headers["set-cookie"]?.[0]?.split(";")[0];
     if (joined.status !== 200 || !cookie) {
       this.ledger.failure = `join: ${outcomeKey(joined)}`;
       return null;
     }
-    const started = await this.pageCall("start", { method: "POST", path: `/api/exams/${this.options.examId}/attempts`, cookie });
+    const started = await this.pageCall("start", {
+      method: "POST",
+      path: `/api/exams/${this.options.examId}/attempts`,
+      cookie,
+    });
     if (started.status !== 200 && started.status !== 201) {
       this.ledger.failure = `start: ${outcomeKey(started)}`;
       return null;
@@ -167,7 +188,13 @@ export class EngineCandidate {
     const view = JSON.parse(started.body) as AttemptView;
     this.attemptId = view.attemptId;
     this.ledger.attemptId = view.attemptId;
-    const device: Device = { db: new HoldfastDb(`bench-${process.pid}-${++databases}`), engine: null, cookie, deviceId: null, name: `device ${this.devices.length + 1}` };
+    const device: Device = {
+      db: new HoldfastDb(`bench-${process.pid}-${++databases}`),
+      engine: null,
+      cookie,
+      deviceId: null,
+      name: `device ${this.devices.length + 1}`,
+    };
     this.devices.push(device);
     await this.open(device, view);
     return this.devices.length - 1;
@@ -197,7 +224,14 @@ export class EngineCandidate {
     const value = randomValue(question);
     const atMs = this.options.stats.now();
     const result = await device.engine.edit(question.id, value);
-    if (result.ok) this.ledger.edits.push({ questionId: question.id, value, version: result.version, deviceId: device.deviceId, atMs });
+    if (result.ok)
+      this.ledger.edits.push({
+        questionId: question.id,
+        value,
+        version: result.version,
+        deviceId: device.deviceId,
+        atMs,
+      });
   }
 
   /**
@@ -213,7 +247,14 @@ export class EngineCandidate {
     const value = randomValue(question);
     const atMs = this.options.stats.now();
     const result = await device.engine.edit(question.id, value);
-    if (result.ok) this.ledger.lateEdits.push({ questionId: question.id, value, version: result.version, deviceId: device.deviceId, atMs });
+    if (result.ok)
+      this.ledger.lateEdits.push({
+        questionId: question.id,
+        value,
+        version: result.version,
+        deviceId: device.deviceId,
+        atMs,
+      });
     return result.ok;
   }
 
@@ -253,9 +294,13 @@ export class EngineCandidate {
     const engine = this.devices[index]?.engine;
     if (!engine) return;
     for (;;) {
-      const snapshot = await Promise.race([engine.submit(), sleep(5_000, this.options.signal).then(() => engine.getSnapshot())]);
+      const snapshot = await Promise.race([
+        engine.submit(),
+        sleep(5_000, this.options.signal).then(() => engine.getSnapshot()),
+      ]);
       if (snapshot.submitState === "submitted" || snapshot.submittedElsewhere) {
-        if (snapshot.submittedElsewhere && this.ledger.submitAnswers.length === 0) this.ledger.submittedElsewhere = snapshot.submittedElsewhere.submissionId ?? "unknown";
+        if (snapshot.submittedElsewhere && this.ledger.submitAnswers.length === 0)
+          this.ledger.submittedElsewhere = snapshot.submittedElsewhere.submissionId ?? "unknown";
         return;
       }
       if (snapshot.submitError && snapshot.submitError.status !== 0) {

@@ -7,7 +7,10 @@ export type QuestionType = "single_choice" | "multiple_choice" | "short_text" | 
 export type BenchQuestion = { id: string; type: QuestionType; optionIds: string[] };
 
 const OPTIONS = ["a", "b", "c", "d"].map((id) => ({ id, label: `Option ${id.toUpperCase()}` }));
-const WORDS = "the quick brown fox jumps over a lazy dog while packets route through congested links and queues drain slowly".split(" ");
+const WORDS =
+  "the quick brown fox jumps over a lazy dog while packets route through congested links and queues drain slowly".split(
+    " ",
+  );
 
 /** 20 questions: 8 short text, 4 essays, 6 single choice, 2 multiple choice. */
 export function examDefinition(title: string): Record<string, unknown> {

@@ -63,19 +63,32 @@ export function newLedger(index: number, email: string): CandidateLedger {
 }
 
 /** The order of the apply rule: version first, then deviceId compared as bytes (COLLATE "C"). */
-export function compareStamp(a: { version: number; deviceId: string }, b: { version: number; deviceId: string }): number {
+export function compareStamp(
+  a: { version: number; deviceId: string },
+  b: { version: number; deviceId: string },
+): number {
   if (a.version !== b.version) return a.version - b.version;
   return a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0;
 }
 
-export function recordAcknowledged(ledger: CandidateLedger, questionId: string, stamp: { version: number; deviceId: string }): void {
+export function recordAcknowledged(
+  ledger: CandidateLedger,
+  questionId: string,
+  stamp: { version: number; deviceId: string },
+): void {
   const known = ledger.acknowledged.get(questionId);
-  if (!known || compareStamp(stamp, known) > 0) ledger.acknowledged.set(questionId, { version: stamp.version, deviceId: stamp.deviceId });
+  if (!known || compareStamp(stamp, known) > 0)
+    ledger.acknowledged.set(questionId, { version: stamp.version, deviceId: stamp.deviceId });
 }
 
 /** Keeps a 200 to a submit: the submission it names, and whether the server says it was a replay. */
 export function recordSubmitAnswer(ledger: CandidateLedger, result: HttpResult): void {
-  const answer = JSON.parse(result.body) as { submissionId: string; digest: string; clientDigest?: string | null; digestMatches?: boolean | null };
+  const answer = JSON.parse(result.body) as {
+    submissionId: string;
+    digest: string;
+    clientDigest?: string | null;
+    digestMatches?: boolean | null;
+  };
   ledger.submitAnswers.push({
     submissionId: answer.submissionId,
     digest: answer.digest,

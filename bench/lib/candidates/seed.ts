@@ -27,15 +27,17 @@ const MAX_TRIES = 6;
 const ENROLL_BATCH = 1_000;
 
 export class Api {
-  constructor(
-    private readonly options: { port: number; agent: Agent; adminToken: string; signal: AbortSignal },
-  ) {}
+  constructor(private readonly options: { port: number; agent: Agent; adminToken: string; signal: AbortSignal }) {}
 
   /**
    * Calls the API and returns the response when its status is one of `expect`. 429, 503 and dropped
    * connections are retried (bounded, honouring Retry-After); anything else stops the run.
    */
-  async call(method: "GET" | "POST", path: string, options: { body?: unknown; cookie?: string; isAdmin?: boolean; expect: number[] }): Promise<HttpResponse> {
+  async call(
+    method: "GET" | "POST",
+    path: string,
+    options: { body?: unknown; cookie?: string; isAdmin?: boolean; expect: number[] },
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = {};
     if (options.cookie) headers.cookie = options.cookie;
     if (options.isAdmin) headers.authorization = `Bearer ${this.options.adminToken}`;
@@ -71,12 +73,19 @@ export async function createExam(api: Api, title: string): Promise<{ examId: str
   const optionIds = ["a", "b", "c", "d"];
   const questions = [...created.questions]
     .sort((a, b) => a.position - b.position)
-    .map((question) => ({ id: question.id, type: question.type, optionIds: question.type.endsWith("choice") ? optionIds : [] }));
+    .map((question) => ({
+      id: question.id,
+      type: question.type,
+      optionIds: question.type.endsWith("choice") ? optionIds : [],
+    }));
   return { examId: created.id, questions };
 }
 
 /** Enrolls `count` candidates (`<prefix>-<n>@holdfast.test`), in batches; returns their join tokens in order. */
-export async function enrollCandidates(api: Api, options: { examId: string; count: number; prefix?: string }): Promise<{ email: string; joinToken: string }[]> {
+export async function enrollCandidates(
+  api: Api,
+  options: { examId: string; count: number; prefix?: string },
+): Promise<{ email: string; joinToken: string }[]> {
   const prefix = options.prefix ?? "bench";
   const tokens: { email: string; joinToken: string }[] = [];
   for (let from = 0; from < options.count; from += ENROLL_BATCH) {
@@ -85,7 +94,11 @@ export async function enrollCandidates(api: Api, options: { examId: string; coun
       return { name: `Bench Candidate ${n}`, email: `${prefix}-${n}@holdfast.test` };
     });
     const response = parse<{ candidates: { email: string; joinToken: string }[] }>(
-      await api.call("POST", `/api/admin/exams/${options.examId}/candidates`, { body: { candidates: batch }, isAdmin: true, expect: [201] }),
+      await api.call("POST", `/api/admin/exams/${options.examId}/candidates`, {
+        body: { candidates: batch },
+        isAdmin: true,
+        expect: [201],
+      }),
     );
     tokens.push(...response.candidates.map(({ email, joinToken }) => ({ email, joinToken })));
   }
@@ -98,11 +111,21 @@ export async function enrollCandidates(api: Api, options: { examId: string; coun
  */
 export async function seedCandidates(
   api: Api,
-  options: { examId: string; questions: readonly BenchQuestion[]; count: number; concurrency: number; signal: AbortSignal; fill?: boolean; prefix?: string },
+  options: {
+    examId: string;
+    questions: readonly BenchQuestion[];
+    count: number;
+    concurrency: number;
+    signal: AbortSignal;
+    fill?: boolean;
+    prefix?: string;
+  },
 ): Promise<SeededCandidate[]> {
   const tokens = await enrollCandidates(api, { examId: options.examId, count: options.count, prefix: options.prefix });
   const isFilled = options.fill ?? true;
-  say(`enrolled ${tokens.length} candidates; joining, starting${isFilled ? " and filling each paper" : ""} (${options.concurrency} at a time)`);
+  say(
+    `enrolled ${tokens.length} candidates; joining, starting${isFilled ? " and filling each paper" : ""} (${options.concurrency} at a time)`,
+  );
 
   let done = 0;
   const startedAt = Date.now();
@@ -124,9 +147,14 @@ export async function seedCandidates(
     const paper = new Map(options.questions.map((question) => [question.id, randomValue(question)]));
     const answers = [...paper].map(([questionId, value]) => ({ questionId, value, version: 1 }));
     const saved = parse<{ results: { status: string }[] }>(
-      await api.call("POST", `/api/attempts/${started.attemptId}/answers`, { cookie, body: { deviceId: SEED_DEVICE_ID, answers }, expect: [200] }),
+      await api.call("POST", `/api/attempts/${started.attemptId}/answers`, {
+        cookie,
+        body: { deviceId: SEED_DEVICE_ID, answers },
+        expect: [200],
+      }),
     );
-    if (saved.results.some((result) => result.status !== "applied")) throw new Error(`seeding: filling ${started.attemptId} was not applied`);
+    if (saved.results.some((result) => result.status !== "applied"))
+      throw new Error(`seeding: filling ${started.attemptId} was not applied`);
 
     done += 1;
     if (done % 500 === 0 || done === tokens.length) {

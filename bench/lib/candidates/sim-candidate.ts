@@ -27,7 +27,14 @@ import { newLedger, recordAcknowledged, recordSubmitAnswer, type CandidateLedger
 import { sleep } from "../run/log";
 import type { RequestKind, RunStats } from "../load/op-stats";
 
-export type Request = { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string; timeoutMs: number; signal?: AbortSignal };
+export type Request = {
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+};
 export type Transport = (request: Request) => Promise<HttpResult>;
 
 /** The API's paths; the baseline server answers autosave and submit only, under other paths. */
@@ -128,12 +135,21 @@ export class SimCandidate {
   }
 
   /** One request, timed and counted under `operation`. */
-  private async call(operation: string, request: Omit<Request, "timeoutMs"> & { timeoutMs?: number }): Promise<HttpResult> {
+  private async call(
+    operation: string,
+    request: Omit<Request, "timeoutMs"> & { timeoutMs?: number },
+  ): Promise<HttpResult> {
     const headers = { ...request.headers };
     if (this.cookie) headers.cookie = this.cookie;
     const sentAt = this.options.stats.now();
-    const result = await this.options.transport({ ...request, headers, timeoutMs: request.timeoutMs ?? this.timings.requestTimeoutMs });
-    this.options.stats.op(operation).record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result));
+    const result = await this.options.transport({
+      ...request,
+      headers,
+      timeoutMs: request.timeoutMs ?? this.timings.requestTimeoutMs,
+    });
+    this.options.stats
+      .op(operation)
+      .record(sentAt, this.options.stats.now() - sentAt, outcomeKey(result), requestKind(result));
     return result;
   }
 
@@ -142,7 +158,10 @@ export class SimCandidate {
     const now = Date.now();
     this.failures += 1;
     this.breaker = breakerOnFailure(this.breaker, now);
-    const wait = Math.max(backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfterMs(result, now)), breakerReadyAt(this.breaker) - now);
+    const wait = Math.max(
+      backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfterMs(result, now)),
+      breakerReadyAt(this.breaker) - now,
+    );
     await sleep(Math.max(0, wait), this.options.signal);
     this.breaker = breakerBeforeRequest(this.breaker, Date.now());
   }
@@ -156,7 +175,10 @@ export class SimCandidate {
    * Sends until an answer that is not a retry class, or until the candidate gives up. Returns the last
    * result and its class.
    */
-  private async untilAnswered(operation: string, request: () => Omit<Request, "timeoutMs"> & { timeoutMs?: number }): Promise<{ result: HttpResult; kind: ReturnType<typeof classifySyncResponse> }> {
+  private async untilAnswered(
+    operation: string,
+    request: () => Omit<Request, "timeoutMs"> & { timeoutMs?: number },
+  ): Promise<{ result: HttpResult; kind: ReturnType<typeof classifySyncResponse> }> {
     for (;;) {
       const result = await this.call(operation, request());
       const kind = classifySyncResponse(result.status, result.status === 0 ? null : (errorCode(result.body) ?? null));
@@ -176,19 +198,30 @@ export class SimCandidate {
       this.ledger.attemptId = this.attemptId;
       return true;
     }
-    const joined = await this.untilAnswered("join", () => ({ method: "POST", path: "/api/session", body: JSON.stringify({ joinToken: this.options.joinToken }) }));
+    const joined = await this.untilAnswered("join", () => ({
+      method: "POST",
+      path: "/api/session",
+      body: JSON.stringify({ joinToken: this.options.joinToken }),
+    }));
     const setCookie = joined.result.headers["set-cookie"]?.[0];
     if (joined.kind !== "ok" || !setCookie) {
       this.ledger.failure = `join: ${outcomeKey(joined.result)}`;
       return false;
     }
     this.cookie = setCookie.split(";")[0] ?? null;
-    const started = await this.untilAnswered("start", () => ({ method: "POST", path: `/api/exams/${this.options.examId}/attempts` }));
+    const started = await this.untilAnswered("start", () => ({
+      method: "POST",
+      path: `/api/exams/${this.options.examId}/attempts`,
+    }));
     if (started.kind !== "ok") {
       this.ledger.failure = `start: ${outcomeKey(started.result)}`;
       return false;
     }
-    const view = JSON.parse(started.result.body) as { attemptId: string; revision: number; answers: { questionId: string; value: AnswerValue; version: number }[] };
+    const view = JSON.parse(started.result.body) as {
+      attemptId: string;
+      revision: number;
+      answers: { questionId: string; value: AnswerValue; version: number }[];
+    };
     this.attemptId = view.attemptId;
     this.ledger.attemptId = view.attemptId;
     this.lastAckRevision = view.revision;
@@ -203,14 +236,21 @@ export class SimCandidate {
   /** One edit: a new value for a random question at version clock + 1, then the debounce. */
   edit(): void {
     if (this.isClosed || !this.attemptId) return;
-    const question = this.options.questions[Math.floor((this.options.random ?? Math.random)() * this.options.questions.length)];
+    const question =
+      this.options.questions[Math.floor((this.options.random ?? Math.random)() * this.options.questions.length)];
     if (!question) return;
     const value = randomValue(question);
     this.clock += 1;
     this.paper.set(question.id, value);
     this.dirty.set(question.id, { value, version: this.clock });
     this.oldestPendingAt ??= Date.now();
-    this.ledger.edits.push({ questionId: question.id, value, version: this.clock, deviceId: this.deviceId, atMs: this.options.stats.now() });
+    this.ledger.edits.push({
+      questionId: question.id,
+      value,
+      version: this.clock,
+      deviceId: this.deviceId,
+      atMs: this.options.stats.now(),
+    });
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.debounceTimer = setTimeout(() => {
       this.debounceTimer = null;
@@ -231,7 +271,11 @@ export class SimCandidate {
   private async sendDirty(): Promise<void> {
     const attemptId = this.attemptId!;
     while (this.dirty.size > 0 && !this.isClosed) {
-      const sent = [...this.dirty].map(([questionId, draft]) => ({ questionId, value: draft.value, version: draft.version }));
+      const sent = [...this.dirty].map(([questionId, draft]) => ({
+        questionId,
+        value: draft.value,
+        version: draft.version,
+      }));
       const { result, kind } = await this.untilAnswered("autosave", () => ({
         method: "POST",
         path: this.paths.answers(attemptId),
@@ -247,13 +291,19 @@ export class SimCandidate {
         this.isClosed = true;
         return;
       }
-      const body = JSON.parse(result.body) as { revision?: number; results?: { questionId: string; status: string; version: number }[]; applied?: string[] };
+      const body = JSON.parse(result.body) as {
+        revision?: number;
+        results?: { questionId: string; status: string; version: number }[];
+        applied?: string[];
+      };
       if (typeof body.revision === "number") this.lastAckRevision = Math.max(this.lastAckRevision, body.revision);
       const statuses = new Map((body.results ?? []).map((item) => [item.questionId, item]));
       for (const answer of sent) {
         // The baseline server answers `applied: [ids]` without per-answer results.
-        const status = statuses.get(answer.questionId)?.status ?? (body.applied?.includes(answer.questionId) ? "applied" : "stale");
-        if (status === "applied" || status === "duplicate") recordAcknowledged(this.ledger, answer.questionId, { version: answer.version, deviceId: this.deviceId });
+        const status =
+          statuses.get(answer.questionId)?.status ?? (body.applied?.includes(answer.questionId) ? "applied" : "stale");
+        if (status === "applied" || status === "duplicate")
+          recordAcknowledged(this.ledger, answer.questionId, { version: answer.version, deviceId: this.deviceId });
         this.clock = Math.max(this.clock, statuses.get(answer.questionId)?.version ?? 0);
         if (this.dirty.get(answer.questionId)?.version === answer.version) this.dirty.delete(answer.questionId);
       }
@@ -264,7 +314,8 @@ export class SimCandidate {
   private scheduleHeartbeat(delayMs: number): void {
     this.heartbeatTimer = setTimeout(() => {
       void this.beat().finally(() => {
-        if (!this.isClosed && !this.options.signal.aborted && this.heartbeatTimer) this.scheduleHeartbeat(this.timings.heartbeatMs);
+        if (!this.isClosed && !this.options.signal.aborted && this.heartbeatTimer)
+          this.scheduleHeartbeat(this.timings.heartbeatMs);
       });
     }, delayMs);
   }
@@ -300,7 +351,11 @@ export class SimCandidate {
     this.debounceTimer = null;
     await this.inFlight;
     const attemptId = this.attemptId;
-    const answers = [...this.dirty].map(([questionId, draft]) => ({ questionId, value: draft.value, version: draft.version }));
+    const answers = [...this.dirty].map(([questionId, draft]) => ({
+      questionId,
+      value: draft.value,
+      version: draft.version,
+    }));
     const digest = await answersDigest([...this.paper].map(([questionId, value]) => ({ questionId, value })));
     const body = JSON.stringify({ deviceId: this.deviceId, answers, digest });
     this.isClosed = true;
@@ -313,7 +368,9 @@ export class SimCandidate {
       timeoutMs: this.timings.submitTimeoutMs,
     }));
     // From the click to the answer that ends it, retries included: what the candidate waits for.
-    this.options.stats.op("submit (click to done)").record(pressedAt, this.options.stats.now() - pressedAt, outcomeKey(result), requestKind(result));
+    this.options.stats
+      .op("submit (click to done)")
+      .record(pressedAt, this.options.stats.now() - pressedAt, outcomeKey(result), requestKind(result));
     if (kind === "ok") {
       recordSubmitAnswer(this.ledger, result);
       this.dirty.clear();
@@ -345,5 +402,7 @@ export function simCandidatesFor(
   tokens: readonly { email: string; joinToken: string }[],
   options: Omit<ConstructorParameters<typeof SimCandidate>[0], "index" | "email" | "joinToken">,
 ): SimCandidate[] {
-  return tokens.map((token, index) => new SimCandidate({ ...options, index, email: token.email, joinToken: token.joinToken }));
+  return tokens.map(
+    (token, index) => new SimCandidate({ ...options, index, email: token.email, joinToken: token.joinToken }),
+  );
 }

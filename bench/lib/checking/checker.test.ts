@@ -12,27 +12,66 @@ const Q2 = "00000000-0000-4000-8000-0000000000a2";
 function ledgerWith(edits: { q: string; value: string; version: number; device?: string }[]): CandidateLedger {
   const ledger = newLedger(0, "c@holdfast.test");
   ledger.attemptId = ATTEMPT;
-  ledger.edits = edits.map((edit, index) => ({ questionId: edit.q, value: edit.value, version: edit.version, deviceId: edit.device ?? "dev-a", atMs: index }));
+  ledger.edits = edits.map((edit, index) => ({
+    questionId: edit.q,
+    value: edit.value,
+    version: edit.version,
+    deviceId: edit.device ?? "dev-a",
+    atMs: index,
+  }));
   return ledger;
 }
 
-async function submittedBy(ledger: CandidateLedger, paper: { questionId: string; value: string }[], submissionId = "s1"): Promise<string> {
+async function submittedBy(
+  ledger: CandidateLedger,
+  paper: { questionId: string; value: string }[],
+  submissionId = "s1",
+): Promise<string> {
   const digest = await answersDigest(paper);
   ledger.submitAnswers.push({ submissionId, digest, clientDigest: digest, digestMatches: true, isReplay: false });
   return digest;
 }
 
-async function check(ledger: CandidateLedger, stored: StoredAnswer[], options: { submissions?: string[]; digest?: string; frozenDigest?: string; isSubmitExpected?: boolean; view?: ServerAttempt | null } = {}) {
+async function check(
+  ledger: CandidateLedger,
+  stored: StoredAnswer[],
+  options: {
+    submissions?: string[];
+    digest?: string;
+    frozenDigest?: string;
+    isSubmitExpected?: boolean;
+    view?: ServerAttempt | null;
+  } = {},
+) {
   const submissions = options.submissions ?? [];
   const view: ServerAttempt | null =
     options.view === undefined
-      ? { status: submissions.length ? "submitted" : "in_progress", answers: stored, submission: submissions[0] ? { submissionId: submissions[0], digest: options.digest ?? "" } : null }
+      ? {
+          status: submissions.length ? "submitted" : "in_progress",
+          answers: stored,
+          submission: submissions[0] ? { submissionId: submissions[0], digest: options.digest ?? "" } : null,
+        }
       : options.view;
   return checkLedgers({
     ledgers: [ledger],
     database: {
       answers: new Map([[ATTEMPT, stored]]),
-      submissions: new Map(submissions.length ? [[ATTEMPT, { count: submissions.length, ids: submissions, sources: submissions.map(() => "candidate"), digests: options.frozenDigest === undefined ? undefined : submissions.map(() => options.frozenDigest!) }]] : []),
+      submissions: new Map(
+        submissions.length
+          ? [
+              [
+                ATTEMPT,
+                {
+                  count: submissions.length,
+                  ids: submissions,
+                  sources: submissions.map(() => "candidate"),
+                  digests:
+                    options.frozenDigest === undefined ? undefined : submissions.map(() => options.frozenDigest!),
+                },
+              ],
+            ]
+          : [],
+      ),
       lateAnswers: new Map(),
       statuses: new Map([[ATTEMPT, submissions.length ? "submitted" : "in_progress"]]),
     },
@@ -61,7 +100,14 @@ describe("the checker", () => {
       ],
       { submissions: ["s1"], digest },
     );
-    expect(result).toMatchObject({ isOk: true, lost: 0, phantoms: 0, duplicateSubmissions: 0, paperDigestMismatches: 0, answersChecked: 2 });
+    expect(result).toMatchObject({
+      isOk: true,
+      lost: 0,
+      phantoms: 0,
+      duplicateSubmissions: 0,
+      paperDigestMismatches: 0,
+      answersChecked: 2,
+    });
   });
 
   it("counts an edit the submitted paper lacks as lost, and fails", async () => {
@@ -70,7 +116,10 @@ describe("the checker", () => {
       { q: Q1, value: "new", version: 2 },
     ]);
     await submittedBy(ledger, [{ questionId: Q1, value: "new" }]);
-    const result = await check(ledger, [{ questionId: Q1, value: "old", version: 1, deviceId: "dev-a" }], { submissions: ["s1"], digest: "whatever" });
+    const result = await check(ledger, [{ questionId: Q1, value: "old", version: 1, deviceId: "dev-a" }], {
+      submissions: ["s1"],
+      digest: "whatever",
+    });
     expect(result.lost).toBe(1);
     expect(result.paperDigestMismatches).toBe(1);
     expect(result.isOk).toBe(false);
@@ -87,7 +136,10 @@ describe("the checker", () => {
   it("counts the right stamp with another value as lost", async () => {
     const ledger = ledgerWith([{ q: Q1, value: "typed", version: 1 }]);
     const digest = await submittedBy(ledger, [{ questionId: Q1, value: "typed" }]);
-    const result = await check(ledger, [{ questionId: Q1, value: "garbled", version: 1, deviceId: "dev-a" }], { submissions: ["s1"], digest });
+    const result = await check(ledger, [{ questionId: Q1, value: "garbled", version: 1, deviceId: "dev-a" }], {
+      submissions: ["s1"],
+      digest,
+    });
     expect(result.lost).toBe(1);
     expect(result.phantoms).toBe(1);
   });
@@ -142,10 +194,18 @@ describe("the checker", () => {
     recordAcknowledged(ledger, Q1, { version: 1, deviceId: "dev-a" });
     ledger.submittedElsewhere = "s1";
     const frozenDigest = await answersDigest([{ questionId: Q1, value: "frozen" }]);
-    const intact = await check(ledger, [{ questionId: Q1, value: "frozen", version: 1, deviceId: "dev-a" }], { submissions: ["s1"], digest: frozenDigest, frozenDigest });
+    const intact = await check(ledger, [{ questionId: Q1, value: "frozen", version: 1, deviceId: "dev-a" }], {
+      submissions: ["s1"],
+      digest: frozenDigest,
+      frozenDigest,
+    });
     expect(intact).toMatchObject({ isOk: true, frozenPaperChanges: 0 });
 
-    const changed = await check(ledger, [{ questionId: Q1, value: "late", version: 2, deviceId: "dev-b" }], { submissions: ["s1"], digest: frozenDigest, frozenDigest });
+    const changed = await check(ledger, [{ questionId: Q1, value: "late", version: 2, deviceId: "dev-b" }], {
+      submissions: ["s1"],
+      digest: frozenDigest,
+      frozenDigest,
+    });
     // Nothing the ledger is owed went missing, nothing went below an acknowledgement, no phantom:
     // only the frozen digest shows that the submitted paper was rewritten.
     expect(changed).toMatchObject({ lost: 0, staleOverwrites: 0, phantoms: 0, paperDigestMismatches: 0 });
@@ -155,7 +215,9 @@ describe("the checker", () => {
 
   it("fails a run that expected a submission and has none", async () => {
     const ledger = ledgerWith([{ q: Q1, value: "x", version: 1 }]);
-    const result = await check(ledger, [{ questionId: Q1, value: "x", version: 1, deviceId: "dev-a" }], { isSubmitExpected: true });
+    const result = await check(ledger, [{ questionId: Q1, value: "x", version: 1, deviceId: "dev-a" }], {
+      isSubmitExpected: true,
+    });
     expect(result.notSubmitted).toBe(1);
     expect(result.isOk).toBe(false);
   });

@@ -82,7 +82,13 @@ export async function readDatabaseFacts(databaseUrl: string, attemptIds: readonl
   try {
     const ids = [...attemptIds];
     const answers = new Map<string, StoredAnswer[]>();
-    const rows = await client.query<{ attemptId: string; questionId: string; value: AnswerValue; version: number; deviceId: string }>(
+    const rows = await client.query<{
+      attemptId: string;
+      questionId: string;
+      value: AnswerValue;
+      version: number;
+      deviceId: string;
+    }>(
       `SELECT attempt_id::text AS "attemptId", question_id::text AS "questionId", value, version, device_id AS "deviceId"
          FROM answers WHERE attempt_id = ANY($1::uuid[])`,
       [ids],
@@ -93,13 +99,20 @@ export async function readDatabaseFacts(databaseUrl: string, attemptIds: readonl
       answers.set(row.attemptId, list);
     }
     const submissions = new Map<string, { count: number; ids: string[]; sources: string[]; digests: string[] }>();
-    const submitted = await client.query<{ attemptId: string; count: number; ids: string[]; sources: string[]; digests: string[] }>(
+    const submitted = await client.query<{
+      attemptId: string;
+      count: number;
+      ids: string[];
+      sources: string[];
+      digests: string[];
+    }>(
       `SELECT attempt_id::text AS "attemptId", count(*)::int AS count, array_agg(id::text) AS ids, array_agg(source::text) AS sources,
               array_agg(digest) AS digests
          FROM submissions WHERE attempt_id = ANY($1::uuid[]) GROUP BY attempt_id`,
       [ids],
     );
-    for (const row of submitted.rows) submissions.set(row.attemptId, { count: row.count, ids: row.ids, sources: row.sources, digests: row.digests });
+    for (const row of submitted.rows)
+      submissions.set(row.attemptId, { count: row.count, ids: row.ids, sources: row.sources, digests: row.digests });
     const lateAnswers = new Map<string, number>();
     const late = await client.query<{ attemptId: string; count: number }>(
       `SELECT attempt_id::text AS "attemptId", count(*)::int AS count FROM late_answers WHERE attempt_id = ANY($1::uuid[]) GROUP BY attempt_id`,
@@ -107,7 +120,10 @@ export async function readDatabaseFacts(databaseUrl: string, attemptIds: readonl
     );
     for (const row of late.rows) lateAnswers.set(row.attemptId, row.count);
     const statuses = new Map<string, string>();
-    const attempts = await client.query<{ id: string; status: string }>(`SELECT id::text AS id, status::text AS status FROM attempts WHERE id = ANY($1::uuid[])`, [ids]);
+    const attempts = await client.query<{ id: string; status: string }>(
+      `SELECT id::text AS id, status::text AS status FROM attempts WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
     for (const row of attempts.rows) statuses.set(row.id, row.status);
     return { answers, submissions, lateAnswers, statuses };
   } finally {
@@ -116,7 +132,11 @@ export async function readDatabaseFacts(databaseUrl: string, attemptIds: readonl
 }
 
 function answerKey(answers: readonly StoredAnswer[]): string {
-  return JSON.stringify([...answers].sort((a, b) => a.questionId.localeCompare(b.questionId)).map((a) => [a.questionId, a.value, a.version, a.deviceId]));
+  return JSON.stringify(
+    [...answers]
+      .sort((a, b) => a.questionId.localeCompare(b.questionId))
+      .map((a) => [a.questionId, a.value, a.version, a.deviceId]),
+  );
 }
 
 /**
@@ -173,7 +193,9 @@ export async function checkLedgers(options: {
     const view = options.apiViews.get(attemptId);
     if (!view || answerKey(view.answers) !== answerKey(stored)) {
       result.apiDatabaseDisagreements += 1;
-      note(`candidate ${ledger.index}: the API and the database disagree about attempt ${attemptId}${view ? "" : " (no API view)"}`);
+      note(
+        `candidate ${ledger.index}: the API and the database disagree about attempt ${attemptId}${view ? "" : " (no API view)"}`,
+      );
     }
 
     // Submissions: at most one row, and every 200 the candidate saw names that row.
@@ -183,12 +205,19 @@ export async function checkLedgers(options: {
       note(`candidate ${ledger.index}: ${submission.count} submissions for attempt ${attemptId}`);
     }
     const answeredIds = new Set(ledger.submitAnswers.map((answer) => answer.submissionId));
-    if (answeredIds.size > 1 || (answeredIds.size === 1 && submission && !submission.ids.includes([...answeredIds][0] ?? ""))) {
+    if (
+      answeredIds.size > 1 ||
+      (answeredIds.size === 1 && submission && !submission.ids.includes([...answeredIds][0] ?? ""))
+    ) {
       result.duplicateSubmissions += 1;
-      note(`candidate ${ledger.index}: its submits were answered with different submissions (${[...answeredIds].join(", ")}; database: ${submission?.ids.join(", ") ?? "none"})`);
+      note(
+        `candidate ${ledger.index}: its submits were answered with different submissions (${[...answeredIds].join(", ")}; database: ${submission?.ids.join(", ") ?? "none"})`,
+      );
     }
-    for (const source of submission?.sources ?? []) result.submitted.bySource[source] = (result.submitted.bySource[source] ?? 0) + 1;
-    result.clientDigestMismatches += ledger.submitAnswers.filter((answer) => answer.digestMatches === false).length > 0 ? 1 : 0;
+    for (const source of submission?.sources ?? [])
+      result.submitted.bySource[source] = (result.submitted.bySource[source] ?? 0) + 1;
+    result.clientDigestMismatches +=
+      ledger.submitAnswers.filter((answer) => answer.digestMatches === false).length > 0 ? 1 : 0;
     const isSubmittedByCandidate = ledger.submitAnswers.length > 0;
     if (isSubmittedByCandidate) result.submitted.byCandidate += 1;
     else if (ledger.submittedElsewhere) result.submitted.elsewhere += 1;
@@ -216,24 +245,41 @@ export async function checkLedgers(options: {
       const actual = held.get(questionId);
       if (!actual || compareStamp(actual, expected) < 0) {
         result.lost += 1;
-        note(`candidate ${ledger.index}: LOST question ${questionId}: expected v${expected.version}/${expected.deviceId}, server holds ${actual ? `v${actual.version}/${actual.deviceId}` : "nothing"}`);
-      } else if (compareStamp(actual, expected) === 0 && expected.value !== undefined && !sameValue(actual.value, expected.value)) {
+        note(
+          `candidate ${ledger.index}: LOST question ${questionId}: expected v${expected.version}/${expected.deviceId}, server holds ${actual ? `v${actual.version}/${actual.deviceId}` : "nothing"}`,
+        );
+      } else if (
+        compareStamp(actual, expected) === 0 &&
+        expected.value !== undefined &&
+        !sameValue(actual.value, expected.value)
+      ) {
         result.lost += 1;
-        note(`candidate ${ledger.index}: LOST question ${questionId}: v${expected.version}/${expected.deviceId} holds another value`);
+        note(
+          `candidate ${ledger.index}: LOST question ${questionId}: v${expected.version}/${expected.deviceId} holds another value`,
+        );
       }
     }
     for (const [questionId, stamp] of ledger.acknowledged) {
       const actual = held.get(questionId);
       if (!actual || compareStamp(actual, stamp) < 0) {
         result.staleOverwrites += 1;
-        note(`candidate ${ledger.index}: STALE question ${questionId}: acknowledged v${stamp.version}/${stamp.deviceId}, server holds ${actual ? `v${actual.version}/${actual.deviceId}` : "nothing"}`);
+        note(
+          `candidate ${ledger.index}: STALE question ${questionId}: acknowledged v${stamp.version}/${stamp.deviceId}, server holds ${actual ? `v${actual.version}/${actual.deviceId}` : "nothing"}`,
+        );
       }
     }
     for (const actual of stored) {
-      const made = ledger.edits.some((edit) => edit.questionId === actual.questionId && compareStamp(edit, actual) === 0 && sameValue(edit.value, actual.value));
+      const made = ledger.edits.some(
+        (edit) =>
+          edit.questionId === actual.questionId &&
+          compareStamp(edit, actual) === 0 &&
+          sameValue(edit.value, actual.value),
+      );
       if (!made) {
         result.phantoms += 1;
-        note(`candidate ${ledger.index}: PHANTOM question ${actual.questionId}: server holds v${actual.version}/${actual.deviceId}, which no device of this candidate made`);
+        note(
+          `candidate ${ledger.index}: PHANTOM question ${actual.questionId}: server holds v${actual.version}/${actual.deviceId}, which no device of this candidate made`,
+        );
       }
     }
 
@@ -241,10 +287,14 @@ export async function checkLedgers(options: {
     // the answers the database holds now must still be the paper whose digest the submission recorded.
     // This needs no ledger, so it also catches a write into a paper submitted by the deadline sweeper.
     if (submission?.digests?.length) {
-      const heldDigest = await answersDigest(stored.map((answer) => ({ questionId: answer.questionId, value: answer.value })));
+      const heldDigest = await answersDigest(
+        stored.map((answer) => ({ questionId: answer.questionId, value: answer.value })),
+      );
       if (!submission.digests.includes(heldDigest)) {
         result.frozenPaperChanges += 1;
-        note(`candidate ${ledger.index}: FROZEN PAPER CHANGED: attempt ${attemptId} now holds answers with digest ${heldDigest.slice(0, 12)}…, its submission froze ${submission.digests[0]?.slice(0, 12)}…`);
+        note(
+          `candidate ${ledger.index}: FROZEN PAPER CHANGED: attempt ${attemptId} now holds answers with digest ${heldDigest.slice(0, 12)}…, its submission froze ${submission.digests[0]?.slice(0, 12)}…`,
+        );
       }
     }
 
@@ -255,7 +305,9 @@ export async function checkLedgers(options: {
       const digest = view?.submission?.digest ?? ledger.submitAnswers[0]?.digest;
       if (digest !== expectedDigest) {
         result.paperDigestMismatches += 1;
-        note(`candidate ${ledger.index}: submitted digest ${digest?.slice(0, 12)}… is not the expected paper's ${expectedDigest.slice(0, 12)}…`);
+        note(
+          `candidate ${ledger.index}: submitted digest ${digest?.slice(0, 12)}… is not the expected paper's ${expectedDigest.slice(0, 12)}…`,
+        );
       }
     }
   }

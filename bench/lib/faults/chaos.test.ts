@@ -10,7 +10,8 @@ describe("defaultChaosPlan", () => {
     expect(plan.map((step) => step.atMs)).toEqual([...plan.map((step) => step.atMs)].sort((a, b) => a - b));
     expect(plan.every((step) => step.atMs >= 0 && step.atMs < durationMs)).toBe(true);
     const kinds = plan.map((step) => step.action.kind);
-    for (const kind of ["kill-app", "restart-app", "pause-redis", "resume-redis", "restart-postgres", "set-faults"]) expect(kinds).toContain(kind);
+    for (const kind of ["kill-app", "restart-app", "pause-redis", "resume-redis", "restart-postgres", "set-faults"])
+      expect(kinds).toContain(kind);
 
     const down = new Set<number>();
     let isRedisPaused = false;
@@ -24,7 +25,10 @@ describe("defaultChaosPlan", () => {
     }
     expect(down.size).toBe(0);
     expect(isRedisPaused).toBe(false);
-    expect(faults).toEqual({ kind: "set-faults", faults: { dropResponseRate: 0, resetRate: 0, latencyMs: { min: 0, max: 0 } } });
+    expect(faults).toEqual({
+      kind: "set-faults",
+      faults: { dropResponseRate: 0, resetRate: 0, latencyMs: { min: 0, max: 0 } },
+    });
   });
 
   it("kills two different instances when there are several, the only one otherwise", () => {
@@ -46,7 +50,11 @@ describe("runChaos", () => {
         throw new Error("did not come back");
       },
     } as unknown as AppCluster;
-    const redis = { pause: () => calls.push("pause"), resume: () => calls.push("resume"), isPaused: false } as unknown as PrivateRedis;
+    const redis = {
+      pause: () => calls.push("pause"),
+      resume: () => calls.push("resume"),
+      isPaused: false,
+    } as unknown as PrivateRedis;
     const events = await runChaos({
       plan: [
         { atMs: 30, action: { kind: "restart-app", index: 0 } },

@@ -37,7 +37,13 @@ export function defaultChaosPlan(durationMs: number, instances: number): ChaosSt
   const plan: ChaosStep[] = [
     { atMs: at(0.1), action: { kind: "kill-app", index: 0 } },
     { atMs: at(0.1, APP_DOWN_MS), action: { kind: "restart-app", index: 0 } },
-    { atMs: at(0.2), action: { kind: "set-faults", faults: { dropResponseRate: 0.05, resetRate: 0.05, latencyMs: { min: 0, max: 30 } } } },
+    {
+      atMs: at(0.2),
+      action: {
+        kind: "set-faults",
+        faults: { dropResponseRate: 0.05, resetRate: 0.05, latencyMs: { min: 0, max: 30 } },
+      },
+    },
     { atMs: at(0.3), action: { kind: "pause-redis" } },
     { atMs: at(0.3, REDIS_HANG_MS), action: { kind: "resume-redis" } },
     { atMs: at(0.45), action: { kind: "restart-postgres", mode: "immediate" } },
@@ -112,9 +118,17 @@ export async function runChaos(options: {
       await perform(step.action, options);
       event = { atMs, action: step.action, tookMs: Date.now() - startedAt - atMs, ok: true };
     } catch (error) {
-      event = { atMs, action: step.action, tookMs: Date.now() - startedAt - atMs, ok: false, error: errorMessage(error) };
+      event = {
+        atMs,
+        action: step.action,
+        tookMs: Date.now() - startedAt - atMs,
+        ok: false,
+        error: errorMessage(error),
+      };
     }
-    say(`chaos at ${(atMs / 1000).toFixed(1)} s: ${describeAction(step.action)} ${event.ok ? "done" : `FAILED (${event.error})`} in ${event.tookMs} ms`);
+    say(
+      `chaos at ${(atMs / 1000).toFixed(1)} s: ${describeAction(step.action)} ${event.ok ? "done" : `FAILED (${event.error})`} in ${event.tookMs} ms`,
+    );
     events.push(event);
     options.onEvent?.(event);
   }

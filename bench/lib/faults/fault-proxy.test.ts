@@ -23,7 +23,11 @@ async function startUpstream(): Promise<Upstream> {
 }
 
 /** A GET through `port`; status 0 when the connection failed before a whole response arrived. */
-function get(port: number, path: string, agent: Agent | false): Promise<{ status: number; body: string; error?: string }> {
+function get(
+  port: number,
+  path: string,
+  agent: Agent | false,
+): Promise<{ status: number; body: string; error?: string }> {
   return new Promise((resolve) => {
     const req = request({ host: "127.0.0.1", port, path, agent }, (res) => {
       let body = "";
@@ -32,14 +36,21 @@ function get(port: number, path: string, agent: Agent | false): Promise<{ status
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
       res.on("error", (error) => resolve({ status: 0, body, error: error.message }));
     });
-    req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, body: "", error: error.code ?? error.message }));
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      resolve({ status: 0, body: "", error: error.code ?? error.message }),
+    );
     req.end();
   });
 }
 
 async function openUpstreamConnections(upstreams: Upstream[]): Promise<number> {
   const counts = await Promise.all(
-    upstreams.map((upstream) => new Promise<number>((resolve, reject) => upstream.server.getConnections((error, count) => (error ? reject(error) : resolve(count))))),
+    upstreams.map(
+      (upstream) =>
+        new Promise<number>((resolve, reject) =>
+          upstream.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+        ),
+    ),
   );
   return counts.reduce((sum, count) => sum + count, 0);
 }
@@ -58,7 +69,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(count: number, options: Partial<Parameters<typeof startFaultProxy>[0]> = {}): Promise<{ upstreams: Upstream[]; proxy: FaultProxy }> {
+async function setUp(
+  count: number,
+  options: Partial<Parameters<typeof startFaultProxy>[0]> = {},
+): Promise<{ upstreams: Upstream[]; proxy: FaultProxy }> {
   const upstreams: Upstream[] = [];
   for (let i = 0; i < count; i += 1) {
     const upstream = await startUpstream();
@@ -77,7 +91,8 @@ describe("fault proxy", () => {
   it("forwards keep-alive requests unchanged when there are no faults", async () => {
     const { upstreams, proxy } = await setUp(1);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    for (let i = 0; i < 20; i += 1) expect(await get(proxy.port, `/r${i}`, agent)).toEqual({ status: 200, body: `ok /r${i}` });
+    for (let i = 0; i < 20; i += 1)
+      expect(await get(proxy.port, `/r${i}`, agent)).toEqual({ status: 200, body: `ok /r${i}` });
     agent.destroy();
     expect(upstreams[0]?.seen).toHaveLength(20);
     expect(proxy.stats()).toMatchObject({ connections: 1, requests: 20, responsesDropped: 0, resets: 0 });
@@ -140,8 +155,12 @@ describe("fault proxy", () => {
   });
 
   it("leaves no connection behind after many come and go, and close() ends open ones", async () => {
-    const { upstreams, proxy } = await setUp(2, { faults: { dropResponseRate: 0.2, resetRate: 0.2 }, random: seeded(7) });
-    for (let round = 0; round < 10; round += 1) await Promise.all(Array.from({ length: 50 }, () => get(proxy.port, "/churn", false)));
+    const { upstreams, proxy } = await setUp(2, {
+      faults: { dropResponseRate: 0.2, resetRate: 0.2 },
+      random: seeded(7),
+    });
+    for (let round = 0; round < 10; round += 1)
+      await Promise.all(Array.from({ length: 50 }, () => get(proxy.port, "/churn", false)));
     expect(proxy.stats().connections).toBe(500);
     await expect.poll(() => openUpstreamConnections(upstreams)).toBe(0);
 

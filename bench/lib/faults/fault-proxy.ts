@@ -45,9 +45,11 @@ export const NO_FAULTS: FaultSettings = { dropResponseRate: 0, resetRate: 0, lat
 
 function checkFaults(faults: FaultSettings): FaultSettings {
   const isRate = (value: number): boolean => Number.isFinite(value) && value >= 0 && value <= 1;
-  if (!isRate(faults.dropResponseRate) || !isRate(faults.resetRate)) throw new Error(`fault rates must be within [0, 1]: ${JSON.stringify(faults)}`);
+  if (!isRate(faults.dropResponseRate) || !isRate(faults.resetRate))
+    throw new Error(`fault rates must be within [0, 1]: ${JSON.stringify(faults)}`);
   const { min, max } = faults.latencyMs;
-  if (!(Number.isFinite(min) && Number.isFinite(max) && min >= 0 && max >= min)) throw new Error(`latency must be 0 <= min <= max: ${JSON.stringify(faults.latencyMs)}`);
+  if (!(Number.isFinite(min) && Number.isFinite(max) && min >= 0 && max >= min))
+    throw new Error(`latency must be 0 <= min <= max: ${JSON.stringify(faults.latencyMs)}`);
   return { dropResponseRate: faults.dropResponseRate, resetRate: faults.resetRate, latencyMs: { min, max } };
 }
 
@@ -74,13 +76,24 @@ function connectUpstream(ports: readonly number[], start: number, onRefused: () 
   });
 }
 
-export async function startFaultProxy(options: { upstreams: number[]; faults?: Partial<FaultSettings>; random?: () => number }): Promise<FaultProxy> {
+export async function startFaultProxy(options: {
+  upstreams: number[];
+  faults?: Partial<FaultSettings>;
+  random?: () => number;
+}): Promise<FaultProxy> {
   const random = options.random ?? Math.random;
   let faults = checkFaults({ ...NO_FAULTS, ...options.faults });
   let upstreams = [...options.upstreams];
   let nextUpstream = 0;
   let isClosed = false;
-  const stats: FaultProxyStats = { connections: 0, requests: 0, responsesDropped: 0, resets: 0, upstreamRefused: 0, upstreamUnavailable: 0 };
+  const stats: FaultProxyStats = {
+    connections: 0,
+    requests: 0,
+    responsesDropped: 0,
+    resets: 0,
+    upstreamRefused: 0,
+    upstreamUnavailable: 0,
+  };
   // Every open connection's teardown, so close() can end them all; each removes itself when it ends.
   const open = new Set<(how: "reset" | "destroy") => void>();
 

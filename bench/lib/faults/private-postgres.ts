@@ -50,12 +50,16 @@ function binDir(): string {
 
 /** Runs `command` as the postgres user when we are root (we are, in this workspace), else as ourselves. */
 function asPostgresUser(command: string, args: string[]): { command: string; args: string[] } {
-  return process.getuid?.() === 0 ? { command: "runuser", args: ["-u", OS_USER, "--", command, ...args] } : { command, args };
+  return process.getuid?.() === 0
+    ? { command: "runuser", args: ["-u", OS_USER, "--", command, ...args] }
+    : { command, args };
 }
 
 function chownToPostgres(path: string): void {
   if (process.getuid?.() !== 0) return;
-  const passwd = readFileSync("/etc/passwd", "utf8").split("\n").find((line) => line.startsWith(`${OS_USER}:`));
+  const passwd = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((line) => line.startsWith(`${OS_USER}:`));
   const [, , uid, gid] = passwd?.split(":") ?? [];
   if (uid === undefined || gid === undefined) throw new Error(`there is no ${OS_USER} user to run PostgreSQL as`);
   chownSync(path, Number(uid), Number(gid));
@@ -81,22 +85,41 @@ export async function startPrivatePostgres(options: { signal: AbortSignal }): Pr
   onCleanup(`remove ${root}`, () => rmSync(root, { recursive: true, force: true }));
   chownToPostgres(root);
   const dataDir = join(root, "data");
-  const initdb = asPostgresUser(join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+  const initdb = asPostgresUser(join(bin, "initdb"), [
+    "-D",
+    dataDir,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--locale=C.UTF-8",
+    "--no-sync",
+  ]);
   // --no-sync: only initdb's own files skip the flush; the server below runs with fsync on.
   await runToCompletion({ name: "initdb", ...initdb, env: process.env, cwd: root });
 
   const port = await freePort();
   const adminUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const serverArgs = [
-    "-D", dataDir,
-    "-p", String(port),
-    "-c", "listen_addresses=127.0.0.1",
-    "-c", `unix_socket_directories=${root}`,
-    "-c", "fsync=on",
-    "-c", "synchronous_commit=on",
-    "-c", "full_page_writes=on",
-    "-c", "max_connections=300",
-    "-c", "shared_buffers=256MB",
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    `unix_socket_directories=${root}`,
+    "-c",
+    "fsync=on",
+    "-c",
+    "synchronous_commit=on",
+    "-c",
+    "full_page_writes=on",
+    "-c",
+    "max_connections=300",
+    "-c",
+    "shared_buffers=256MB",
   ];
 
   const readPostmasterPid = (): number | null => {
@@ -135,13 +158,24 @@ export async function startPrivatePostgres(options: { signal: AbortSignal }): Pr
   const launch = async (): Promise<void> => {
     const server = asPostgresUser(join(bin, "postgres"), serverArgs);
     postmasterPid = 0;
-    const child = startChild({ name: "postgres", ...server, env: process.env, cwd: root, countPatterns: { error: /\b(ERROR|FATAL|PANIC):/ }, isStoppedByCaller: true });
+    const child = startChild({
+      name: "postgres",
+      ...server,
+      env: process.env,
+      cwd: root,
+      countPatterns: { error: /\b(ERROR|FATAL|PANIC):/ },
+      isStoppedByCaller: true,
+    });
     current = child;
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await acceptsConnections(adminUrl))) {
-      if (child.hasExited()) throw new Error(`postgres exited while starting on port ${port}:\n${child.tail().slice(-30).join("\n")}`);
+      if (child.hasExited())
+        throw new Error(`postgres exited while starting on port ${port}:\n${child.tail().slice(-30).join("\n")}`);
       if (options.signal.aborted) throw new Error("stopped");
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections on port ${port} within ${START_TIMEOUT_MS / 1000} s:\n${child.tail().slice(-30).join("\n")}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `postgres did not accept connections on port ${port} within ${START_TIMEOUT_MS / 1000} s:\n${child.tail().slice(-30).join("\n")}`,
+        );
       await sleep(50, options.signal);
     }
     postmasterPid = readPostmasterPid() ?? child.pid;

@@ -67,9 +67,11 @@ export async function startPrivateRedis(options: { signal: AbortSignal }): Promi
     current = started;
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await pings(port))) {
-      if (started.hasExited()) throw new Error(`redis-server exited while starting on port ${port}:\n${started.tail().slice(-20).join("\n")}`);
+      if (started.hasExited())
+        throw new Error(`redis-server exited while starting on port ${port}:\n${started.tail().slice(-20).join("\n")}`);
       if (options.signal.aborted) throw new Error("stopped");
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port} within ${START_TIMEOUT_MS / 1000} s`);
+      if (Date.now() > deadline)
+        throw new Error(`redis-server did not answer on port ${port} within ${START_TIMEOUT_MS / 1000} s`);
       await sleep(50, options.signal);
     }
     return started;

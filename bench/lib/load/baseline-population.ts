@@ -38,7 +38,12 @@ export async function measureBaselinePopulation(options: {
   signal: AbortSignal;
 }): Promise<{ measurement: PopulationMeasurement; stats: RunStats }> {
   const seedAgent = createAgent(32);
-  const api = new Api({ port: options.appPort, agent: seedAgent, adminToken: options.adminToken, signal: options.signal });
+  const api = new Api({
+    port: options.appPort,
+    agent: seedAgent,
+    adminToken: options.adminToken,
+    signal: options.signal,
+  });
   const seeded = await seedCandidates(api, {
     examId: options.exam.examId,
     questions: options.exam.questions,

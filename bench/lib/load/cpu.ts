@@ -38,7 +38,9 @@ async function backendPids(databaseUrl: string): Promise<number[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    const { rows } = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
     return rows.map((row) => row.pid);
   } finally {
     await client.end();
@@ -71,7 +73,11 @@ export async function startCpuProbe(options: { serverGroup: number; databaseUrl:
         const before = backends.get(pid);
         if (now !== undefined && before !== undefined) postgresMs += now - before;
       }
-      return { serverMs: groupCpuMs(options.serverGroup) - server, postgresMs, loadGeneratorMs: Math.round((own.user + own.system) / 1000) };
+      return {
+        serverMs: groupCpuMs(options.serverGroup) - server,
+        postgresMs,
+        loadGeneratorMs: Math.round((own.user + own.system) / 1000),
+      };
     },
   };
 }

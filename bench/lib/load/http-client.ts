@@ -35,15 +35,30 @@ export function send(options: {
       headers["content-length"] = Buffer.byteLength(options.body);
     }
     const request = httpRequest(
-      { host: "127.0.0.1", port: options.port, method: options.method, path: options.path, headers, agent: options.agent },
+      {
+        host: "127.0.0.1",
+        port: options.port,
+        method: options.method,
+        path: options.path,
+        headers,
+        agent: options.agent,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
         response.on("error", (error) => resolve(failed(error)));
       },
     );
-    request.setTimeout(options.timeoutMs ?? 30_000, () => request.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
+    request.setTimeout(options.timeoutMs ?? 30_000, () =>
+      request.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })),
+    );
     request.on("error", (error) => resolve(failed(error)));
     if (options.signal) {
       const onAbort = (): void => void request.destroy(Object.assign(new Error("aborted"), { code: "ABORTED" }));

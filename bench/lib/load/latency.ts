@@ -1,6 +1,14 @@
 // Latency samples of one measurement, kept whole (bounded) so percentiles are exact, not estimated.
 
-export type LatencySummary = { count: number; min: number; mean: number; p50: number; p95: number; p99: number; max: number };
+export type LatencySummary = {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+};
 
 const MAX_SAMPLES = 5_000_000;
 
@@ -35,7 +43,8 @@ export class LatencyRecorder {
   summary(): LatencySummary {
     if (this.size === 0) return { count: 0, min: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
     const sorted = this.samples.slice(0, this.size).sort();
-    const at = (percent: number): number => sorted[Math.min(this.size - 1, Math.max(0, Math.ceil((percent / 100) * this.size) - 1))] ?? 0;
+    const at = (percent: number): number =>
+      sorted[Math.min(this.size - 1, Math.max(0, Math.ceil((percent / 100) * this.size) - 1))] ?? 0;
     return {
       count: this.size,
       min: round(sorted[0] ?? 0),

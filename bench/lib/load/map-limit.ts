@@ -1,5 +1,10 @@
 // Runs `work` over items with at most `limit` in flight; stops taking new items once `signal` aborts.
-export async function mapLimit<T, R>(items: readonly T[], limit: number, signal: AbortSignal, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  signal: AbortSignal,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let nextIndex = 0;
   const worker = async (): Promise<void> => {

@@ -34,11 +34,14 @@ export async function measurePopulation(options: {
   let probe: Promise<CpuProbe> | undefined;
   let loadAverage = 0;
   let usage: Promise<CpuUsage | null> | undefined;
-  const startTimer = setTimeout(() => {
-    options.stats.startWindow();
-    loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
-    if (options.cpu) probe = startCpuProbe(options.cpu);
-  }, Math.max(0, options.windowFromMs - options.stats.now()));
+  const startTimer = setTimeout(
+    () => {
+      options.stats.startWindow();
+      loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
+      if (options.cpu) probe = startCpuProbe(options.cpu);
+    },
+    Math.max(0, options.windowFromMs - options.stats.now()),
+  );
   const endWindow = (): void => {
     if (usage) return;
     options.stats.endWindow();
@@ -66,7 +69,12 @@ export async function measurePopulation(options: {
     operations,
     cpu,
     cpuPerRequestMs:
-      cpu && requests > 0 ? { server: Math.round((cpu.serverMs / requests) * 100) / 100, postgres: Math.round((cpu.postgresMs / requests) * 100) / 100 } : null,
+      cpu && requests > 0
+        ? {
+            server: Math.round((cpu.serverMs / requests) * 100) / 100,
+            postgres: Math.round((cpu.postgresMs / requests) * 100) / 100,
+          }
+        : null,
     loadAverage,
   };
 }

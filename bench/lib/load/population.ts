@@ -42,12 +42,25 @@ export function arrivalAt(schedule: Schedule, index: number, count: number): num
 }
 
 /** Runs one lightweight candidate's whole life on the schedule. */
-async function live(candidate: SimCandidate, index: number, count: number, schedule: Schedule, stats: RunStats, signal: AbortSignal): Promise<void> {
+async function live(
+  candidate: SimCandidate,
+  index: number,
+  count: number,
+  schedule: Schedule,
+  stats: RunStats,
+  signal: AbortSignal,
+): Promise<void> {
   await sleepUntil(stats, arrivalAt(schedule, index, count), signal);
   if (signal.aborted || !(await candidate.joinAndStart())) return;
-  const stopEditingAt = schedule.submitAtMs ? Math.min(schedule.editUntilMs, schedule.submitAtMs(index, count)) : schedule.editUntilMs;
+  const stopEditingAt = schedule.submitAtMs
+    ? Math.min(schedule.editUntilMs, schedule.submitAtMs(index, count))
+    : schedule.editUntilMs;
   // The next edit is due at a fixed point after the previous one was due, not after it was answered.
-  for (let due = stats.now() + thinkTime(schedule.editMeanMs); due < stopEditingAt && !signal.aborted; due += thinkTime(schedule.editMeanMs)) {
+  for (
+    let due = stats.now() + thinkTime(schedule.editMeanMs);
+    due < stopEditingAt && !signal.aborted;
+    due += thinkTime(schedule.editMeanMs)
+  ) {
     await sleepUntil(stats, due, signal);
     candidate.edit();
   }
@@ -62,8 +75,15 @@ async function live(candidate: SimCandidate, index: number, count: number, sched
   candidate.stopTimers();
 }
 
-export async function runPopulation(candidates: readonly SimCandidate[], schedule: Schedule, stats: RunStats, signal: AbortSignal): Promise<void> {
-  await Promise.all(candidates.map((candidate, index) => live(candidate, index, candidates.length, schedule, stats, signal)));
+export async function runPopulation(
+  candidates: readonly SimCandidate[],
+  schedule: Schedule,
+  stats: RunStats,
+  signal: AbortSignal,
+): Promise<void> {
+  await Promise.all(
+    candidates.map((candidate, index) => live(candidate, index, candidates.length, schedule, stats, signal)),
+  );
 }
 
 /** A transport over node:http keep-alive to one port on 127.0.0.1 (an app, the baseline, or the fault proxy). */

@@ -77,7 +77,17 @@ describe("TimelineRecorder", () => {
     const buckets = recorder.summary();
 
     expect(buckets.map((bucket) => bucket.t)).toEqual([0, 1, 2, 3]);
-    expect(buckets[1]).toEqual({ t: 1, count: 0, ok: 0, limited: 0, errors: 0, p50: NaN, p95: NaN, p99: NaN, max: NaN });
+    expect(buckets[1]).toEqual({
+      t: 1,
+      count: 0,
+      ok: 0,
+      limited: 0,
+      errors: 0,
+      p50: NaN,
+      p95: NaN,
+      p99: NaN,
+      max: NaN,
+    });
     expect(buckets[3]).toMatchObject({ count: 1, errors: 1, p50: 30, max: 30 });
     // Only errors in the last bucket: asking for the ok latency leaves it without percentiles.
     expect(recorder.summary(1000, { kinds: ["ok"] })[3]).toMatchObject({ count: 1, p50: NaN, max: NaN });

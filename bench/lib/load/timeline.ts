@@ -39,7 +39,8 @@ export class TimelineRecorder {
   /** `resolutionMs`: the finest bucket `summary` can give; every bucket size must be a multiple of it. */
   constructor(options: { resolutionMs?: number } = {}) {
     const resolutionMs = options.resolutionMs ?? 100;
-    if (!Number.isInteger(resolutionMs) || resolutionMs <= 0) throw new RangeError(`resolutionMs must be a positive integer, got ${resolutionMs}`);
+    if (!Number.isInteger(resolutionMs) || resolutionMs <= 0)
+      throw new RangeError(`resolutionMs must be a positive integer, got ${resolutionMs}`);
     this.resolutionMs = resolutionMs;
   }
 
@@ -48,7 +49,8 @@ export class TimelineRecorder {
    * that hung across a fault shows at the fault), how long it took, and how it ended.
    */
   record(atMs: number, latencyMs: number, kind: TimelineKind): void {
-    if (!Number.isFinite(atMs) || !Number.isFinite(latencyMs)) throw new RangeError(`record(${atMs}, ${latencyMs}): both must be finite`);
+    if (!Number.isFinite(atMs) || !Number.isFinite(latencyMs))
+      throw new RangeError(`record(${atMs}, ${latencyMs}): both must be finite`);
     const index = Math.floor(atMs / this.resolutionMs);
     let slot = this.slots.get(index);
     if (!slot) {
@@ -93,7 +95,9 @@ export class TimelineRecorder {
    */
   summary(bucketMs = 1000, options: { kinds?: readonly TimelineKind[] } = {}): TimelineBucket[] {
     if (!Number.isInteger(bucketMs / this.resolutionMs) || bucketMs <= 0) {
-      throw new RangeError(`bucketMs must be a positive multiple of the resolution (${this.resolutionMs} ms), got ${bucketMs}`);
+      throw new RangeError(
+        `bucketMs must be a positive multiple of the resolution (${this.resolutionMs} ms), got ${bucketMs}`,
+      );
     }
     const kinds = options.kinds ?? KINDS;
     const slotsPerBucket = bucketMs / this.resolutionMs;

@@ -18,7 +18,22 @@ afterEach(() => {
   rmSync(resultsDir, { recursive: true, force: true });
 });
 
-const chart = (name: string) => ({ name, alt: `${name} over time [p50, p99]`, svg: latencyTimeChart({ title: name, series: [{ name: "p50", points: [[0, 10], [1, 12]] }] }) });
+const chart = (name: string) => ({
+  name,
+  alt: `${name} over time [p50, p99]`,
+  svg: latencyTimeChart({
+    title: name,
+    series: [
+      {
+        name: "p50",
+        points: [
+          [0, 10],
+          [1, 12],
+        ],
+      },
+    ],
+  }),
+});
 
 function options(overrides: Partial<MarkdownReportOptions> = {}): MarkdownReportOptions {
   const jsonFile = join(resultsDir, "faults-2026-11-29T21-30-55Z.json");
@@ -32,7 +47,13 @@ function options(overrides: Partial<MarkdownReportOptions> = {}): MarkdownReport
       {
         heading: "Autosave",
         paragraphs: ["The app was killed at 40 s."],
-        table: { columns: ["status", "count", "note"], rows: [["200", 12_000, "fine"], ["ERR | ECONNREFUSED", 31, "during the\nkill"]] },
+        table: {
+          columns: ["status", "count", "note"],
+          rows: [
+            ["200", 12_000, "fine"],
+            ["ERR | ECONNREFUSED", 31, "during the\nkill"],
+          ],
+        },
         charts: [chart("autosave-latency"), chart("autosave-throughput")],
       },
       { heading: "Submit", charts: [chart("submit-latency")] },
@@ -70,25 +91,45 @@ describe("writeMarkdownReport", () => {
   it("shows the verdict, the printed lines, escaped tables and the environment", () => {
     const markdown = readFileSync(resolve(PROJECT_ROOT, writeMarkdownReport(options({ verdict: "failed" }))), "utf8");
 
-    expect(markdown).toMatch(/^# Faults: kill the app under load\n\n❌ \*\*Failed\*\* · `npm run bench -- faults` · 2026-11-29 21:30:55 UTC/);
+    expect(markdown).toMatch(
+      /^# Faults: kill the app under load\n\n❌ \*\*Failed\*\* · `npm run bench -- faults` · 2026-11-29 21:30:55 UTC/,
+    );
     expect(markdown).toContain("````text\nautosave    400.0 ok/s  p50 20.1 ms\na line with ``` fences\n````");
-    expect(markdown).toContain("| status | count | note |\n| --- | ---: | --- |\n| 200 | 12000 | fine |\n| ERR \\| ECONNREFUSED | 31 | during the<br>kill |");
-    expect(markdown).toContain("![autosave-latency over time \\[p50, p99\\]](faults-2026-11-29T21-30-55Z-autosave-latency.svg)");
-    expect(markdown).toContain('| loadAverageAtStart | [0.5,0.25] |');
+    expect(markdown).toContain(
+      "| status | count | note |\n| --- | ---: | --- |\n| 200 | 12000 | fine |\n| ERR \\| ECONNREFUSED | 31 | during the<br>kill |",
+    );
+    expect(markdown).toContain(
+      "![autosave-latency over time \\[p50, p99\\]](faults-2026-11-29T21-30-55Z-autosave-latency.svg)",
+    );
+    expect(markdown).toContain("| loadAverageAtStart | [0.5,0.25] |");
     expect(markdown).toContain("| gitCommit | null |");
   });
 
   it("replaces the previous latest charts, and stamps the time when the JSON has another name", () => {
     writeMarkdownReport(options());
-    writeMarkdownReport(options({ sections: [{ heading: "Only", charts: [chart("only")] }], jsonFile: join(resultsDir, "elsewhere.json") }));
+    writeMarkdownReport(
+      options({
+        sections: [{ heading: "Only", charts: [chart("only")] }],
+        jsonFile: join(resultsDir, "elsewhere.json"),
+      }),
+    );
 
     const files = readdirSync(resultsDir);
-    expect(files.filter((name) => name.startsWith("faults-latest"))).toEqual(["faults-latest-only.svg", "faults-latest.md"]);
-    expect(files.filter((name) => /^faults-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-only\.svg$/.test(name))).toHaveLength(1);
+    expect(files.filter((name) => name.startsWith("faults-latest"))).toEqual([
+      "faults-latest-only.svg",
+      "faults-latest.md",
+    ]);
+    expect(files.filter((name) => /^faults-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-only\.svg$/.test(name))).toHaveLength(
+      1,
+    );
   });
 
   it("refuses chart names that would make odd or clashing files", () => {
-    expect(() => writeMarkdownReport(options({ sections: [{ heading: "x", charts: [chart("Bad Name")] }] }))).toThrow(/lower-case/);
-    expect(() => writeMarkdownReport(options({ sections: [{ heading: "x", charts: [chart("a"), chart("a")] }] }))).toThrow(/two charts/);
+    expect(() => writeMarkdownReport(options({ sections: [{ heading: "x", charts: [chart("Bad Name")] }] }))).toThrow(
+      /lower-case/,
+    );
+    expect(() =>
+      writeMarkdownReport(options({ sections: [{ heading: "x", charts: [chart("a"), chart("a")] }] })),
+    ).toThrow(/two charts/);
   });
 });

@@ -46,7 +46,8 @@ export function writeMarkdownReport(options: MarkdownReportOptions): string {
   const charts = options.sections.flatMap((section) => section.charts ?? []);
   const names = new Set<string>();
   for (const chart of charts) {
-    if (!CHART_NAME.test(chart.name)) throw new Error(`chart name "${chart.name}" must be lower-case letters, digits and dashes`);
+    if (!CHART_NAME.test(chart.name))
+      throw new Error(`chart name "${chart.name}" must be lower-case letters, digits and dashes`);
     if (names.has(chart.name)) throw new Error(`two charts are named "${chart.name}"`);
     names.add(chart.name);
   }
@@ -56,7 +57,11 @@ export function writeMarkdownReport(options: MarkdownReportOptions): string {
 
   const latestPrefix = `${options.scenario}-latest-`;
   for (const file of readdirSync(resultsDir)) {
-    if (file.startsWith(latestPrefix) && file.endsWith(".svg") && CHART_NAME.test(file.slice(latestPrefix.length, -".svg".length))) {
+    if (
+      file.startsWith(latestPrefix) &&
+      file.endsWith(".svg") &&
+      CHART_NAME.test(file.slice(latestPrefix.length, -".svg".length))
+    ) {
       rmSync(join(resultsDir, file));
     }
   }
@@ -95,9 +100,13 @@ function renderMarkdownReport(
     out.push("", `## ${oneLine(section.heading)}`);
     for (const paragraph of section.paragraphs ?? []) out.push("", paragraph);
     if (section.table) out.push("", ...table(section.table));
-    for (const chart of section.charts ?? []) out.push("", `![${escapeAlt(chart.alt)}](${linkTarget(files.chartFile(chart.name))})`);
+    for (const chart of section.charts ?? [])
+      out.push("", `![${escapeAlt(chart.alt)}](${linkTarget(files.chartFile(chart.name))})`);
   }
-  const environment = Object.entries(options.environment).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value) ?? String(value)]);
+  const environment = Object.entries(options.environment).map(([key, value]) => [
+    key,
+    typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)),
+  ]);
   out.push("", "## Environment", "", ...table({ columns: ["item", "value"], rows: environment }));
   return `${out.join("\n")}\n`;
 }
@@ -108,7 +117,10 @@ function oneLine(text: string): string {
 
 /** A code block whose fence is longer than any run of backticks in the lines. */
 function fenced(lines: string[]): string[] {
-  const longest = Math.max(0, ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))));
+  const longest = Math.max(
+    0,
+    ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))),
+  );
   const fence = "`".repeat(Math.max(3, longest + 1));
   return [`${fence}text`, ...lines, fence];
 }
@@ -122,7 +134,10 @@ function cell(value: string | number): string {
 /** Numeric columns (every cell a number) are right-aligned. */
 function table({ columns, rows }: ReportTable): string[] {
   const width = Math.max(columns.length, ...rows.map((row) => row.length));
-  const isNumeric = Array.from({ length: width }, (_, index) => rows.length > 0 && rows.every((row) => typeof row[index] === "number"));
+  const isNumeric = Array.from(
+    { length: width },
+    (_, index) => rows.length > 0 && rows.every((row) => typeof row[index] === "number"),
+  );
   const line = (cells: string[]): string => `| ${cells.join(" | ")} |`;
   return [
     line(Array.from({ length: width }, (_, index) => cell(columns[index] ?? ""))),

@@ -22,7 +22,11 @@ export function populationReport(options: {
   jsonFile: string;
   environment: Record<string, unknown>;
   paragraphs?: string[];
-  extraSections?: { heading: string; paragraphs?: string[]; table?: { columns: string[]; rows: (string | number)[][] } }[];
+  extraSections?: {
+    heading: string;
+    paragraphs?: string[];
+    table?: { columns: string[]; rows: (string | number)[][] };
+  }[];
 }): string {
   const events = options.events.map((event) => ({ t: event.atMs / 1000, label: event.label }));
   const isComparison = Object.keys(options.stats).length > 1;
@@ -46,22 +50,38 @@ export function populationReport(options: {
       latencySeries.push({ name: `${name} p99`, points: answered.map((bucket) => [bucket.t, bucket.p99]) });
       if (position === 0) {
         throughputSeries.push({ name: `${name} ok/s`, points: buckets.map((bucket) => [bucket.t, bucket.ok]) });
-        if (buckets.some((bucket) => bucket.errors > 0)) throughputSeries.push({ name: `${name} errors/s`, points: buckets.map((bucket) => [bucket.t, bucket.errors]) });
+        if (buckets.some((bucket) => bucket.errors > 0))
+          throughputSeries.push({
+            name: `${name} errors/s`,
+            points: buckets.map((bucket) => [bucket.t, bucket.errors]),
+          });
       }
       const samples = op.sortedOkSamples();
       if (samples.length > 0) distribution.push({ name, samplesSortedMs: samples });
     }
     if (latencySeries.length === 0) continue;
-    const slug = operation.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    const slug = operation
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "");
     latencyCharts.push({
       name: `latency-${slug}`,
-      svg: latencyTimeChart({ title: `${operation}: latency per second`, series: latencySeries, events, yLabel: "ms", logScale: true }),
+      svg: latencyTimeChart({
+        title: `${operation}: latency per second`,
+        series: latencySeries,
+        events,
+        yLabel: "ms",
+        logScale: true,
+      }),
       alt: `${operation}: p50 and p99 latency per second`,
     });
     if (distribution.length) {
       distributionCharts.push({
         name: `percentiles-${slug}`,
-        svg: latencyDistributionChart({ title: `${operation}: latency by percentile (measured window)`, series: distribution }),
+        svg: latencyDistributionChart({
+          title: `${operation}: latency by percentile (measured window)`,
+          series: distribution,
+        }),
         alt: `${operation}: latency by percentile`,
       });
     }
@@ -72,14 +92,28 @@ export function populationReport(options: {
   if (options.paragraphs?.length) sections.push({ heading: "What ran", paragraphs: options.paragraphs });
   sections.push({
     heading: "Latency over time",
-    paragraphs: ["Each point is one second of requests (by the time they were sent): p50 and p99 of the answered ones; a gap is a second with none answered. Dashed lines mark injected faults and phases."],
+    paragraphs: [
+      "Each point is one second of requests (by the time they were sent): p50 and p99 of the answered ones; a gap is a second with none answered. Dashed lines mark injected faults and phases.",
+    ],
     charts: [
       ...latencyCharts,
-      { name: "throughput", svg: throughputChart({ title: `${mainOperation}: answered requests per second`, series: throughputSeries, events }), alt: `${mainOperation}: answered requests per second` },
+      {
+        name: "throughput",
+        svg: throughputChart({
+          title: `${mainOperation}: answered requests per second`,
+          series: throughputSeries,
+          events,
+        }),
+        alt: `${mainOperation}: answered requests per second`,
+      },
     ],
   });
   if (distributionCharts.length) {
-    sections.push({ heading: "Latency distribution", paragraphs: ["Latency at each percentile of the measured window's answered requests."], charts: distributionCharts });
+    sections.push({
+      heading: "Latency distribution",
+      paragraphs: ["Latency at each percentile of the measured window's answered requests."],
+      charts: distributionCharts,
+    });
   }
   if (options.check) {
     const check = options.check;

@@ -23,7 +23,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 type CallFrame = { functionName: string; url: string; lineNumber: number; columnNumber: number; scriptId: string };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
-export type CpuProfile = { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
+export type CpuProfile = {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+};
 
 export type GroupFigure = {
   group: string;
@@ -81,7 +87,8 @@ export function groupOfSource(source: string): string {
 /** Node's own JavaScript: undici is what backs the Web Request/Response/streams Next hands to routes. */
 function groupOfNodeInternal(url: string): string {
   if (/undici|internal\/webstreams|internal\/deps\/undici/.test(url)) return "node: web streams, fetch types (undici)";
-  if (/(_http_|internal\/http|node:http|^http$|net|stream|internal\/streams)/.test(url)) return "node: http, net, streams";
+  if (/(_http_|internal\/http|node:http|^http$|net|stream|internal\/streams)/.test(url))
+    return "node: http, net, streams";
   return "node: other core";
 }
 
@@ -124,13 +131,20 @@ class FrameResolver {
     if (url.startsWith("node:") || !url.includes("/")) {
       result = { group: groupOfNodeInternal(url), location: url };
     } else if (/\/\.next\/server\//.test(url)) {
-      const entry = this.sourceMap(url)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+      const entry = this.sourceMap(url)?.findEntry(frame.lineNumber, frame.columnNumber) as
+        { originalSource?: string; originalLine?: number } | undefined;
       if (entry?.originalSource) {
-        const source = entry.originalSource.replace(/^.*?(node_modules\/|lib\/|app\/|components\/|\[turbopack\])/, "$1");
+        const source = entry.originalSource.replace(
+          /^.*?(node_modules\/|lib\/|app\/|components\/|\[turbopack\])/,
+          "$1",
+        );
         result = { group: groupOfSource(entry.originalSource), location: `${source}:${(entry.originalLine ?? 0) + 1}` };
       } else {
         const chunk = url.slice(url.lastIndexOf("/") + 1);
-        result = { group: /prisma/.test(chunk) ? "prisma" : /turbopack|runtime/.test(chunk) ? "next" : `other: chunk ${chunk}`, location: chunk };
+        result = {
+          group: /prisma/.test(chunk) ? "prisma" : /turbopack|runtime/.test(chunk) ? "next" : `other: chunk ${chunk}`,
+          location: chunk,
+        };
       }
     } else {
       const path = url.startsWith("file://") ? fileURLToPath(url) : url;
@@ -158,7 +172,14 @@ const SPECIAL: Record<string, string> = {
  * box a write that wakes the reader (Postgres, Redis, the client) is also charged for the time the thread
  * waits to be scheduled again: they get a group of their own, to be read against /proc's CPU figure.
  */
-const SOCKET_WRITES = new Set(["writev", "writeUtf8String", "writeBuffer", "writeLatin1String", "writeAsciiString", "writeUcs2String"]);
+const SOCKET_WRITES = new Set([
+  "writev",
+  "writeUtf8String",
+  "writeBuffer",
+  "writeLatin1String",
+  "writeAsciiString",
+  "writeUcs2String",
+]);
 
 export function summarizeProfile(
   profile: CpuProfile,
@@ -190,7 +211,11 @@ export function summarizeProfile(
       } else if (SOCKET_WRITES.has(callFrame.functionName)) {
         const up = parent.get(id);
         const caller = up !== undefined ? infoOf(up) : null;
-        info = { group: "syscall: socket writes", label: `${callFrame.functionName} (native)`, location: caller ? `called from ${caller.label}` : "" };
+        info = {
+          group: "syscall: socket writes",
+          label: `${callFrame.functionName} (native)`,
+          location: caller ? `called from ${caller.label}` : "",
+        };
       } else {
         const up = parent.get(id);
         const caller = up !== undefined ? infoOf(up) : null;
@@ -268,11 +293,22 @@ export function summarizeProfile(
       const selfMs = selfByGroup.get(group) ?? 0;
       const totalMs = Math.max(totalByGroup.get(group) ?? 0, selfMs);
       const ownedMs = ownedByGroup.get(group) ?? 0;
-      return { group, selfMs, selfShare: share(selfMs), totalMs, totalShare: share(totalMs), ownedMs, ownedShare: share(ownedMs) };
+      return {
+        group,
+        selfMs,
+        selfShare: share(selfMs),
+        totalMs,
+        totalShare: share(totalMs),
+        ownedMs,
+        ownedShare: share(ownedMs),
+      };
     })
     .sort((a, b) => b.selfMs - a.selfMs);
   const top = options.top ?? 25;
-  const figures = (source: Map<string, { info: { group: string; label: string; location: string }; ms: number }>, kind: "self" | "total"): FunctionFigure[] =>
+  const figures = (
+    source: Map<string, { info: { group: string; label: string; location: string }; ms: number }>,
+    kind: "self" | "total",
+  ): FunctionFigure[] =>
     [...source.values()]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, top)
@@ -286,7 +322,14 @@ export function summarizeProfile(
           totalMs: kind === "total" ? ms : (totalByFunction.get(key)?.ms ?? ms),
         };
       });
-  return { busyMs, idleMs, samples: counted, groups, topSelf: figures(selfByFunction, "self"), topTotal: figures(totalByFunction, "total") };
+  return {
+    busyMs,
+    idleMs,
+    samples: counted,
+    groups,
+    topSelf: figures(selfByFunction, "self"),
+    topTotal: figures(totalByFunction, "total"),
+  };
 }
 
 function percent(value: number): string {
@@ -294,13 +337,19 @@ function percent(value: number): string {
 }
 
 /** The summary as text: groups, then the top functions by self and by inclusive time. */
-export function formatProfileSummary(summary: ProfileSummary, options: { requests?: number; title?: string } = {}): string {
-  const perRequest = (ms: number): string => (options.requests ? `${((ms / options.requests) * 1000).toFixed(0).padStart(5)} µs/req` : "");
+export function formatProfileSummary(
+  summary: ProfileSummary,
+  options: { requests?: number; title?: string } = {},
+): string {
+  const perRequest = (ms: number): string =>
+    options.requests ? `${((ms / options.requests) * 1000).toFixed(0).padStart(5)} µs/req` : "";
   const lines: string[] = [];
   if (options.title) lines.push(options.title);
   lines.push(
     `busy ${summary.busyMs.toFixed(0)} ms of CPU in ${summary.samples} samples (idle ${summary.idleMs.toFixed(0)} ms)` +
-      (options.requests ? `, ${options.requests} requests: ${(summary.busyMs / options.requests).toFixed(2)} ms/req sampled` : ""),
+      (options.requests
+        ? `, ${options.requests} requests: ${(summary.busyMs / options.requests).toFixed(2)} ms/req sampled`
+        : ""),
     "",
     `${"group".padEnd(42)} ${"self".padStart(8)} ${"".padStart(11)}  ${"inclusive".padStart(9)} ${"".padStart(11)}  ${"+ Node work it called".padStart(21)}`,
   );
@@ -314,7 +363,9 @@ export function formatProfileSummary(summary: ProfileSummary, options: { request
   const listing = (title: string, figures: FunctionFigure[], kind: "selfMs" | "totalMs"): void => {
     lines.push("", title);
     for (const figure of figures) {
-      lines.push(`${percent(summary.busyMs > 0 ? figure[kind] / summary.busyMs : 0)}  ${figure.group.slice(0, 24).padEnd(24)} ${figure.name.slice(0, 40).padEnd(40)} ${figure.location}`);
+      lines.push(
+        `${percent(summary.busyMs > 0 ? figure[kind] / summary.busyMs : 0)}  ${figure.group.slice(0, 24).padEnd(24)} ${figure.name.slice(0, 40).padEnd(40)} ${figure.location}`,
+      );
     }
   };
   listing("top functions by self time", summary.topSelf, "selfMs");
@@ -329,12 +380,19 @@ function main(argv: readonly string[]): void {
     return index === -1 ? undefined : argv[index + 1];
   };
   if (!file) {
-    console.error("usage: npx tsx bench/lib/reporting/profile-summary.ts <file.cpuprofile> [--from US --to US] [--top N] [--requests N] [--next-dir DIR]");
+    console.error(
+      "usage: npx tsx bench/lib/reporting/profile-summary.ts <file.cpuprofile> [--from US --to US] [--top N] [--requests N] [--next-dir DIR]",
+    );
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const number = (name: string): number | undefined => (flag(name) === undefined ? undefined : Number(flag(name)));
-  const summary = summarizeProfile(profile, { fromUs: number("from"), toUs: number("to"), top: number("top"), nextDir: flag("next-dir") });
+  const summary = summarizeProfile(profile, {
+    fromUs: number("from"),
+    toUs: number("to"),
+    top: number("top"),
+    nextDir: flag("next-dir"),
+  });
   console.log(formatProfileSummary(summary, { requests: number("requests"), title: file }));
 }
 

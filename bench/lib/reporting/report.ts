@@ -51,7 +51,11 @@ export function formatRatio(value: number | null): string {
 
 function git(args: string[]): string | null {
   try {
-    return execFileSync("git", args, { cwd: PROJECT_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", args, {
+      cwd: PROJECT_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return null;
   }
@@ -74,7 +78,10 @@ export function environment(): Record<string, unknown> {
 
 /** The time in a result file's name: `2026-11-29T21-30-55Z` (ISO 8601 to the second, colons made dashes). */
 export function resultStamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+  return date
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "-");
 }
 
 /** Writes `bench/results/<scenario>-<timestamp>.json` and returns its path relative to the project. */

@@ -115,19 +115,24 @@ function checkedSvg(source: string): XmlElement {
   for (const element of all(svg)) {
     for (const attribute of GEOMETRY) {
       const value = element.attributes[attribute];
-      if (value !== undefined) expect(Number.isFinite(Number(value)), `${element.name} ${attribute}="${value}"`).toBe(true);
+      if (value !== undefined)
+        expect(Number.isFinite(Number(value)), `${element.name} ${attribute}="${value}"`).toBe(true);
     }
     const d = element.attributes.d;
     if (d !== undefined) {
       expect(d).toMatch(/^M/);
-      for (const token of d.split(/[MLHVZ\s]+/).filter(Boolean)) expect(Number.isFinite(Number(token)), `d token ${token}`).toBe(true);
+      for (const token of d.split(/[MLHVZ\s]+/).filter(Boolean))
+        expect(Number.isFinite(Number(token)), `d token ${token}`).toBe(true);
     }
   }
   return svg;
 }
 
 function lineCount(svg: XmlElement): number {
-  return all(svg).filter((element) => element.name === "path" && element.attributes.fill === "none" && element.attributes["stroke-width"] === "2").length;
+  return all(svg).filter(
+    (element) =>
+      element.name === "path" && element.attributes.fill === "none" && element.attributes["stroke-width"] === "2",
+  ).length;
 }
 
 const EVENTS = [
@@ -150,11 +155,15 @@ describe("latencyTimeChart", () => {
     const svg = checkedSvg(source);
     expect(svg.children[0]?.text).toBe("Autosave latency <during> faults & restarts");
     const labels = texts(svg);
-    expect(labels).toEqual(expect.arrayContaining(["app p50", "app p99", "kill app", "Redis paused", "Postgres restart"]));
+    expect(labels).toEqual(
+      expect.arrayContaining(["app p50", "app p99", "kill app", "Redis paused", "Postgres restart"]),
+    );
     // 20 to 2000 ms spans two decades: a log axis by default, with 1-2-5 ticks.
     expect(labels).toEqual(expect.arrayContaining(["20", "50", "100", "200", "500", "1,000", "2,000"]));
     expect(labels).not.toContain("10");
-    expect(labels).toEqual(expect.arrayContaining(["0", "20", "40", "160", "180", "seconds since start", "latency (ms), log scale"]));
+    expect(labels).toEqual(
+      expect.arrayContaining(["0", "20", "40", "160", "180", "seconds since start", "latency (ms), log scale"]),
+    );
     expect(lineCount(svg)).toBe(2);
     expect(all(svg).filter((element) => element.attributes["stroke-dasharray"] === "5 4")).toHaveLength(3);
     expect(all(svg).filter((element) => element.name === "rect" && element.attributes["fill-opacity"])).toHaveLength(1);
@@ -170,24 +179,55 @@ describe("latencyTimeChart", () => {
     const series = timeSeries("p99", (t) => (t === 60 ? 90_000 : 180 + (t % 7)));
     const svg = checkedSvg(latencyTimeChart({ title: "t", series: [series], logScale: false }));
     const labels = texts(svg);
-    expect(labels.some((label) => label.startsWith("Note: 1 value above 300 ms clipped (▲), the highest 90,000 ms"))).toBe(true);
+    expect(
+      labels.some((label) => label.startsWith("Note: 1 value above 300 ms clipped (▲), the highest 90,000 ms")),
+    ).toBe(true);
     expect(labels).not.toContain("90,000");
-    expect(all(svg).filter((element) => element.name === "path" && element.attributes.d?.endsWith("Z"))).toHaveLength(1);
+    expect(all(svg).filter((element) => element.name === "path" && element.attributes.d?.endsWith("Z"))).toHaveLength(
+      1,
+    );
   });
 
   it("puts zeros on the floor of a log axis and says so", () => {
-    const svg = checkedSvg(latencyTimeChart({ title: "t", series: [timeSeries("p50", (t) => (t % 30 === 0 ? 0 : 20))], logScale: true }));
-    expect(texts(svg).some((label) => label === "Note: 6 values of 0 ms or less drawn on the bottom edge (log scale)")).toBe(true);
+    const svg = checkedSvg(
+      latencyTimeChart({ title: "t", series: [timeSeries("p50", (t) => (t % 30 === 0 ? 0 : 20))], logScale: true }),
+    );
+    expect(
+      texts(svg).some((label) => label === "Note: 6 values of 0 ms or less drawn on the bottom edge (log scale)"),
+    ).toBe(true);
   });
 
   it("leaves gaps at NaN, draws a lone point as a dot, and survives empty and degenerate input", () => {
-    const gappy: ChartSeries = { name: "gappy", points: [[0, 10], [1, 12], [2, NaN], [3, 11], [4, Infinity], [5, 13], [6, 14], [NaN, 3]] };
-    const svg = checkedSvg(latencyTimeChart({ title: "t", series: [gappy, { name: "lone", points: [[3, 50]] }, { name: "empty", points: [] }], events: EVENTS }));
+    const gappy: ChartSeries = {
+      name: "gappy",
+      points: [
+        [0, 10],
+        [1, 12],
+        [2, NaN],
+        [3, 11],
+        [4, Infinity],
+        [5, 13],
+        [6, 14],
+        [NaN, 3],
+      ],
+    };
+    const svg = checkedSvg(
+      latencyTimeChart({
+        title: "t",
+        series: [gappy, { name: "lone", points: [[3, 50]] }, { name: "empty", points: [] }],
+        events: EVENTS,
+      }),
+    );
     expect(lineCount(svg)).toBe(2);
     expect(all(svg).filter((element) => element.name === "circle")).toHaveLength(2);
     expect(texts(svg)).toContain("empty (no data)");
 
-    for (const series of [[], [{ name: "none", points: [] }], [{ name: "nan", points: [[NaN, NaN] as const] }], [{ name: "one", points: [[5, 0] as const] }]]) {
+    for (const series of [
+      [],
+      [{ name: "none", points: [] }],
+      [{ name: "nan", points: [[NaN, NaN] as const] }],
+      [{ name: "one", points: [[5, 0] as const] }],
+    ]) {
       for (const logScale of [undefined, true, false]) {
         const empty = checkedSvg(latencyTimeChart({ title: "t", series, logScale }));
         expect(texts(empty).length).toBeGreaterThan(3);
@@ -195,13 +235,28 @@ describe("latencyTimeChart", () => {
     }
     expect(texts(checkedSvg(latencyTimeChart({ title: "t", series: [] })))).toContain("no data");
     // Events alone set the time axis, and an event without a finite time is left out.
-    const eventsOnly = checkedSvg(latencyTimeChart({ title: "t", series: [], events: [...EVENTS, { t: NaN, label: "lost" }] }));
+    const eventsOnly = checkedSvg(
+      latencyTimeChart({ title: "t", series: [], events: [...EVENTS, { t: NaN, label: "lost" }] }),
+    );
     expect(texts(eventsOnly)).toEqual(expect.arrayContaining(["kill app", "Postgres restart"]));
     expect(texts(eventsOnly)).not.toContain("lost");
   });
 
   it("shows minutes on a long run", () => {
-    const svg = checkedSvg(latencyTimeChart({ title: "t", series: [{ name: "p50", points: [[0, 10], [3_600, 12]] }] }));
+    const svg = checkedSvg(
+      latencyTimeChart({
+        title: "t",
+        series: [
+          {
+            name: "p50",
+            points: [
+              [0, 10],
+              [3_600, 12],
+            ],
+          },
+        ],
+      }),
+    );
     expect(texts(svg)).toEqual(expect.arrayContaining(["minutes since start", "0", "30", "60"]));
   });
 
@@ -217,9 +272,18 @@ describe("latencyTimeChart", () => {
 
 describe("throughputChart", () => {
   it("starts at zero and shows a dip at the kill", () => {
-    const source = throughputChart({ title: "Throughput", series: [timeSeries("ok/s", (t) => (t >= 40 && t < 47 ? 0 : 400)), timeSeries("errors/s", (t) => (t >= 40 && t < 47 ? 30 : 0))], events: EVENTS });
+    const source = throughputChart({
+      title: "Throughput",
+      series: [
+        timeSeries("ok/s", (t) => (t >= 40 && t < 47 ? 0 : 400)),
+        timeSeries("errors/s", (t) => (t >= 40 && t < 47 ? 30 : 0)),
+      ],
+      events: EVENTS,
+    });
     const svg = checkedSvg(source);
-    expect(texts(svg)).toEqual(expect.arrayContaining(["ok/s", "errors/s", "kill app", "0", "100", "400", "requests per second"]));
+    expect(texts(svg)).toEqual(
+      expect.arrayContaining(["ok/s", "errors/s", "kill app", "0", "100", "400", "requests per second"]),
+    );
     expect(lineCount(svg)).toBe(2);
   });
 });
@@ -230,7 +294,13 @@ describe("latencyDistributionChart", () => {
 
   it("plots each series on a nines axis, with its p50, p99 and max in the legend", () => {
     const svg = checkedSvg(
-      latencyDistributionChart({ title: "Autosave latency", series: [{ name: "app", samplesSortedMs: sortedSamples(20_000, 10) }, { name: "baseline", samplesSortedMs: sortedSamples(20_000, 4) }] }),
+      latencyDistributionChart({
+        title: "Autosave latency",
+        series: [
+          { name: "app", samplesSortedMs: sortedSamples(20_000, 10) },
+          { name: "baseline", samplesSortedMs: sortedSamples(20_000, 4) },
+        ],
+      }),
     );
     const labels = texts(svg);
     expect(labels).toEqual(expect.arrayContaining(["0%", "50%", "90%", "99%", "99.9%", "99.99%"]));
@@ -240,14 +310,24 @@ describe("latencyDistributionChart", () => {
   });
 
   it("stops the axis at the nines the samples can tell apart", () => {
-    const labels = texts(checkedSvg(latencyDistributionChart({ title: "t", series: [{ name: "few", samplesSortedMs: sortedSamples(500, 10) }] })));
+    const labels = texts(
+      checkedSvg(
+        latencyDistributionChart({ title: "t", series: [{ name: "few", samplesSortedMs: sortedSamples(500, 10) }] }),
+      ),
+    );
     expect(labels).toContain("99.9%");
     expect(labels).not.toContain("99.99%");
   });
 
   it("ends a curve of more than 10,000 samples with its 99.99%, leaving the max to the legend", () => {
-    const samples = Float64Array.from({ length: 100_000 }, (_, index) => (index === 99_999 ? 100_000 : 10 + index / 10_000));
-    const labels = texts(checkedSvg(latencyDistributionChart({ title: "t", series: [{ name: "s", samplesSortedMs: samples }], logScale: false })));
+    const samples = Float64Array.from({ length: 100_000 }, (_, index) =>
+      index === 99_999 ? 100_000 : 10 + index / 10_000,
+    );
+    const labels = texts(
+      checkedSvg(
+        latencyDistributionChart({ title: "t", series: [{ name: "s", samplesSortedMs: samples }], logScale: false }),
+      ),
+    );
     expect(labels).toContain("s: p50 15.0 ms · p99 19.9 ms · max 100,000 ms (n=100,000)");
     expect(labels).toContain("20");
     expect(labels.filter((label) => label.includes("100,000") || label.startsWith("Note:"))).toHaveLength(1);
@@ -255,24 +335,42 @@ describe("latencyDistributionChart", () => {
 
   it("sorts unsorted samples, skips non-finite ones, and survives none or one", () => {
     const unsorted = [30, 10, NaN, 20, Infinity, 40];
-    const svg = checkedSvg(latencyDistributionChart({ title: "t", series: [{ name: "mixed", samplesSortedMs: unsorted }] }));
+    const svg = checkedSvg(
+      latencyDistributionChart({ title: "t", series: [{ name: "mixed", samplesSortedMs: unsorted }] }),
+    );
     expect(texts(svg)).toContain("mixed: p50 20.0 ms · p99 40.0 ms · max 40.0 ms (n=4)");
 
     for (const samples of [[], [5], [0, 0, 0]]) {
       for (const logScale of [undefined, true, false]) {
-        checkedSvg(latencyDistributionChart({ title: "t", series: [{ name: "s", samplesSortedMs: samples }], logScale }));
+        checkedSvg(
+          latencyDistributionChart({ title: "t", series: [{ name: "s", samplesSortedMs: samples }], logScale }),
+        );
       }
     }
-    expect(texts(checkedSvg(latencyDistributionChart({ title: "t", series: [{ name: "s", samplesSortedMs: [] }] })))).toContain("s (no samples)");
+    expect(
+      texts(checkedSvg(latencyDistributionChart({ title: "t", series: [{ name: "s", samplesSortedMs: [] }] }))),
+    ).toContain("s (no samples)");
     checkedSvg(latencyDistributionChart({ title: "t", series: [] }));
   });
 });
 
 describe("the XML reader these tests rely on", () => {
   it("rejects what a browser would", () => {
-    for (const bad of ["<svg><g></svg>", "<svg><g></g>", "<svg a=1/>", '<svg a="1" a="2"/>', "<svg>a & b</svg>", "<svg/><svg/>", '<svg a="<"/>', "<svg>&nbsp;</svg>"]) {
+    for (const bad of [
+      "<svg><g></svg>",
+      "<svg><g></g>",
+      "<svg a=1/>",
+      '<svg a="1" a="2"/>',
+      "<svg>a & b</svg>",
+      "<svg/><svg/>",
+      '<svg a="<"/>',
+      "<svg>&nbsp;</svg>",
+    ]) {
       expect(() => parseXml(bad), bad).toThrow();
     }
-    expect(parseXml('<svg a="x &amp; y"><text>1 &lt; 2</text><g/></svg>')).toMatchObject({ attributes: { a: "x & y" }, children: [{ text: "1 < 2" }, { name: "g" }] });
+    expect(parseXml('<svg a="x &amp; y"><text>1 &lt; 2</text><g/></svg>')).toMatchObject({
+      attributes: { a: "x & y" },
+      children: [{ text: "1 < 2" }, { name: "g" }],
+    });
   });
 });

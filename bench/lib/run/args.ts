@@ -48,7 +48,9 @@ export function parseArgs(argv: readonly string[]): { positional: string[]; flag
       const value = Number(text);
       const { min = -Infinity, max = Infinity, isInteger = false } = range;
       if (!Number.isFinite(value) || value < min || value > max || (isInteger && !Number.isInteger(value))) {
-        throw new UsageError(`--${name} must be ${isInteger ? "an integer" : "a number"} in [${min}, ${max}], got "${text}"`);
+        throw new UsageError(
+          `--${name} must be ${isInteger ? "an integer" : "a number"} in [${min}, ${max}], got "${text}"`,
+        );
       }
       return value;
     },

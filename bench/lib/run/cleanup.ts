@@ -31,7 +31,10 @@ async function runOne(entry: Cleanup): Promise<void> {
     await Promise.race([
       Promise.resolve().then(entry.run),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${CLEANUP_STEP_TIMEOUT_MS / 1000} s`)), CLEANUP_STEP_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`timed out after ${CLEANUP_STEP_TIMEOUT_MS / 1000} s`)),
+          CLEANUP_STEP_TIMEOUT_MS,
+        );
       }),
     ]);
   } catch (error) {

@@ -19,7 +19,13 @@ export type AppEnvironment = NodeJS.ProcessEnv & { ADMIN_API_TOKEN: string };
  * The app's environment for a run: production, its own secrets, the given database and Redis (null:
  * none, single-instance mode), and whatever `extra` adds or overrides (e.g. METRICS_TOKEN).
  */
-export function appEnvironment(options: { databaseUrl: string; redisUrl: string | null; poolMax?: number; instances?: number; extra?: Record<string, string> }): AppEnvironment {
+export function appEnvironment(options: {
+  databaseUrl: string;
+  redisUrl: string | null;
+  poolMax?: number;
+  instances?: number;
+  extra?: Record<string, string>;
+}): AppEnvironment {
   const env: AppEnvironment = {
     ...process.env,
     NODE_ENV: "production",
@@ -35,13 +41,27 @@ export function appEnvironment(options: { databaseUrl: string; redisUrl: string 
   return { ...env, ...options.extra } as AppEnvironment;
 }
 
-export async function buildApp(options: { mode: BuildMode; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<string> {
+export async function buildApp(options: {
+  mode: BuildMode;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}): Promise<string> {
   const build = await ensureBuild(options);
   return build.buildId;
 }
 
 /** The admin side of the API on one port, and a new exam on it. */
-export async function createBenchExam(options: { port: number; adminToken: string; signal: AbortSignal; concurrency?: number }): Promise<{ api: Api; agent: Agent; examId: string; questions: Awaited<ReturnType<typeof createExam>>["questions"] }> {
+export async function createBenchExam(options: {
+  port: number;
+  adminToken: string;
+  signal: AbortSignal;
+  concurrency?: number;
+}): Promise<{
+  api: Api;
+  agent: Agent;
+  examId: string;
+  questions: Awaited<ReturnType<typeof createExam>>["questions"];
+}> {
   const agent = createAgent(options.concurrency ?? 32);
   const api = new Api({ port: options.port, agent, adminToken: options.adminToken, signal: options.signal });
   const exam = await createExam(api, `Benchmark ${new Date().toISOString()}`);
@@ -64,7 +84,14 @@ export async function readApiViews(options: {
     await mapLimit(options.candidates, options.concurrency ?? 16, options.signal, async ({ attemptId, cookie }) => {
       if (!attemptId || !cookie) return;
       for (let tries = 0; tries < 8; tries += 1) {
-        const result = await send({ agent, port: options.port, method: "GET", path: `/api/attempts/${attemptId}`, headers: { cookie }, timeoutMs: 30_000 });
+        const result = await send({
+          agent,
+          port: options.port,
+          method: "GET",
+          path: `/api/attempts/${attemptId}`,
+          headers: { cookie },
+          timeoutMs: 30_000,
+        });
         if (result.status === 200) {
           const view = JSON.parse(result.body) as AttemptView;
           views.set(attemptId, { status: view.status, answers: view.answers, submission: view.submission });
@@ -92,7 +119,10 @@ export async function checkRun(options: {
   say(`checker: reading ${attemptIds.length} attempts through the API and the database`);
   const apiViews = await readApiViews({
     port: options.port,
-    candidates: options.ledgers.map((ledger, index) => ({ attemptId: ledger.attemptId, cookie: options.cookies[index] ?? null })),
+    candidates: options.ledgers.map((ledger, index) => ({
+      attemptId: ledger.attemptId,
+      cookie: options.cookies[index] ?? null,
+    })),
     signal: options.signal,
   });
   const database = await readDatabaseFacts(options.databaseUrl, attemptIds);

@@ -35,8 +35,14 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
   return into;
 }
 
-export async function startAppCluster(options: { count: number; buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<AppCluster> {
-  if (!Number.isInteger(options.count) || options.count < 1) throw new Error(`an app cluster needs at least one instance, not ${options.count}`);
+export async function startAppCluster(options: {
+  count: number;
+  buildId: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}): Promise<AppCluster> {
+  if (!Number.isInteger(options.count) || options.count < 1)
+    throw new Error(`an app cluster needs at least one instance, not ${options.count}`);
   const dir = snapshotBuild(options.buildId);
   const env: NodeJS.ProcessEnv = { ...options.env, HOLDFAST_INSTANCES: String(options.count) };
   const slots: Slot[] = [];

@@ -6,7 +6,11 @@ import { join } from "node:path";
 
 import { PROJECT_ROOT } from "./database";
 
-export type PerAttemptLimit = { points: number; durationSeconds: number; burst?: { points: number; durationSeconds: number } };
+export type PerAttemptLimit = {
+  points: number;
+  durationSeconds: number;
+  burst?: { points: number; durationSeconds: number };
+};
 
 export type AutosaveLimitInfo = {
   /** The limit found in the source, or null when there is none (yet). */
@@ -18,7 +22,8 @@ export type AutosaveLimitInfo = {
 };
 
 const LIMITS_FILE = "lib/server/limits/create-sync-limiters.ts";
-const SPEC = /autosavePerAttempt:\s*\{\s*points:\s*([\d_]+),\s*durationSeconds:\s*([\d_]+)(?:,\s*burst:\s*\{\s*points:\s*([\d_]+),\s*durationSeconds:\s*([\d_]+)\s*\})?/;
+const SPEC =
+  /autosavePerAttempt:\s*\{\s*points:\s*([\d_]+),\s*durationSeconds:\s*([\d_]+)(?:,\s*burst:\s*\{\s*points:\s*([\d_]+),\s*durationSeconds:\s*([\d_]+)\s*\})?/;
 
 function toNumber(text: string | undefined): number {
   return Number((text ?? "").replaceAll("_", ""));
@@ -44,7 +49,9 @@ export function readAutosaveLimit(): AutosaveLimitInfo {
       if (match[3] && match[4]) perAttempt.burst = { points: toNumber(match[3]), durationSeconds: toNumber(match[4]) };
     }
   }
-  const wiredIn = filesUnder("app").filter((file) => /\blimit:\s*"autosave"/.test(readFileSync(join(PROJECT_ROOT, file), "utf8")));
+  const wiredIn = filesUnder("app").filter((file) =>
+    /\blimit:\s*"autosave"/.test(readFileSync(join(PROJECT_ROOT, file), "utf8")),
+  );
   return { perAttempt, source: LIMITS_FILE, isWired: wiredIn.length > 0, wiredIn };
 }
 

@@ -15,7 +15,18 @@ import { freePort, runToCompletion, startChild, waitForHttp, type ManagedChild }
 export type BuildMode = "auto" | "always" | "never";
 
 /** What goes into `next build`. tsconfig.json is left out: `next build` itself rewrites it. */
-const BUILD_INPUTS = ["app", "components", "lib", "public", "next.config.mjs", "package-lock.json", "prisma/schema.prisma", "instrumentation.ts", "proxy.ts", "middleware.ts"];
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "next.config.mjs",
+  "package-lock.json",
+  "prisma/schema.prisma",
+  "instrumentation.ts",
+  "proxy.ts",
+  "middleware.ts",
+];
 const NOT_BUILD_INPUT = /(\.(test|spec|int\.test)\.[cm]?[jt]sx?$)|(^|\/)testing\//;
 
 const BUILD_TRIES = 2;
@@ -44,7 +55,11 @@ export function currentBuildId(): string | null {
 }
 
 /** Builds unless `.next/BUILD_ID` exists and is newer than every build input (mode `auto`). */
-export async function ensureBuild(options: { mode: BuildMode; env: NodeJS.ProcessEnv; signal: AbortSignal }): Promise<{ isBuilt: boolean; buildId: string; reason: string }> {
+export async function ensureBuild(options: {
+  mode: BuildMode;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}): Promise<{ isBuilt: boolean; buildId: string; reason: string }> {
   const buildId = currentBuildId();
   let reason: string;
   if (options.mode === "never") {
@@ -67,11 +82,19 @@ export async function ensureBuild(options: { mode: BuildMode; env: NodeJS.Proces
   // build that would pass a moment later. One more try tells such a blip from a real break.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await runToCompletion({ name: "next build", command: process.execPath, args: [NEXT_BIN, "build"], env: options.env, cwd: PROJECT_ROOT });
+      await runToCompletion({
+        name: "next build",
+        command: process.execPath,
+        args: [NEXT_BIN, "build"],
+        env: options.env,
+        cwd: PROJECT_ROOT,
+      });
       break;
     } catch (error) {
       if (attempt >= BUILD_TRIES || options.signal.aborted) throw error;
-      say(`next build failed; trying once more in 5 s (the sources may have been changing):\n${errorMessage(error).split("\n").slice(-12).join("\n")}`);
+      say(
+        `next build failed; trying once more in 5 s (the sources may have been changing):\n${errorMessage(error).split("\n").slice(-12).join("\n")}`,
+      );
       await sleep(5_000, options.signal);
     }
   }
@@ -86,18 +109,29 @@ export function snapshotBuild(expectedBuildId: string): string {
   const dir = mkdtempSync(join(tmpdir(), `holdfast-bench-${process.pid}-`));
   onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
   const skip = new Set(["cache", "trace", "diagnostics", "dev"].map((name) => join(PROJECT_ROOT, ".next", name)));
-  cpSync(join(PROJECT_ROOT, ".next"), join(dir, ".next"), { recursive: true, verbatimSymlinks: true, filter: (source) => !skip.has(source) });
+  cpSync(join(PROJECT_ROOT, ".next"), join(dir, ".next"), {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => !skip.has(source),
+  });
   for (const file of ["package.json", "next.config.mjs", join("lib", "server", "env.mjs")]) {
     cpSync(join(PROJECT_ROOT, file), join(dir, file), { recursive: true });
   }
-  if (existsSync(join(PROJECT_ROOT, "public"))) cpSync(join(PROJECT_ROOT, "public"), join(dir, "public"), { recursive: true });
+  if (existsSync(join(PROJECT_ROOT, "public")))
+    cpSync(join(PROJECT_ROOT, "public"), join(dir, "public"), { recursive: true });
   symlinkSync(join(PROJECT_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
 
-  const copied = existsSync(join(dir, ".next", "BUILD_ID")) ? readFileSync(join(dir, ".next", "BUILD_ID"), "utf8").trim() : null;
+  const copied = existsSync(join(dir, ".next", "BUILD_ID"))
+    ? readFileSync(join(dir, ".next", "BUILD_ID"), "utf8").trim()
+    : null;
   if (copied !== expectedBuildId || currentBuildId() !== expectedBuildId) {
-    throw new Error(`.next changed while it was being copied (another build running?); expected ${expectedBuildId}, copied ${copied ?? "nothing"}`);
+    throw new Error(
+      `.next changed while it was being copied (another build running?); expected ${expectedBuildId}, copied ${copied ?? "nothing"}`,
+    );
   }
-  say(`running the build from a private copy in ${relative(process.cwd(), dir).startsWith("..") ? dir : relative(process.cwd(), dir)}`);
+  say(
+    `running the build from a private copy in ${relative(process.cwd(), dir).startsWith("..") ? dir : relative(process.cwd(), dir)}`,
+  );
   return dir;
 }
 
@@ -139,7 +173,8 @@ export async function startAppInstance(options: {
   say(`${name} (next start, pid ${child.pid}) answers on http://127.0.0.1:${port}`);
   let isStopping = false;
   void child.exited.then(({ code, signal }) => {
-    if (!isCleaningUp() && !isStopping && !options.isExitExpected?.()) shout(`the ${name} exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
+    if (!isCleaningUp() && !isStopping && !options.isExitExpected?.())
+      shout(`the ${name} exited during the run (${signal ?? `code ${code}`}):\n${child.tail().slice(-30).join("\n")}`);
   });
   const stop = async (): Promise<void> => {
     isStopping = true;
@@ -149,8 +184,20 @@ export async function startAppInstance(options: {
 }
 
 /** Starts `next start` from a copy of build `buildId` on a free port and waits for GET /api/health. */
-export async function startApp(options: { buildId: string; env: NodeJS.ProcessEnv; signal: AbortSignal; nodeArgs?: readonly string[] }): Promise<AppServer> {
+export async function startApp(options: {
+  buildId: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  nodeArgs?: readonly string[];
+}): Promise<AppServer> {
   const dir = snapshotBuild(options.buildId);
   const port = await freePort();
-  return startAppInstance({ dir, buildId: options.buildId, port, env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` }, signal: options.signal, nodeArgs: options.nodeArgs });
+  return startAppInstance({
+    dir,
+    buildId: options.buildId,
+    port,
+    env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` },
+    signal: options.signal,
+    nodeArgs: options.nodeArgs,
+  });
 }

@@ -19,7 +19,14 @@ import pg from "pg";
 import { bindStatement, loadStatement } from "../../../lib/server/db/statement-files";
 import { canonicalJson } from "../../../lib/shared/digest";
 
-type Config = { port: number; databaseUrl: string; poolMax: number; parentPid: number; receiptSecret: string; isAutosavePrepared?: boolean };
+type Config = {
+  port: number;
+  databaseUrl: string;
+  poolMax: number;
+  parentPid: number;
+  receiptSecret: string;
+  isAutosavePrepared?: boolean;
+};
 type Answer = { questionId: string; value: unknown; version: number };
 type Body = { deviceId: string; answers?: Answer[]; digest?: string };
 
@@ -84,7 +91,10 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
   try {
     await client.query("BEGIN");
     await client.query("SET LOCAL lock_timeout = '3s'");
-    const locked = await client.query<{ status: string; overdue: boolean }>(LOCK.text, bindStatement(LOCK, { attemptId }));
+    const locked = await client.query<{ status: string; overdue: boolean }>(
+      LOCK.text,
+      bindStatement(LOCK, { attemptId }),
+    );
     const row = locked.rows[0];
     if (!row || row.status === "submitted" || row.overdue) {
       await client.query("ROLLBACK");
@@ -113,7 +123,17 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
       digestMatches: clientDigest === null ? null : clientDigest === digest,
       receipt,
     };
-    await client.query(INSERT_SUBMISSION, [submissionId, attemptId, idempotencyKey, requestHash, digest, clientDigest, receipt, submittedAt, JSON.stringify(response)]);
+    await client.query(INSERT_SUBMISSION, [
+      submissionId,
+      attemptId,
+      idempotencyKey,
+      requestHash,
+      digest,
+      clientDigest,
+      receipt,
+      submittedAt,
+      JSON.stringify(response),
+    ]);
     await client.query("COMMIT");
     return [200, response];
   } catch (error) {
@@ -139,10 +159,14 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
       return send(response, 400, { error: { code: "BAD_REQUEST" } });
     }
     const [status, result] =
-      action === "answers" ? await autosave(attemptId, body) : await submit(attemptId, body, String(request.headers["idempotency-key"] ?? randomUUID()));
+      action === "answers"
+        ? await autosave(attemptId, body)
+        : await submit(attemptId, body, String(request.headers["idempotency-key"] ?? randomUUID()));
     send(response, status, result);
   } catch (error) {
-    console.error(`baseline: ${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `baseline: ${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     if (!response.headersSent) send(response, 500, { error: { code: "INTERNAL" } });
   }
 }

@@ -10,7 +10,12 @@ import { freePort, startChild, waitForHttp, type ManagedChild } from "./processe
 
 export type BaselineServer = { port: number; child: ManagedChild };
 
-export async function startBaseline(options: { databaseUrl: string; poolMax: number; signal: AbortSignal; isAutosavePrepared?: boolean }): Promise<BaselineServer> {
+export async function startBaseline(options: {
+  databaseUrl: string;
+  poolMax: number;
+  signal: AbortSignal;
+  isAutosavePrepared?: boolean;
+}): Promise<BaselineServer> {
   const port = await freePort();
   const config = {
     port,
@@ -23,7 +28,13 @@ export async function startBaseline(options: { databaseUrl: string; poolMax: num
   const child = startChild({
     name: "baseline",
     command: process.execPath,
-    args: ["--import", "tsx", "--conditions=react-server", join(PROJECT_ROOT, "bench", "lib", "servers", "baseline-server.ts"), JSON.stringify(config)],
+    args: [
+      "--import",
+      "tsx",
+      "--conditions=react-server",
+      join(PROJECT_ROOT, "bench", "lib", "servers", "baseline-server.ts"),
+      JSON.stringify(config),
+    ],
     env: { ...process.env, NODE_ENV: "production" },
     cwd: PROJECT_ROOT,
     countPatterns: { error: /^baseline: / },

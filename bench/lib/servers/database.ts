@@ -4,11 +4,7 @@
 import { join, resolve } from "node:path";
 
 import { withSchemaEngine } from "../../../scripts/prisma-engine.mjs";
-import {
-  createScratchDatabase,
-  dropDatabase,
-  withAdminClient,
-} from "../../../scripts/scratch-database.mjs";
+import { createScratchDatabase, dropDatabase, withAdminClient } from "../../../scripts/scratch-database.mjs";
 import { onCleanup } from "../run/cleanup";
 import { say } from "../run/log";
 import { runToCompletion } from "./processes";
@@ -27,7 +23,10 @@ export async function checkpoint(options: { adminUrl?: string } = {}): Promise<v
  * Creates `holdfast_bench_<pid>_<label>_<random>` on the local Postgres, or on the server of `adminUrl`
  * (e.g. a private cluster's), registers its drop, and applies the migrations.
  */
-export async function createMigratedDatabase(label: string, options: { adminUrl?: string } = {}): Promise<{ name: string; url: string }> {
+export async function createMigratedDatabase(
+  label: string,
+  options: { adminUrl?: string } = {},
+): Promise<{ name: string; url: string }> {
   const { name, url, abandoned } = await createScratchDatabase(DATABASE_PREFIX, label, options.adminUrl);
   for (const datname of abandoned) say(`dropped ${datname}, left behind by a run that was killed`);
   onCleanup(`drop database ${name}`, async () => {

@@ -51,7 +51,12 @@ export function startChild(options: {
    */
   isStoppedByCaller?: boolean;
 }): ManagedChild {
-  const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (child.pid === undefined) throw new Error(`could not start ${options.name}`);
   const pid = child.pid;
   const lines: string[] = [];
@@ -174,7 +179,13 @@ export function probeOnce(port: number, path: string, timeoutMs: number): Promis
 }
 
 /** Polls `http://127.0.0.1:{port}{path}` until it answers 200, the child dies, or time runs out. */
-export async function waitForHttp(options: { port: number; path: string; child: ManagedChild; timeoutMs: number; signal: AbortSignal }): Promise<void> {
+export async function waitForHttp(options: {
+  port: number;
+  path: string;
+  child: ManagedChild;
+  timeoutMs: number;
+  signal: AbortSignal;
+}): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   let lastError = "no answer yet";
   while (Date.now() < deadline && !options.signal.aborted) {
@@ -187,5 +198,7 @@ export async function waitForHttp(options: { port: number; path: string; child: 
     await sleep(250, options.signal);
   }
   if (options.signal.aborted) throw new Error("stopped");
-  throw new Error(`${options.child.name} did not answer ${options.path} within ${options.timeoutMs / 1000} s (${lastError}):\n${options.child.tail().slice(-40).join("\n")}`);
+  throw new Error(
+    `${options.child.name} did not answer ${options.path} within ${options.timeoutMs / 1000} s (${lastError}):\n${options.child.tail().slice(-40).join("\n")}`,
+  );
 }

@@ -31,7 +31,9 @@ export async function autoSubmitOverdue(options: { limit?: number } = {}): Promi
   const limit = options.limit ?? 200;
   return withAttemptLocks(
     async ({ tx, lockOverdue }) => {
-      const [sweep] = await tx.$queryRaw<{ acquired: boolean }[]>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS acquired`;
+      const [sweep] = await tx.$queryRaw<
+        { acquired: boolean }[]
+      >`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS acquired`;
       if (!sweep?.acquired) return 0;
       return (await lockOverdue(limit)).length;
     },

@@ -36,7 +36,8 @@ export async function forceSubmitAttempt(options: {
   if (!parsed.success) throw validationError(parsed.error);
   const reason = parsed.data.reason ?? null;
   const attemptId = target.attemptId;
-  if (attemptId === null) throw new AppError("NOT_STARTED", "This candidate has not started the exam; there is nothing to submit.");
+  if (attemptId === null)
+    throw new AppError("NOT_STARTED", "This candidate has not started the exam; there is nothing to submit.");
 
   // 2.
   return withLockedAttempt(attemptId, async (tx, attempt) => {

@@ -40,9 +40,19 @@ export async function examQuestions(examId: string): Promise<QuestionForValidati
  * attempt id is a 404, like a missing one. One raw statement on the hot path (Prisma's relation reads
  * cost several queries and most of a request's CPU), plus the exam's questions from the cache above.
  */
-export async function loadAttemptForWrite(options: { attemptId: string; enrollmentId: string }): Promise<AttemptForWrite> {
+export async function loadAttemptForWrite(options: {
+  attemptId: string;
+  enrollmentId: string;
+}): Promise<AttemptForWrite> {
   const rows = await db.$queryRaw<
-    { id: string; status: "in_progress" | "submitted"; deadline: Date; exam_id: string; grace_seconds: number; submission_id: string | null }[]
+    {
+      id: string;
+      status: "in_progress" | "submitted";
+      deadline: Date;
+      exam_id: string;
+      grace_seconds: number;
+      submission_id: string | null;
+    }[]
   >`
     SELECT a.id::text AS id, a.status::text AS status, a.deadline, a.exam_id::text AS exam_id, e.grace_seconds,
            s.id::text AS submission_id

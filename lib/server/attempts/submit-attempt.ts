@@ -55,7 +55,8 @@ export async function submitAttempt(options: {
   const hash = await requestHash(body);
 
   // 2.
-  if (attempt.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+  if (attempt.status === "submitted")
+    return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
 
   // 3.
   const lockKey = redisKeys.submitLock(attemptId);
@@ -64,7 +65,8 @@ export async function submitAttempt(options: {
     if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw attemptBusy();
     // The request we waited for has most likely finished: answer from its submission without a transaction.
     const current = await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { status: true } });
-    if (current.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+    if (current.status === "submitted")
+      return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
     lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
   }
 
@@ -91,9 +93,13 @@ export async function submitAttempt(options: {
     if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
     if (outcome.kind === "late") {
       const submission = await db.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
-      throw new AppError("ALREADY_SUBMITTED", "The time for this exam was up; the server submitted what it held at the deadline. Your last changes were kept as late answers.", {
-        details: { submissionId: submission.id, ...timeDetails(attempt) },
-      });
+      throw new AppError(
+        "ALREADY_SUBMITTED",
+        "The time for this exam was up; the server submitted what it held at the deadline. Your last changes were kept as late answers.",
+        {
+          details: { submissionId: submission.id, ...timeDetails(attempt) },
+        },
+      );
     }
     return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
   } finally {
@@ -112,13 +118,22 @@ async function resolveExisting(options: {
 }): Promise<SubmitResult> {
   const submission = await db.submission.findUniqueOrThrow({
     where: { attemptId: options.attemptId },
-    select: { id: true, idempotencyKey: true, requestHash: true, response: true, attempt: { select: { deadline: true } } },
+    select: {
+      id: true,
+      idempotencyKey: true,
+      requestHash: true,
+      response: true,
+      attempt: { select: { deadline: true } },
+    },
   });
   if (submission.idempotencyKey === options.idempotencyKey) {
     if (submission.requestHash === options.hash && submission.response) {
       return { response: JSON.parse(submission.response) as SubmitResponse, isReplay: true };
     }
-    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+    throw new AppError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was already used with a different request body.",
+    );
   }
   // Another device, a proctor or the deadline submitted first. Whatever this request carried that the
   // frozen paper does not hold is kept as late answers, never dropped.
@@ -127,7 +142,9 @@ async function resolveExisting(options: {
     select: { questionId: true, version: true, deviceId: true },
   });
   const held = new Set(frozen.map((answer) => `${answer.questionId}:${answer.version}:${answer.deviceId}`));
-  const unheld = options.answers.filter((answer) => !held.has(`${answer.questionId}:${answer.version}:${options.deviceId}`));
+  const unheld = options.answers.filter(
+    (answer) => !held.has(`${answer.questionId}:${answer.version}:${options.deviceId}`),
+  );
   await storeLateAnswers({ attemptId: options.attemptId, deviceId: options.deviceId, answers: unheld, via: "submit" });
   throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted.", {
     details: { submissionId: submission.id, ...timeDetails(submission.attempt) },

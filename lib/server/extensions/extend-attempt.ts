@@ -33,9 +33,13 @@ export async function extendAttempt(options: {
     requestKey: options.requestKey,
   });
   if (result.outcome === "already_submitted") {
-    throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted; there is no time left to extend.", {
-      details: { submissionId: result.submissionId },
-    });
+    throw new AppError(
+      "ALREADY_SUBMITTED",
+      "This attempt has already been submitted; there is no time left to extend.",
+      {
+        details: { submissionId: result.submissionId },
+      },
+    );
   }
   return {
     response: {

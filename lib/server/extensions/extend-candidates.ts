@@ -46,7 +46,10 @@ export async function extendCandidates(options: {
       WHERE request_key = ${requestKey} AND enrollment_id = ANY(${[...inExam]}::uuid[])
         AND (seconds <> ${seconds}::int OR reason <> ${reason})`;
     if ((reused[0]?.n ?? 0) > 0) {
-      throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+      throw new AppError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "This Idempotency-Key was already used with a different request body.",
+      );
     }
   }
 

@@ -19,7 +19,8 @@ const DATABASE_UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|Can't reach database|Connection terminated|connect ECONN|too many clients|Server has closed the connection|57P0[123]|terminating connection due to|database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|P2028|Unable to start a transaction in the given time/i;
 
 function isDatabaseUnavailable(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.name} ${error.message} ${String((error as { code?: unknown }).code ?? "")}` : "";
+  const text =
+    error instanceof Error ? `${error.name} ${error.message} ${String((error as { code?: unknown }).code ?? "")}` : "";
   return DATABASE_UNAVAILABLE.test(text);
 }
 

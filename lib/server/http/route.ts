@@ -125,13 +125,18 @@ async function resolvePrincipal(request: Request, access: Access): Promise<unkno
  * 5. Every thrown error becomes the one error body (errors.ts).
  * 6. With `observe`, the request is counted and timed with its outcome, its error code and its exam.
  */
-export function route<A extends Access, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function route<
+  A extends Access,
+  B extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
   config: RouteConfig<A, B, P>,
   handler: (context: HandlerContext<A, B, P>) => Promise<Response>,
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
   return async (request, context) => {
     const started = performance.now();
-    const rawParams: unknown = config.params || config.observe ? await context.params.catch(() => undefined) : undefined;
+    const rawParams: unknown =
+      config.params || config.observe ? await context.params.catch(() => undefined) : undefined;
     let examId: string | undefined;
     let response: Response;
     let failure: AppError | undefined;

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
 
-
 import { observeSyncRequest } from "./observe-sync-request";
 import { recordAutosaveResults, recordLateAnswers } from "./record-answer-outcomes";
 import { getMetrics } from "./registry";
@@ -28,8 +27,18 @@ describe("observeSyncRequest", () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       // What route() hands over for a request whose body held an essay and whose handler threw.
-      const response = Response.json({ error: { code: "INTERNAL", message: "x", details: { requestId: "req-1" } } }, { status: 500 });
-      observeSyncRequest({ endpoint: "autosave", response, errorCode: "INTERNAL", requestId: "req-1", attemptId, seconds: 0.2 });
+      const response = Response.json(
+        { error: { code: "INTERNAL", message: "x", details: { requestId: "req-1" } } },
+        { status: 500 },
+      );
+      observeSyncRequest({
+        endpoint: "autosave",
+        response,
+        errorCode: "INTERNAL",
+        requestId: "req-1",
+        attemptId,
+        seconds: 0.2,
+      });
       const line = JSON.parse(String(spy.mock.calls.at(-1)?.[0]));
       expect(line).toMatchObject({
         level: "error",

@@ -11,11 +11,21 @@ const candidate = (overrides: Partial<CandidateFacts> = {}) =>
 
 describe("deriveDeviceStatus", () => {
   it("is online while heartbeats come and the device says so", () => {
-    expect(deriveDeviceStatus(device(), NOW)).toEqual({ deviceId: "laptop", connection: "online", quietSince: null, pending: 0, oldestPendingMs: null, isFailing: false });
+    expect(deriveDeviceStatus(device(), NOW)).toEqual({
+      deviceId: "laptop",
+      connection: "online",
+      quietSince: null,
+      pending: 0,
+      oldestPendingMs: null,
+      isFailing: false,
+    });
   });
 
   it("is offline by the device's own word, quiet since its offline span began", () => {
-    const status = deriveDeviceStatus(device({ online: false, offlineSince: NOW - 20_000, pending: 2, oldestPendingMs: 4_000 }), NOW);
+    const status = deriveDeviceStatus(
+      device({ online: false, offlineSince: NOW - 20_000, pending: 2, oldestPendingMs: 4_000 }),
+      NOW,
+    );
     expect(status).toMatchObject({ connection: "offline", quietSince: NOW - 20_000, pending: 2 });
     // The unsynced edit has aged since the heartbeat that reported it.
     expect(status.oldestPendingMs).toBe(9_000);
@@ -37,7 +47,12 @@ describe("deriveDeviceStatus", () => {
     const status = deriveDeviceStatus(device({ lastHeartbeatAt: NOW - 50_000, disconnectedAt: NOW - 500_000 }), NOW);
     expect(status.quietSince).toBe(NOW - 50_000);
     // A channel that closed after the last heartbeat still counts.
-    expect(deriveDeviceStatus(device({ lastHeartbeatAt: NOW - 50_000, disconnectedAt: NOW - 49_000, offlineSince: NOW - 49_000 }), NOW).quietSince).toBe(NOW - 50_000);
+    expect(
+      deriveDeviceStatus(
+        device({ lastHeartbeatAt: NOW - 50_000, disconnectedAt: NOW - 49_000, offlineSince: NOW - 49_000 }),
+        NOW,
+      ).quietSince,
+    ).toBe(NOW - 50_000);
   });
 
   it("is failing only with unsynced work, enough failures in a row, and a device still talking", () => {
@@ -45,14 +60,29 @@ describe("deriveDeviceStatus", () => {
     expect(deriveDeviceStatus(device({ pending: 1, consecutiveFailures: failures }), NOW).isFailing).toBe(true);
     expect(deriveDeviceStatus(device({ pending: 1, consecutiveFailures: failures - 1 }), NOW).isFailing).toBe(false);
     expect(deriveDeviceStatus(device({ pending: 0, consecutiveFailures: failures }), NOW).isFailing).toBe(false);
-    expect(deriveDeviceStatus(device({ pending: 1, consecutiveFailures: failures, lastHeartbeatAt: NOW - 60_000 }), NOW).isFailing).toBe(false);
+    expect(
+      deriveDeviceStatus(device({ pending: 1, consecutiveFailures: failures, lastHeartbeatAt: NOW - 60_000 }), NOW)
+        .isFailing,
+    ).toBe(false);
   });
 });
 
 describe("deriveCandidateStatus", () => {
   it("a candidate who has not started has no connection, no sync and no time left", () => {
-    const status = deriveCandidateStatus(candidate({ phase: "not_started", attemptId: null, startedAt: null, deadline: null, devices: [] }), NOW);
-    expect(status).toMatchObject({ connection: "never", sync: "none", pending: 0, lastSeenAt: null, timeLeftMs: null, isAtRisk: false, devicesUsed: 0, isExtensionAcknowledged: null });
+    const status = deriveCandidateStatus(
+      candidate({ phase: "not_started", attemptId: null, startedAt: null, deadline: null, devices: [] }),
+      NOW,
+    );
+    expect(status).toMatchObject({
+      connection: "never",
+      sync: "none",
+      pending: 0,
+      lastSeenAt: null,
+      timeLeftMs: null,
+      isAtRisk: false,
+      devicesUsed: 0,
+      isExtensionAcknowledged: null,
+    });
   });
 
   it("takes the best connection over devices and sums their unsynced work", () => {
@@ -60,35 +90,76 @@ describe("deriveCandidateStatus", () => {
       candidate({
         devices: [
           device({ deviceId: "phone", pending: 1, oldestPendingMs: 1_000 }),
-          device({ deviceId: "laptop", online: false, offlineSince: NOW - 10_000, lastHeartbeatAt: NOW - 10_000, pending: 2, oldestPendingMs: 3_000 }),
+          device({
+            deviceId: "laptop",
+            online: false,
+            offlineSince: NOW - 10_000,
+            lastHeartbeatAt: NOW - 10_000,
+            pending: 2,
+            oldestPendingMs: 3_000,
+          }),
         ],
       }),
       NOW,
     );
-    expect(status).toMatchObject({ connection: "online", sync: "pending", pending: 3, oldestPendingMs: 13_000, lastSeenAt: NOW - 5_000, devicesUsed: 2, timeLeftMs: 3_000_000 });
+    expect(status).toMatchObject({
+      connection: "online",
+      sync: "pending",
+      pending: 3,
+      oldestPendingMs: 13_000,
+      lastSeenAt: NOW - 5_000,
+      devicesUsed: 2,
+      timeLeftMs: 3_000_000,
+    });
     expect(deriveCandidateStatus(candidate({ devices: [device({ online: false })] }), NOW).connection).toBe("offline");
-    expect(deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 46_000 })] }), NOW).connection).toBe("unreachable");
+    expect(
+      deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 46_000 })] }), NOW).connection,
+    ).toBe("unreachable");
   });
 
   it("is synced, pending or failing", () => {
     expect(deriveCandidateStatus(candidate(), NOW).sync).toBe("synced");
-    expect(deriveCandidateStatus(candidate({ devices: [device({ pending: 2, oldestPendingMs: 10 })] }), NOW).sync).toBe("pending");
-    expect(deriveCandidateStatus(candidate({ devices: [device({ pending: 2, consecutiveFailures: 5 })] }), NOW).sync).toBe("failing");
+    expect(deriveCandidateStatus(candidate({ devices: [device({ pending: 2, oldestPendingMs: 10 })] }), NOW).sync).toBe(
+      "pending",
+    );
+    expect(
+      deriveCandidateStatus(candidate({ devices: [device({ pending: 2, consecutiveFailures: 5 })] }), NOW).sync,
+    ).toBe("failing");
   });
 
   it("does not claim synced for a running attempt whose devices are all quiet: unknown, unless they reported work", () => {
     const offline = device({ online: false, offlineSince: NOW - 2_000 });
     expect(deriveCandidateStatus(candidate({ devices: [offline] }), NOW).sync).toBe("unknown");
-    expect(deriveCandidateStatus(candidate({ devices: [device({ disconnectedAt: NOW - 1_000 })] }), NOW).sync).toBe("unknown");
-    expect(deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 60_000 })] }), NOW).sync).toBe("unknown");
-    expect(deriveCandidateStatus(candidate({ devices: [device({ online: false, pending: 2, oldestPendingMs: 10 })] }), NOW).sync).toBe("pending");
+    expect(deriveCandidateStatus(candidate({ devices: [device({ disconnectedAt: NOW - 1_000 })] }), NOW).sync).toBe(
+      "unknown",
+    );
+    expect(deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 60_000 })] }), NOW).sync).toBe(
+      "unknown",
+    );
+    expect(
+      deriveCandidateStatus(candidate({ devices: [device({ online: false, pending: 2, oldestPendingMs: 10 })] }), NOW)
+        .sync,
+    ).toBe("pending");
     // One device still talking, or the attempt over: what they say stands.
-    expect(deriveCandidateStatus(candidate({ devices: [offline, device({ deviceId: "phone" })] }), NOW).sync).toBe("synced");
+    expect(deriveCandidateStatus(candidate({ devices: [offline, device({ deviceId: "phone" })] }), NOW).sync).toBe(
+      "synced",
+    );
     expect(deriveCandidateStatus(candidate({ phase: "submitted", devices: [offline] }), NOW).sync).toBe("synced");
   });
 
   it("is at risk with unsynced work on a device quiet for 30 s", () => {
-    const quiet = (ms: number) => candidate({ devices: [device({ online: false, offlineSince: NOW - ms, lastHeartbeatAt: NOW - ms, pending: 3, oldestPendingMs: 100 })] });
+    const quiet = (ms: number) =>
+      candidate({
+        devices: [
+          device({
+            online: false,
+            offlineSince: NOW - ms,
+            lastHeartbeatAt: NOW - ms,
+            pending: 3,
+            oldestPendingMs: 100,
+          }),
+        ],
+      });
     expect(deriveCandidateStatus(quiet(LIVE_THRESHOLDS.atRiskQuietMs - 1_000), NOW).isAtRisk).toBe(false);
     const status = deriveCandidateStatus(quiet(LIVE_THRESHOLDS.atRiskQuietMs), NOW);
     expect(status.isAtRisk).toBe(true);
@@ -99,25 +170,54 @@ describe("deriveCandidateStatus", () => {
     const status = deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 90_000 })] }), NOW);
     expect(status.atRiskReason).toBe("no contact for 1 min 30 s: anything typed since is only on the device");
     // One device still online: not at risk.
-    expect(deriveCandidateStatus(candidate({ devices: [device({ lastHeartbeatAt: NOW - 90_000 }), device({ deviceId: "phone" })] }), NOW).isAtRisk).toBe(false);
+    expect(
+      deriveCandidateStatus(
+        candidate({ devices: [device({ lastHeartbeatAt: NOW - 90_000 }), device({ deviceId: "phone" })] }),
+        NOW,
+      ).isAtRisk,
+    ).toBe(false);
   });
 
   it("is at risk with unsynced work and little time left, or unsynced work that is old", () => {
     const pending = [device({ pending: 1, oldestPendingMs: 1_000 })];
-    expect(deriveCandidateStatus(candidate({ devices: pending, deadline: NOW + 240_000 }), NOW).atRiskReason).toBe("1 unsynced edit with 4 min 00 s left");
+    expect(deriveCandidateStatus(candidate({ devices: pending, deadline: NOW + 240_000 }), NOW).atRiskReason).toBe(
+      "1 unsynced edit with 4 min 00 s left",
+    );
     expect(deriveCandidateStatus(candidate({ devices: pending, deadline: NOW + 600_000 }), NOW).isAtRisk).toBe(false);
-    expect(deriveCandidateStatus(candidate({ devices: [device({ pending: 1, oldestPendingMs: 125_000 })] }), NOW).atRiskReason).toBe("unsynced work for 2 min 10 s");
+    expect(
+      deriveCandidateStatus(candidate({ devices: [device({ pending: 1, oldestPendingMs: 125_000 })] }), NOW)
+        .atRiskReason,
+    ).toBe("unsynced work for 2 min 10 s");
   });
 
   it("is never at risk once submitted, and has no time left then", () => {
-    const facts = candidate({ phase: "submitted", submittedAt: NOW - 1_000, submissionSource: "candidate", devices: [device({ lastHeartbeatAt: NOW - 600_000, pending: 4 })] });
+    const facts = candidate({
+      phase: "submitted",
+      submittedAt: NOW - 1_000,
+      submissionSource: "candidate",
+      devices: [device({ lastHeartbeatAt: NOW - 600_000, pending: 4 })],
+    });
     expect(deriveCandidateStatus(facts, NOW)).toMatchObject({ isAtRisk: false, atRiskReason: null, timeLeftMs: null });
   });
 
   it("says whether the last extension reached a device", () => {
-    const extension = { extensionId: "0190b2c4-0000-7000-8000-000000000003", seconds: 600, reason: "fire alarm", by: "Proctor", at: NOW - 5_000, deadline: NOW + 3_600_000, acknowledgedAt: null, acknowledgedBy: null };
+    const extension = {
+      extensionId: "0190b2c4-0000-7000-8000-000000000003",
+      seconds: 600,
+      reason: "fire alarm",
+      by: "Proctor",
+      at: NOW - 5_000,
+      deadline: NOW + 3_600_000,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+    };
     expect(deriveCandidateStatus(candidate({ lastExtension: extension }), NOW).isExtensionAcknowledged).toBe(false);
-    expect(deriveCandidateStatus(candidate({ lastExtension: { ...extension, acknowledgedAt: NOW, acknowledgedBy: "laptop" } }), NOW).isExtensionAcknowledged).toBe(true);
+    expect(
+      deriveCandidateStatus(
+        candidate({ lastExtension: { ...extension, acknowledgedAt: NOW, acknowledgedBy: "laptop" } }),
+        NOW,
+      ).isExtensionAcknowledged,
+    ).toBe(true);
   });
 });
 
@@ -126,7 +226,9 @@ describe("countCandidates", () => {
     const counters = countCandidates(
       [
         candidate(),
-        candidate({ devices: [device({ online: false, pending: 1, offlineSince: NOW - 40_000, lastHeartbeatAt: NOW - 40_000 })] }),
+        candidate({
+          devices: [device({ online: false, pending: 1, offlineSince: NOW - 40_000, lastHeartbeatAt: NOW - 40_000 })],
+        }),
         candidate({ devices: [device({ lastHeartbeatAt: NOW - 50_000 })] }),
         candidate({ devices: [device({ pending: 2, consecutiveFailures: 4 })] }),
         candidate({ phase: "not_started", attemptId: null, devices: [] }),
@@ -135,6 +237,17 @@ describe("countCandidates", () => {
       ],
       NOW,
     );
-    expect(counters).toEqual({ total: 7, online: 2, offline: 1, unreachable: 1, pending: 2, failing: 1, atRisk: 2, notStarted: 1, inProgress: 4, submitted: 2 });
+    expect(counters).toEqual({
+      total: 7,
+      online: 2,
+      offline: 1,
+      unreachable: 1,
+      pending: 2,
+      failing: 1,
+      atRisk: 2,
+      notStarted: 1,
+      inProgress: 4,
+      submitted: 2,
+    });
   });
 });

@@ -67,10 +67,18 @@ export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStat
   if (silentFor > LIVE_THRESHOLDS.unreachableAfterMs) {
     connection = "unreachable";
     // A disconnectedAt older than the last heartbeat is a channel that closed before the device was heard again.
-    quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);
+    quietSince = Math.min(
+      device.offlineSince ?? Infinity,
+      isDisconnected ? device.disconnectedAt! : Infinity,
+      device.lastHeartbeatAt,
+    );
   } else if (isDisconnected || !device.online) {
     connection = "offline";
-    quietSince = Math.min(device.offlineSince ?? Infinity, isDisconnected ? device.disconnectedAt! : Infinity, device.lastHeartbeatAt);
+    quietSince = Math.min(
+      device.offlineSince ?? Infinity,
+      isDisconnected ? device.disconnectedAt! : Infinity,
+      device.lastHeartbeatAt,
+    );
   } else {
     connection = "online";
     quietSince = null;
@@ -82,7 +90,8 @@ export function deriveDeviceStatus(device: DeviceFacts, now: number): DeviceStat
     quietSince,
     pending,
     oldestPendingMs: pending > 0 ? device.oldestPendingMs + Math.max(0, silentFor) : null,
-    isFailing: pending > 0 && connection !== "unreachable" && device.consecutiveFailures >= LIVE_THRESHOLDS.failingAfterFailures,
+    isFailing:
+      pending > 0 && connection !== "unreachable" && device.consecutiveFailures >= LIVE_THRESHOLDS.failingAfterFailures,
   };
 }
 
@@ -161,7 +170,18 @@ function formatSeconds(ms: number): string {
 }
 
 export function emptyCounters(): StatusCounters {
-  return { total: 0, online: 0, offline: 0, unreachable: 0, pending: 0, failing: 0, atRisk: 0, notStarted: 0, inProgress: 0, submitted: 0 };
+  return {
+    total: 0,
+    online: 0,
+    offline: 0,
+    unreachable: 0,
+    pending: 0,
+    failing: 0,
+    atRisk: 0,
+    notStarted: 0,
+    inProgress: 0,
+    submitted: 0,
+  };
 }
 
 /** Adds one candidate to the dashboard's counters (connection counts only candidates who have started). */
@@ -188,7 +208,10 @@ export function countCandidates(candidates: readonly CandidateFacts[], now: numb
 }
 
 /** The candidates with their status at `now`, and the counters of the same statuses: one derivation each. */
-export function liveCandidates(candidates: readonly CandidateFacts[], now: number): { candidates: LiveCandidate[]; counters: StatusCounters } {
+export function liveCandidates(
+  candidates: readonly CandidateFacts[],
+  now: number,
+): { candidates: LiveCandidate[]; counters: StatusCounters } {
   const counters = emptyCounters();
   const live = candidates.map((facts) => {
     const status = deriveCandidateStatus(facts, now);

@@ -41,9 +41,24 @@ describe("CreateExamSchema", () => {
   });
 
   it("rejects choice questions with fewer than two options or keys outside the options", () => {
-    expect(paths({ ...base, questions: [{ type: "single_choice", prompt: "?", options: [{ id: "a", label: "A" }] }] })).toEqual(["questions.0.options"]);
     expect(
-      paths({ ...base, questions: [{ type: "multiple_choice", prompt: "?", options: [{ id: "a", label: "A" }, { id: "b", label: "B" }], answerKey: ["a", "a"] }] }),
+      paths({ ...base, questions: [{ type: "single_choice", prompt: "?", options: [{ id: "a", label: "A" }] }] }),
+    ).toEqual(["questions.0.options"]);
+    expect(
+      paths({
+        ...base,
+        questions: [
+          {
+            type: "multiple_choice",
+            prompt: "?",
+            options: [
+              { id: "a", label: "A" },
+              { id: "b", label: "B" },
+            ],
+            answerKey: ["a", "a"],
+          },
+        ],
+      }),
     ).toEqual(["questions.0.answerKey.1"]);
   });
 
@@ -55,8 +70,20 @@ describe("CreateExamSchema", () => {
   });
 
   it("rejects option ids that could not be used safely as answer values", () => {
-    expect(paths({ ...base, questions: [{ type: "single_choice", prompt: "?", options: [{ id: "a b", label: "A" }, { id: "b", label: "B" }] }] })).toEqual([
-      "questions.0.options.0.id",
-    ]);
+    expect(
+      paths({
+        ...base,
+        questions: [
+          {
+            type: "single_choice",
+            prompt: "?",
+            options: [
+              { id: "a b", label: "A" },
+              { id: "b", label: "B" },
+            ],
+          },
+        ],
+      }),
+    ).toEqual(["questions.0.options.0.id"]);
   });
 });

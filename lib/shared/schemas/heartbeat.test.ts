@@ -47,7 +47,9 @@ describe("HeartbeatSchema", () => {
   });
 
   it("takes the deadline the device shows as an optional ISO date-time, and refuses anything else by path", () => {
-    expect(HeartbeatSchema.parse({ ...valid, deadline: "2026-12-01T09:00:00.000Z" }).deadline).toBe("2026-12-01T09:00:00.000Z");
+    expect(HeartbeatSchema.parse({ ...valid, deadline: "2026-12-01T09:00:00.000Z" }).deadline).toBe(
+      "2026-12-01T09:00:00.000Z",
+    );
     expect(HeartbeatSchema.parse(valid).deadline).toBeUndefined();
     expect(failingPaths({ ...valid, deadline: "tomorrow" })).toEqual(["deadline"]);
     expect(failingPaths({ ...valid, deadline: 1_800_000_000_000 })).toEqual(["deadline"]);

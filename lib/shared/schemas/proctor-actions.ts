@@ -48,7 +48,12 @@ export type BulkExtendResult = {
  * undone, so a body meant for another action (`{"seconds": …}`) is refused, not ignored.
  */
 export const ForceSubmitSchema = z.strictObject({
-  reason: z.string().trim().max(500, "must be at most 500 characters").refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).optional(),
+  reason: z
+    .string()
+    .trim()
+    .max(500, "must be at most 500 characters")
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .optional(),
 });
 
 /** `POST /api/proctor/attempts/{attemptId}/force-submit` → 200. */

@@ -156,7 +156,10 @@ export type ExtendBody = z.infer<typeof ExtendSchema>;
 
 /** `POST /api/proctor/exams/{examId}/extend`: the same extension for a selection of candidates. */
 export const BulkExtendSchema = ExtendSchema.extend({
-  enrollmentIds: z.array(UuidSchema).min(1, "select at least one candidate").max(10_000, "at most 10,000 candidates at once"),
+  enrollmentIds: z
+    .array(UuidSchema)
+    .min(1, "select at least one candidate")
+    .max(10_000, "at most 10,000 candidates at once"),
 });
 
 /** `GET /api/proctor/exams/{examId}/health`. */

@@ -37,7 +37,9 @@ export const SubmitSchema = z.object({
 });
 
 /** The Idempotency-Key header: 1–255 printable ASCII characters. */
-export const IdempotencyKeySchema = z.string().regex(/^[\x20-\x7e]{1,255}$/, "must be 1–255 printable ASCII characters");
+export const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/, "must be 1–255 printable ASCII characters");
 
 export type AnswerResult =
   | { questionId: string; status: "applied" | "duplicate"; version: number }

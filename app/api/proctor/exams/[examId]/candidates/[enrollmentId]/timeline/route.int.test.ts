@@ -27,7 +27,6 @@ function timeline(examId: string, enrollmentId: string, auth: { cookie?: string;
   });
 }
 
-
 type Question = StartedAttempt["questions"][number];
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 15));
