@@ -35,7 +35,8 @@ import { startPrivateRedis } from "../lib/faults/private-redis";
 import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
 import type { Scenario } from "../lib/run/scenario";
 import { enrollCandidates } from "../lib/candidates/seed";
-import { BROWSER_TIMINGS, simCandidatesFor, type Transport } from "../lib/candidates/sim-candidate";
+import { simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { BROWSER_TIMINGS, type Transport } from "../lib/candidates/transport";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type ChaosOptions = {

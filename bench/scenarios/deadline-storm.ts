@@ -23,7 +23,8 @@ import { populationReport } from "../lib/reporting/population-report";
 import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
 import type { Scenario } from "../lib/run/scenario";
 import { enrollCandidates } from "../lib/candidates/seed";
-import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { BROWSER_TIMINGS } from "../lib/candidates/transport";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type DeadlineStormOptions = {

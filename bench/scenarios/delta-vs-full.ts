@@ -30,7 +30,7 @@ import { environment, figureLines, formatRatio, ratio, writeResults } from "../l
 import type { Scenario } from "../lib/run/scenario";
 import { seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
 import { latencyDistributionChart } from "../lib/reporting/svg-chart";
-import { APP_PATHS } from "../lib/candidates/sim-candidate";
+import { APP_PATHS } from "../lib/candidates/transport";
 import { appEnvironment, buildApp, createBenchExam } from "../lib/run/stage";
 
 export type DeltaVsFullOptions = {

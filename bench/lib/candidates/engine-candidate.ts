@@ -19,7 +19,7 @@ import { outcomeKey, retryAfterMs, type HttpResult } from "../load/http-client";
 import { newLedger, recordAcknowledged, recordSubmitAnswer, type CandidateLedger } from "./ledger";
 import { sleep } from "../run/log";
 import type { RunStats } from "../load/op-stats";
-import { requestKind, type Transport } from "./sim-candidate";
+import { requestKind, type Transport } from "./transport";
 
 type Device = { db: HoldfastDb; engine: SyncEngine | null; cookie: string; deviceId: string | null; name: string };
 

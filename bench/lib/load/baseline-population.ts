@@ -10,7 +10,8 @@ import { RunStats } from "./op-stats";
 import { httpTransport, type Schedule } from "./population";
 import { measurePopulation, type PopulationMeasurement } from "./population-run";
 import { Api, seedCandidates } from "../candidates/seed";
-import { SimCandidate, type ApiPaths, type SimTimings, type Transport } from "../candidates/sim-candidate";
+import { SimCandidate } from "../candidates/sim-candidate";
+import type { ApiPaths, SimTimings, Transport } from "../candidates/transport";
 
 export const BASELINE_PATHS: ApiPaths = {
   answers: (id) => `/attempts/${id}/answers`,

@@ -8,7 +8,8 @@ import type { Agent } from "node:http";
 import { send } from "./http-client";
 import { sleep } from "../run/log";
 import type { RunStats } from "./op-stats";
-import type { SimCandidate, Transport } from "../candidates/sim-candidate";
+import type { SimCandidate } from "../candidates/sim-candidate";
+import type { Transport } from "../candidates/transport";
 
 export type Schedule = {
   /** Candidates arrive evenly over this many ms from the start. */
