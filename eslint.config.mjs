@@ -1,24 +1,77 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// The doors between the rooms (README, "Layout"). `lib/` is the library the app is built from: it never
+// reaches up into `app/` (pages and route handlers) or `scripts/`; `lib/server/` never imports browser code;
+// `lib/client/` and `components/` never import server code; `lib/shared/` imports neither side.
+
+/** Relative climbs out of a file in lib/ (lib/x.ts is one level deep, lib/server/attempts/x.ts three). */
+const UP = ["../", "../../", "../../../", "../../../../"];
+
+/**
+ * Import specifiers that reach `path` (e.g. "lib/server"), by the `@/` alias or by a relative path.
+ * @param {string} path
+ */
+function reaching(path) {
+  const last = path.split("/").at(-1);
+  return [
+    `@/${path}`,
+    `@/${path}/*`,
+    `**/${path}/*`,
+    ...UP.map((up) => `${up}${last}/*`),
+    ...UP.map((up) => `${up}${last}`),
+  ];
+}
+
+const RULES = {
+  server: { group: reaching("lib/server"), message: "Only the server may import lib/server (README, Layout)." },
+  client: {
+    group: reaching("lib/client"),
+    message: "lib/server and lib/shared may not import browser code (lib/client).",
+  },
+  app: {
+    group: reaching("app"),
+    message: "lib/ never imports app/: route handlers and pages use lib, not the other way round.",
+  },
+  scripts: {
+    group: reaching("scripts"),
+    message: "lib/ never imports scripts/: scripts use lib, not the other way round.",
+  },
+};
+
+/**
+ * `no-restricted-imports` with these doors shut. One rule per file set: ESLint does not merge the option lists.
+ * @param {...keyof typeof RULES} doors
+ */
+function shut(...doors) {
+  return { "no-restricted-imports": ["error", { patterns: doors.map((door) => RULES[door]) }] };
+}
+
+// Tests and their support (lib/**/testing, moving out of lib/ with issue 12) drive route handlers from app/.
+const TESTS = ["**/*.test.ts", "lib/**/testing/**"];
+
 const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", ".holdfast/**", "lib/server/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".holdfast/**",
+      "lib/server/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
   },
-  {
-    files: ["lib/client/**", "components/**"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/lib/server/*", "**/lib/server/*"], message: "Client code may not import the server room." }] }],
-    },
-  },
-  {
-    files: ["lib/shared/**"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/lib/server/*", "@/lib/client/*", "**/server/*", "**/client/*"], message: "lib/shared imports neither server nor client code." }] }],
-    },
-  },
+  // Every file of a room, tests included; then the production files of lib/, with app/ and scripts/ shut too
+  // (a later block's rule replaces an earlier one's for the files both match).
+  { files: ["lib/server/**"], rules: shut("client") },
+  { files: ["lib/client/**", "components/**"], rules: shut("server") },
+  { files: ["lib/shared/**"], rules: shut("server", "client") },
+  { files: ["lib/server/**"], ignores: TESTS, rules: shut("client", "app", "scripts") },
+  { files: ["lib/client/**"], ignores: TESTS, rules: shut("server", "app", "scripts") },
+  { files: ["lib/shared/**"], ignores: TESTS, rules: shut("server", "client", "app", "scripts") },
 ];
 
 export default config;

@@ -5,10 +5,10 @@
 // started and drops the databases it created before it exits.
 import { setMaxListeners } from "node:events";
 
-import { parseArgs, UsageError } from "./lib/args";
-import { runCleanups } from "./lib/cleanup";
-import { errorMessage, say, shout } from "./lib/log";
-import type { Scenario } from "./lib/scenario";
+import { parseArgs, UsageError } from "./lib/run/args";
+import { runCleanups } from "./lib/run/cleanup";
+import { errorMessage, say, shout } from "./lib/run/log";
+import type { Scenario } from "./lib/run/scenario";
 import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { badInputScenario } from "./scenarios/bad-input";
 import { chaosScenario } from "./scenarios/chaos";
@@ -35,8 +35,12 @@ const DEFAULT_MAX_MINUTES = 30;
 
 function usage(): string {
   const lines = ["usage: npm run bench -- <scenario> [flags]", "", "scenarios:"];
-  for (const scenario of Object.values(SCENARIOS)) lines.push(`  ${scenario.name.padEnd(14)} ${scenario.summary}`, "", scenario.usage, "");
-  lines.push("every scenario:", `  --max-minutes M          stop and clean up after this long                       ${DEFAULT_MAX_MINUTES}`);
+  for (const scenario of Object.values(SCENARIOS))
+    lines.push(`  ${scenario.name.padEnd(14)} ${scenario.summary}`, "", scenario.usage, "");
+  lines.push(
+    "every scenario:",
+    `  --max-minutes M          stop and clean up after this long                       ${DEFAULT_MAX_MINUTES}`,
+  );
   return lines.join("\n");
 }
 
@@ -55,7 +59,9 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => {
       if (shutdown) {
-        shout(`${signal} again: exiting without finishing the cleanup; servers or holdfast_bench_* databases may be left (the next run drops those databases)`);
+        shout(
+          `${signal} again: exiting without finishing the cleanup; servers or holdfast_bench_* databases may be left (the next run drops those databases)`,
+        );
         process.exit(130);
       }
       say(`${signal}: stopping and cleaning up (again to exit at once)`);
@@ -76,7 +82,10 @@ async function main(): Promise<void> {
   const maxMinutes = flags.number("max-minutes", DEFAULT_MAX_MINUTES, { min: 1, max: 24 * 60 });
   const options: unknown = scenario.options(flags);
   const unknown = flags.unread();
-  if (unknown.length) throw new UsageError(`unknown flag${unknown.length > 1 ? "s" : ""} for ${name}: ${unknown.map((flag) => `--${flag}`).join(", ")}`);
+  if (unknown.length)
+    throw new UsageError(
+      `unknown flag${unknown.length > 1 ? "s" : ""} for ${name}: ${unknown.map((flag) => `--${flag}`).join(", ")}`,
+    );
 
   const timer = setTimeout(() => {
     shout(`the run exceeded --max-minutes ${maxMinutes}; stopping and cleaning up`);

@@ -187,11 +187,15 @@ function serve(dir, env) {
   return new Promise((resolvePromise, reject) => {
     // Idle keep-alive connections stay open for 65 s, not Node's 5 s: a test's API client that reuses a
     // connection just as the server closes it would see "socket hang up" on a request that never arrived.
-    child = spawn(process.execPath, [nextBin, "start", dir, "--port", String(port), "--hostname", host, "--keepAliveTimeout", "65000"], {
-      cwd: dir,
-      env: { ...env, NODE_ENV: "production" },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    child = spawn(
+      process.execPath,
+      [nextBin, "start", dir, "--port", String(port), "--hostname", host, "--keepAliveTimeout", "65000"],
+      {
+        cwd: dir,
+        env: { ...env, NODE_ENV: "production" },
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
     child.once("error", reject);
     child.once("exit", (code, signal) => {
       child = undefined;

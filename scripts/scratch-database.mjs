@@ -1,7 +1,7 @@
 // Scratch databases for test and benchmark runs, on the local Postgres: one per run, named
 // `<prefix><pid>_…`, dropped when the run ends — and, because a killed run cannot drop its own, dropped by
 // the next run once the pid in the name is gone. Used by the integration tests' global setup, the e2e
-// server (scripts/e2e-server.mjs) and the benchmarks (bench/lib/database.ts). Plain ESM with JSDoc, so
+// server (scripts/e2e-server.mjs) and the benchmarks (bench/lib/servers/database.ts). Plain ESM with JSDoc, so
 // every one of them can import it. Every function works on the local Postgres by default, or on the server
 // of another admin URL (a benchmark's private cluster, which it restarts under load).
 import { randomBytes } from "node:crypto";

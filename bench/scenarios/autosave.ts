@@ -7,24 +7,24 @@
 // started beforehand and send no heartbeats), and prints app/baseline ratios. The checker then reads
 // every attempt back through the API and the database and compares it with the candidates' ledgers:
 // every acknowledged edit must be there. `baseline` runs the baseline half alone.
-import type { Flags } from "../lib/args";
-import { startApp, type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
-import { formatCheck, type CheckResult } from "../lib/checker";
-import { createMigratedDatabase } from "../lib/database";
-import { createAgent } from "../lib/http-client";
-import { say, shout } from "../lib/log";
-import { RunStats } from "../lib/op-stats";
-import { httpTransport, type Schedule } from "../lib/population";
-import { formatOperation, measurePopulation, type PopulationMeasurement } from "../lib/population-run";
-import { populationReport } from "../lib/population-report";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
-import { checkSqlCopies } from "../lib/sql-copies";
-import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startApp, type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { formatCheck, type CheckResult } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { createAgent } from "../lib/load/http-client";
+import { say, shout } from "../lib/run/log";
+import { RunStats } from "../lib/load/op-stats";
+import { httpTransport, type Schedule } from "../lib/load/population";
+import { formatOperation, measurePopulation, type PopulationMeasurement } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { BROWSER_TIMINGS } from "../lib/candidates/transport";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type AutosaveOptions = {
   candidates: number;
@@ -71,26 +71,41 @@ function schedule(options: AutosaveOptions): { schedule: Schedule; windowFromMs:
   const windowFromMs = rampMs + SETTLE_MS;
   const windowToMs = windowFromMs + options.durationSeconds * 1_000;
   return {
-    schedule: { arrivalSpreadMs: rampMs, editMeanMs: options.editEverySeconds * 1_000, editUntilMs: windowToMs, submitAtMs: null },
+    schedule: {
+      arrivalSpreadMs: rampMs,
+      editMeanMs: options.editEverySeconds * 1_000,
+      editUntilMs: windowToMs,
+      submitAtMs: null,
+    },
     windowFromMs,
     windowToMs,
   };
 }
 
-async function runAutosave(options: AutosaveOptions, signal: AbortSignal, targets: { app: boolean }): Promise<{ isOk: boolean }> {
+async function runAutosave(
+  options: AutosaveOptions,
+  signal: AbortSignal,
+  targets: { app: boolean },
+): Promise<{ isOk: boolean }> {
   const problems: string[] = [];
   const env0 = environment();
-  // The baseline must run the app's SQL, not an older copy of it.
-  for (const copy of checkSqlCopies().filter((item) => !item.isInSync)) problems.push(`baseline SQL out of sync: ${copy.reason}`);
   const database = await createMigratedDatabase("autosave");
-  const env = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax });
+  const env = appEnvironment({
+    databaseUrl: database.url,
+    redisUrl: "redis://127.0.0.1:6379",
+    poolMax: options.poolMax,
+  });
   const buildId = await buildApp({ mode: options.build, env, signal });
   if (signal.aborted) return { isOk: false };
   // The app is needed in both cases: the baseline's candidates are joined and started through it.
   const app = await startApp({ buildId, env, signal });
   const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
   const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal });
-  const timings = { ...BROWSER_TIMINGS, heartbeatMs: options.heartbeatSeconds * 1_000, requestTimeoutMs: options.requestTimeoutMs };
+  const timings = {
+    ...BROWSER_TIMINGS,
+    heartbeatMs: options.heartbeatSeconds * 1_000,
+    requestTimeoutMs: options.requestTimeoutMs,
+  };
   const { schedule: plan, windowFromMs, windowToMs } = schedule(options);
   const measurements: PopulationMeasurement[] = [];
   const stats: Record<string, RunStats> = {};
@@ -98,7 +113,9 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
 
   if (targets.app) {
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
-    say(`app: ${options.candidates} candidates arrive over ${options.rampSeconds} s, edit every ~${options.editEverySeconds} s; measuring ${options.durationSeconds} s`);
+    say(
+      `app: ${options.candidates} candidates arrive over ${options.rampSeconds} s, edit every ~${options.editEverySeconds} s; measuring ${options.durationSeconds} s`,
+    );
     const runStats = new RunStats();
     stats.app = runStats;
     const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
@@ -113,11 +130,27 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
     });
     app.child.resetLineCounts();
     measurements.push(
-      await measurePopulation({ target: "app", candidates, stats: runStats, schedule: plan, windowFromMs, windowToMs, cpu: { serverGroup: app.child.pid, databaseUrl: database.url }, signal }),
+      await measurePopulation({
+        target: "app",
+        candidates,
+        stats: runStats,
+        schedule: plan,
+        windowFromMs,
+        windowToMs,
+        cpu: { serverGroup: app.child.pid, databaseUrl: database.url },
+        signal,
+      }),
     );
     agent.destroy();
     const errorLines = app.child.lineCounts().error ?? 0;
-    if (errorLines > 0) problems.push(`the app logged ${errorLines} error lines:\n${app.child.tail().filter((line) => line.includes('"level":"error"')).slice(-5).join("\n")}`);
+    if (errorLines > 0)
+      problems.push(
+        `the app logged ${errorLines} error lines:\n${app.child
+          .tail()
+          .filter((line) => line.includes('"level":"error"'))
+          .slice(-5)
+          .join("\n")}`,
+      );
     if (signal.aborted) return { isOk: false };
     check = await checkRun({
       port: app.port,
@@ -155,8 +188,12 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
   const app0 = measurements.find((item) => item.target === "app");
   const base0 = measurements.find((item) => item.target === "baseline");
   for (const measurement of measurements) {
-    for (const [operation, summary] of Object.entries(measurement.operations)) show(formatOperation(`${operation} ${measurement.target}`, summary));
-    if (measurement.cpuPerRequestMs) show(`cpu/req ${measurement.target}: server ${measurement.cpuPerRequestMs.server} ms, pg ${measurement.cpuPerRequestMs.postgres} ms; load ${measurement.loadAverage}`);
+    for (const [operation, summary] of Object.entries(measurement.operations))
+      show(formatOperation(`${operation} ${measurement.target}`, summary));
+    if (measurement.cpuPerRequestMs)
+      show(
+        `cpu/req ${measurement.target}: server ${measurement.cpuPerRequestMs.server} ms, pg ${measurement.cpuPerRequestMs.postgres} ms; load ${measurement.loadAverage}`,
+      );
   }
   const offered = base0?.offeredEditsPerSecond ?? app0?.offeredEditsPerSecond ?? 0;
   if (app0 && base0) {
@@ -170,14 +207,25 @@ async function runAutosave(options: AutosaveOptions, signal: AbortSignal, target
   if (check) show(formatCheck(check));
   for (const measurement of measurements) {
     const autosave = measurement.operations.autosave;
-    if (measurement.target === "app" && autosave && autosave.unexpected > 0) problems.push(`app: ${autosave.unexpected} unexpected autosave answers`);
+    if (measurement.target === "app" && autosave && autosave.unexpected > 0)
+      problems.push(`app: ${autosave.unexpected} unexpected autosave answers`);
   }
 
-  const results = { scenario: targets.app ? "autosave" : "baseline", environment: env0, options, measurements, check, lines, problems };
+  const results = {
+    scenario: targets.app ? "autosave" : "baseline",
+    environment: env0,
+    options,
+    measurements,
+    check,
+    lines,
+    problems,
+  };
   const json = writeResults(targets.app ? "autosave" : "baseline", results);
   const report = populationReport({
     scenario: targets.app ? "autosave" : "baseline",
-    title: targets.app ? `Autosave: ${options.candidates} candidates, app against baseline` : `Baseline: ${options.candidates} candidates`,
+    title: targets.app
+      ? `Autosave: ${options.candidates} candidates, app against baseline`
+      : `Baseline: ${options.candidates} candidates`,
     isOk: problems.length === 0,
     lines,
     stats,

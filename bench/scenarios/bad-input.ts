@@ -1,6 +1,6 @@
 // `npm run bench -- bad-input`: hundreds to thousands of bad requests against every endpoint of the
 // contract, through the real app (`next start`, production build, private database). Each must get a
-// 4xx with the contract's JSON error body (a few documented exceptions: see bench/lib/bad-input-cases.ts),
+// 4xx with the contract's JSON error body (a few documented exceptions: see bench/lib/checking/bad-input/),
 // never a 5xx, a 2xx, a hang or an HTML page; and afterwards the database must be exactly as before.
 //
 // 1. A private database, migrated; the app built if needed and started with `next start`.
@@ -9,7 +9,7 @@
 //    into Postgres: the API cannot create staff), signed in through the API; expired sessions (Postgres:
 //    only time makes them through the API); real emergency files encrypted to the server's keys.
 // 3. A snapshot of every table (row count + order-independent checksum), and each candidate's attempt view.
-// 4. The bad requests (bench/lib/bad-input-cases.ts), deterministic from --seed, a few at a time. A 429
+// 4. The bad requests (bench/lib/checking/bad-input/), deterministic from --seed, a few at a time. A 429
 //    did not test its input: it is sent again after Retry-After, a bounded number of times.
 // 5. The checks: every response as expected, the snapshot identical, the attempt views unchanged, no
 //    error logged by the app. One line of figures, every failing case, bench/results/bad-input-<time>.json.
@@ -21,28 +21,22 @@ import pg from "pg";
 import { answersDigest } from "../../lib/shared/digest";
 import { encryptEmergencyExport, type EmergencyExportFile } from "../../lib/shared/emergency-export";
 import { isErrorBody } from "../../lib/shared/errors";
-import type { Flags } from "../lib/args";
-import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/app-server";
-import {
-  capCases,
-  generateCases,
-  type BadCase,
-  type Fixture,
-  type FixtureCandidate,
-  type FixtureQuestion,
-} from "../lib/bad-input-cases";
-import { createMigratedDatabase } from "../lib/database";
-import { diffSnapshots, snapshotDatabase, type DatabaseSnapshot } from "../lib/db-snapshot";
-import { createAgent } from "../lib/http-client";
-import { say, shout, sleep } from "../lib/log";
-import { mapLimit } from "../lib/map-limit";
-import { sendRaw, type RawResponse } from "../lib/raw-http";
-import { writeMarkdownReport } from "../lib/markdown-report";
-import { environment, writeResults } from "../lib/report";
-import { latencyDistributionChart } from "../lib/svg-chart";
-import type { Scenario } from "../lib/scenario";
-import { appEnvironment } from "../lib/stage";
-import { Api } from "../lib/seed";
+import type { Flags } from "../lib/run/args";
+import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
+import { capCases, generateCases } from "../lib/checking/bad-input/generate-cases";
+import type { BadCase, Fixture, FixtureCandidate, FixtureQuestion } from "../lib/checking/bad-input/types";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { diffSnapshots, snapshotDatabase, type DatabaseSnapshot } from "../lib/checking/db-snapshot";
+import { createAgent } from "../lib/load/http-client";
+import { say, shout, sleep } from "../lib/run/log";
+import { mapLimit } from "../lib/load/map-limit";
+import { sendRaw, type RawResponse } from "../lib/load/raw-http";
+import { writeMarkdownReport } from "../lib/reporting/markdown-report";
+import { environment, writeResults } from "../lib/reporting/report";
+import { latencyDistributionChart } from "../lib/reporting/svg-chart";
+import type { Scenario } from "../lib/run/scenario";
+import { appEnvironment } from "../lib/run/stage";
+import { Api } from "../lib/candidates/seed";
 
 export type BadInputOptions = {
   seed: number;
@@ -59,7 +53,7 @@ export type BadInputOptions = {
  * Tables allowed to change while only bad requests are sent, each with the reason. Empty: no rejected
  * request writes anything (failed sign-ins and join attempts are not audited; rate-limit counters and
  * live heartbeats are in Redis, not Postgres). A case that would legitimately write (a late answer to a
- * submitted attempt, a heartbeat) is not sent; see bench/lib/bad-input-cases.ts.
+ * submitted attempt, a heartbeat) is not sent; see bench/lib/checking/bad-input/.
  */
 const TABLES_ALLOWED_TO_CHANGE: Readonly<Record<string, string>> = {};
 
@@ -676,7 +670,7 @@ export const badInputScenario: Scenario<BadInputOptions> = {
         {
           heading: "Answers per endpoint",
           paragraphs: [
-            "Every case must be answered with a 4xx and the contract's error body (a few documented exceptions: bench/lib/bad-input-cases.ts), and the database must end exactly as it began.",
+            "Every case must be answered with a 4xx and the contract's error body (a few documented exceptions: bench/lib/checking/bad-input/), and the database must end exactly as it began.",
           ],
           table: {
             columns: ["endpoint", "cases", "2xx/3xx (documented)", "4xx", "5xx", "no answer", "failing"],

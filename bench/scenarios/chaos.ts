@@ -13,31 +13,31 @@
 // submitted.
 //
 // The baseline runs the same arrival and edit schedule (protocol client, no faults) in the same run.
-import type { Flags } from "../lib/args";
-import { startAppCluster } from "../lib/app-cluster";
-import { type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
-import { defaultChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/chaos";
-import { formatCheck } from "../lib/checker";
-import { createMigratedDatabase } from "../lib/database";
-import { EngineCandidate } from "../lib/engine-candidate";
-import { startFaultProxy } from "../lib/fault-proxy";
-import { createAgent } from "../lib/http-client";
-import type { CandidateLedger } from "../lib/ledger";
-import { say, shout, sleep } from "../lib/log";
-import { RunStats } from "../lib/op-stats";
-import { arrivalAt, httpTransport, runPopulation, sleepUntil, thinkTime, type Schedule } from "../lib/population";
-import { formatOperation, type PopulationMeasurement } from "../lib/population-run";
-import { populationReport } from "../lib/population-report";
-import { startPrivatePostgres } from "../lib/private-postgres";
-import { startPrivateRedis } from "../lib/private-redis";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, simCandidatesFor, type Transport } from "../lib/sim-candidate";
-import { checkSqlCopies } from "../lib/sql-copies";
-import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startAppCluster } from "../lib/servers/app-cluster";
+import { type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { defaultChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/faults/chaos";
+import { formatCheck } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { EngineCandidate } from "../lib/candidates/engine-candidate";
+import { startFaultProxy } from "../lib/faults/fault-proxy";
+import { createAgent } from "../lib/load/http-client";
+import type { CandidateLedger } from "../lib/candidates/ledger";
+import { say, shout, sleep } from "../lib/run/log";
+import { RunStats } from "../lib/load/op-stats";
+import { arrivalAt, httpTransport, runPopulation, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
+import { formatOperation, type PopulationMeasurement } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { startPrivatePostgres } from "../lib/faults/private-postgres";
+import { startPrivateRedis } from "../lib/faults/private-redis";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { BROWSER_TIMINGS, type Transport } from "../lib/candidates/transport";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type ChaosOptions = {
   candidates: number;
@@ -98,7 +98,11 @@ async function liveEngine(options: {
   let reopenAt: number | null = null;
   const submitAt = schedule.submitAtMs(options.index, options.count);
   const stopEditingAt = Math.min(schedule.editUntilMs, submitAt);
-  for (let due = stats.now() + thinkTime(schedule.editMeanMs); due < stopEditingAt && !signal.aborted; due += thinkTime(schedule.editMeanMs)) {
+  for (
+    let due = stats.now() + thinkTime(schedule.editMeanMs);
+    due < stopEditingAt && !signal.aborted;
+    due += thinkTime(schedule.editMeanMs)
+  ) {
     await until(due);
     const now = stats.now();
     if (crashAt !== null && now >= crashAt) {
@@ -186,18 +190,23 @@ export const chaosScenario: Scenario<ChaosOptions> = {
   async run(options, signal) {
     const problems: string[] = [];
     const env0 = environment();
-    for (const copy of checkSqlCopies().filter((item) => !item.isInSync)) problems.push(`baseline SQL out of sync: ${copy.reason}`);
 
     // Private services this run may break.
     const postgres = await startPrivatePostgres({ signal });
     const redis = await startPrivateRedis({ signal });
     const database = await createMigratedDatabase("chaos", { adminUrl: postgres.adminUrl });
-    const env = appEnvironment({ databaseUrl: database.url, redisUrl: redis.url, poolMax: options.poolMax, instances: options.instances });
+    const env = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: redis.url,
+      poolMax: options.poolMax,
+      instances: options.instances,
+    });
     const buildId = await buildApp({ mode: options.build, env, signal });
     if (signal.aborted) return { isOk: false };
     const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
     const proxy = await startFaultProxy({ upstreams: cluster.ports() });
-    const firstUp = (): number => (cluster.instances.find((instance) => cluster.isUp(instance.index)) ?? cluster.instances[0]!).port;
+    const firstUp = (): number =>
+      (cluster.instances.find((instance) => cluster.isUp(instance.index)) ?? cluster.instances[0]!).port;
     const exam = await createBenchExam({ port: firstUp(), adminToken: env.ADMIN_API_TOKEN, signal });
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
 
@@ -227,14 +236,33 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     stats.startWindow();
     const chaosRun = sleep(rampMs, signal).then(() => {
       const offset = stats.now();
-      return runChaos({ plan, cluster, redis, postgres, proxy, signal, onEvent: (event) => chaosEvents.push({ ...event, runAtMs: offset + event.atMs }) });
+      return runChaos({
+        plan,
+        cluster,
+        redis,
+        postgres,
+        proxy,
+        signal,
+        onEvent: (event) => chaosEvents.push({ ...event, runAtMs: offset + event.atMs }),
+      });
     });
 
     let ledgers: CandidateLedger[];
     let cookies: (string | null)[];
     if (options.client === "engine") {
       const candidates = tokens.map(
-        (token, index) => new EngineCandidate({ index, email: token.email, joinToken: token.joinToken, examId: exam.examId, questions: exam.questions, transport, stats, giveUpAtMs, signal }),
+        (token, index) =>
+          new EngineCandidate({
+            index,
+            email: token.email,
+            joinToken: token.joinToken,
+            examId: exam.examId,
+            questions: exam.questions,
+            transport,
+            stats,
+            giveUpAtMs,
+            signal,
+          }),
       );
       await Promise.all(
         candidates.map((candidate, index) =>
@@ -256,7 +284,15 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       cookies = candidates.map((candidate) => candidate.cookie);
       await Promise.all(candidates.map((candidate) => candidate.dispose()));
     } else {
-      const candidates = simCandidatesFor(tokens, { examId: exam.examId, questions: exam.questions, transport, stats, timings: BROWSER_TIMINGS, giveUpAtMs, signal });
+      const candidates = simCandidatesFor(tokens, {
+        examId: exam.examId,
+        questions: exam.questions,
+        transport,
+        stats,
+        timings: BROWSER_TIMINGS,
+        giveUpAtMs,
+        signal,
+      });
       await runPopulation(candidates, schedule, stats, signal);
       ledgers = candidates.map((candidate) => candidate.ledger);
       cookies = candidates.map((candidate) => candidate.sessionCookie);
@@ -264,18 +300,34 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     stats.endWindow();
     // The schedule ended long before the submits; a step still running now is stuck, and says so.
     const events = await Promise.race([chaosRun, sleep(CHAOS_STEP_GRACE_MS, signal).then(() => null)]);
-    if (events === null) problems.push(`the fault schedule had not finished ${CHAOS_STEP_GRACE_MS / 1000} s after the candidates did (a step hung)`);
+    if (events === null)
+      problems.push(
+        `the fault schedule had not finished ${CHAOS_STEP_GRACE_MS / 1000} s after the candidates did (a step hung)`,
+      );
     agent.destroy();
     const proxyStats = proxy.stats();
     if (signal.aborted) return { isOk: false };
 
     // Whatever the schedule did, every instance must be up again for the reading.
     for (const instance of cluster.instances) if (!cluster.isUp(instance.index)) await cluster.restart(instance.index);
-    const check = await checkRun({ port: firstUp(), databaseUrl: database.url, ledgers, cookies, isSubmitExpected: true, signal });
+    const check = await checkRun({
+      port: firstUp(),
+      databaseUrl: database.url,
+      ledgers,
+      cookies,
+      isSubmitExpected: true,
+      signal,
+    });
     if (!check.isOk) problems.push(`the checker failed:\n${check.samples.join("\n")}`);
     const failedSteps = (events ?? []).filter((event) => !event.ok);
-    if (failedSteps.length) problems.push(`fault steps failed: ${failedSteps.map((event) => `${describeAction(event.action)}: ${event.error}`).join("; ")}`);
-    if (tally.drainsFailed) problems.push(`${tally.drainsFailed} devices did not send everything within ${DEVICE_DRAIN_MS / 1000} s after the faults ended`);
+    if (failedSteps.length)
+      problems.push(
+        `fault steps failed: ${failedSteps.map((event) => `${describeAction(event.action)}: ${event.error}`).join("; ")}`,
+      );
+    if (tally.drainsFailed)
+      problems.push(
+        `${tally.drainsFailed} devices did not send everything within ${DEVICE_DRAIN_MS / 1000} s after the faults ended`,
+      );
 
     // The baseline: the same arrivals and edits, protocol client, no faults.
     let base: { measurement: PopulationMeasurement; stats: RunStats } | null = null;
@@ -310,7 +362,9 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     if (baseAutosave) show(formatOperation("autosave baseline", baseAutosave));
     const appAutosave = stats.operations.get("autosave")?.summary(windowMsDone);
     if (appAutosave && baseAutosave) {
-      show(`autosave app (through faults) / baseline (none): throughput ${formatRatio(ratio(appAutosave.throughput, baseAutosave.throughput))}, p99 ${formatRatio(ratio(appAutosave.latency.p99, baseAutosave.latency.p99))}`);
+      show(
+        `autosave app (through faults) / baseline (none): throughput ${formatRatio(ratio(appAutosave.throughput, baseAutosave.throughput))}, p99 ${formatRatio(ratio(appAutosave.latency.p99, baseAutosave.latency.p99))}`,
+      );
     }
     const survived =
       `survived: ${check.edits} edits, ${check.submitted.byCandidate} submits, ${chaosEvents.length} scheduled faults (${chaosEvents.map((event) => describeAction(event.action)).join(", ")}), ` +
@@ -323,11 +377,30 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const serverErrors = cluster.instances.map((instance) => ({
       instance: instance.index,
       counts: cluster.lineCounts(instance.index),
-      lastErrors: instance.child.tail().filter((line) => line.includes('"level":"error"')).slice(-10),
+      lastErrors: instance.child
+        .tail()
+        .filter((line) => line.includes('"level":"error"'))
+        .slice(-10),
     }));
     const internal = [...stats.operations.values()].reduce((sum, op) => sum + op.statuses.get("500 INTERNAL"), 0);
-    if (internal > 0) show(`!! ${internal} answers were 500 INTERNAL (a server fault that is not an outage); see serverErrors in the JSON`);
-    const json = writeResults("chaos", { scenario: "chaos", environment: env0, options, plan, events: chaosEvents, proxy: proxyStats, tally, check, baseline: base?.measurement ?? null, serverErrors, lines, problems });
+    if (internal > 0)
+      show(
+        `!! ${internal} answers were 500 INTERNAL (a server fault that is not an outage); see serverErrors in the JSON`,
+      );
+    const json = writeResults("chaos", {
+      scenario: "chaos",
+      environment: env0,
+      options,
+      plan,
+      events: chaosEvents,
+      proxy: proxyStats,
+      tally,
+      check,
+      baseline: base?.measurement ?? null,
+      serverErrors,
+      lines,
+      problems,
+    });
     const report = populationReport({
       scenario: "chaos",
       title: `Chaos: ${options.candidates} candidates (${options.client}), ${options.instances} instances`,
@@ -335,7 +408,13 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       lines,
       stats: base ? { app: stats, baseline: base.stats } : { app: stats },
       operations: ["autosave", "submit", "submit (click to done)", "heartbeat"],
-      events: [...chaosEvents.map((event) => ({ atMs: event.runAtMs, label: describeAction(event.action).replace(/ \{.*$/, "") })), { atMs: submitFromMs, label: "submits" }],
+      events: [
+        ...chaosEvents.map((event) => ({
+          atMs: event.runAtMs,
+          label: describeAction(event.action).replace(/ \{.*$/, ""),
+        })),
+        { atMs: submitFromMs, label: "submits" },
+      ],
       check,
       jsonFile: json,
       environment: env0,
@@ -345,7 +424,12 @@ export const chaosScenario: Scenario<ChaosOptions> = {
           heading: "Faults",
           table: {
             columns: ["at (s)", "fault", "took (ms)", "ok"],
-            rows: chaosEvents.map((event) => [(event.runAtMs / 1000).toFixed(1), describeAction(event.action), event.tookMs, event.ok ? "yes" : `no: ${event.error ?? ""}`]),
+            rows: chaosEvents.map((event) => [
+              (event.runAtMs / 1000).toFixed(1),
+              describeAction(event.action),
+              event.tookMs,
+              event.ok ? "yes" : `no: ${event.error ?? ""}`,
+            ]),
           },
         },
       ],

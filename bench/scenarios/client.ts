@@ -7,7 +7,7 @@
 //    and a pause now and then (long enough for an autosave to go out while typing goes on), into an essay
 //    and a short-text field, once online and once with the context offline. Per keystroke: keydown →
 //    the `drafts` transaction that holds its text has committed (`complete`), measured by an init script
-//    (bench/lib/idb-commit-probe.ts). Afterwards the server must hold exactly the typed text.
+//    (bench/lib/browser/idb-commit-probe.ts). Afterwards the server must hold exactly the typed text.
 // 4. First-load JS of the exam page (/attempts/[id]) and, as the baseline, of the start page
 //    (/exam/[id]), each in a fresh context: wire, decoded and gzip sizes, and the largest chunks.
 // 5. One line per figure, and the whole run in bench/results/client-<time>.json.
@@ -17,19 +17,26 @@ import { performance } from "node:perf_hooks";
 
 import type { BrowserContext, Locator, Page } from "@playwright/test";
 
-import type { Flags } from "../lib/args";
-import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/app-server";
-import { launchChromium } from "../lib/browser";
-import { createMigratedDatabase } from "../lib/database";
-import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/first-load-js";
-import { createAgent } from "../lib/http-client";
-import { clearPending, installIdbCommitProbe, pendingKeystrokes, takeProbe, type KeystrokeSample, type ProbeTake } from "../lib/idb-commit-probe";
-import { LatencyRecorder, type LatencySummary } from "../lib/latency";
-import { say, shout, sleep } from "../lib/log";
-import { environment, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { appEnvironment } from "../lib/stage";
-import { Api, createExam } from "../lib/seed";
+import type { Flags } from "../lib/run/args";
+import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
+import { launchChromium } from "../lib/browser/browser";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/browser/first-load-js";
+import { createAgent } from "../lib/load/http-client";
+import {
+  clearPending,
+  installIdbCommitProbe,
+  pendingKeystrokes,
+  takeProbe,
+  type KeystrokeSample,
+  type ProbeTake,
+} from "../lib/browser/idb-commit-probe";
+import { LatencyRecorder, type LatencySummary } from "../lib/load/latency";
+import { say, shout, sleep } from "../lib/run/log";
+import { environment, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { appEnvironment } from "../lib/run/stage";
+import { Api, createExam } from "../lib/candidates/seed";
 
 export type ClientOptions = {
   /** Characters typed per phase (online, offline), half into an essay and half into a short-text field. */
@@ -67,11 +74,17 @@ type Phase = {
   samples: Pick<KeystrokeSample, "totalMs" | "toTransactionMs" | "commitMs" | "length" | "isSuperseded">[];
 };
 
-const WORDS = "answers stay on this device first then reach the server when the network allows so a candidate never loses a keystroke even on a hotel wifi".split(" ");
+const WORDS =
+  "answers stay on this device first then reach the server when the network allows so a candidate never loses a keystroke even on a hotel wifi".split(
+    " ",
+  );
 const EXAM_PAGE = /\/attempts\/([0-9a-f-]{36})(?:[?#].*)?$/;
 const OPENING_TEXT = "Opening your answers on this device…";
-// Bench exam (bench/lib/exam.ts): positions 1–8 short text, 9–12 essay.
-const FIELDS: Record<PhaseName, { essay: number; shortText: number }> = { online: { essay: 9, shortText: 1 }, offline: { essay: 10, shortText: 2 } };
+// Bench exam (bench/lib/candidates/exam.ts): positions 1–8 short text, 9–12 essay.
+const FIELDS: Record<PhaseName, { essay: number; shortText: number }> = {
+  online: { essay: 9, shortText: 1 },
+  offline: { essay: 10, shortText: 2 },
+};
 const READY_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 15_000;
 
@@ -100,7 +113,13 @@ async function isExamReady(page: Page): Promise<boolean> {
   }
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, signal: AbortSignal, everyMs = 50): Promise<number> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  signal: AbortSignal,
+  everyMs = 50,
+): Promise<number> {
   const startedAt = performance.now();
   const deadline = startedAt + timeoutMs;
   while (!signal.aborted && performance.now() < deadline) {
@@ -117,7 +136,11 @@ function summarise(values: readonly number[]): LatencySummary {
   return recorder.summary();
 }
 
-async function serverAnswers(context: BrowserContext, baseUrl: string, attemptId: string): Promise<Map<string, unknown> | null> {
+async function serverAnswers(
+  context: BrowserContext,
+  baseUrl: string,
+  attemptId: string,
+): Promise<Map<string, unknown> | null> {
   try {
     const response = await context.request.get(`${baseUrl}/api/attempts/${attemptId}`, { timeout: 5_000 });
     if (response.status() !== 200) return null;
@@ -128,7 +151,12 @@ async function serverAnswers(context: BrowserContext, baseUrl: string, attemptId
   }
 }
 
-async function serverHolds(context: BrowserContext, baseUrl: string, attemptId: string, fields: readonly Field[]): Promise<boolean> {
+async function serverHolds(
+  context: BrowserContext,
+  baseUrl: string,
+  attemptId: string,
+  fields: readonly Field[],
+): Promise<boolean> {
   const answers = await serverAnswers(context, baseUrl, attemptId);
   return answers !== null && fields.every((field) => answers.get(field.questionId) === field.text);
 }
@@ -157,7 +185,10 @@ async function typeInto(
     const count = counts.before + typed;
     if (count >= counts.total) break;
     const isPause = options.pauseEvery > 0 && count % options.pauseEvery === 0;
-    await sleep(isPause ? options.pauseMs : options.minGapMs + randomInt(options.maxGapMs - options.minGapMs + 1), signal);
+    await sleep(
+      isPause ? options.pauseMs : options.minGapMs + randomInt(options.maxGapMs - options.minGapMs + 1),
+      signal,
+    );
   }
   return { typed, lastKeyAt };
 }
@@ -177,8 +208,18 @@ async function runPhase(options: {
   const positions = FIELDS[name];
   const essayChars = Math.ceil(clientOptions.chars / 2);
   const fields: Field[] = [
-    { position: positions.essay, kind: "essay", questionId: options.questionIds[positions.essay - 1] ?? "", text: textOf(essayChars) },
-    { position: positions.shortText, kind: "short_text", questionId: options.questionIds[positions.shortText - 1] ?? "", text: textOf(clientOptions.chars - essayChars) },
+    {
+      position: positions.essay,
+      kind: "essay",
+      questionId: options.questionIds[positions.essay - 1] ?? "",
+      text: textOf(essayChars),
+    },
+    {
+      position: positions.shortText,
+      kind: "short_text",
+      questionId: options.questionIds[positions.shortText - 1] ?? "",
+      text: textOf(clientOptions.chars - essayChars),
+    },
   ];
 
   if (name === "offline") {
@@ -191,12 +232,17 @@ async function runPhase(options: {
   await takeProbe(page);
 
   const loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
-  say(`${name}: typing ${clientOptions.chars} characters (${fields.map((field) => `${field.text.length} into question ${field.position}, ${field.kind.replace("_", " ")}`).join("; ")}), load ${loadAverage}`);
+  say(
+    `${name}: typing ${clientOptions.chars} characters (${fields.map((field) => `${field.text.length} into question ${field.position}, ${field.kind.replace("_", " ")}`).join("; ")}), load ${loadAverage}`,
+  );
   const startedAt = performance.now();
   let typed = 0;
   let lastKeyAt = startedAt;
   for (const field of fields) {
-    const result = await typeInto(page, answerField(page, field.position), field.text, clientOptions, signal, { before: typed, total: clientOptions.chars });
+    const result = await typeInto(page, answerField(page, field.position), field.text, clientOptions, signal, {
+      before: typed,
+      total: clientOptions.chars,
+    });
     typed += result.typed;
     lastKeyAt = result.lastKeyAt;
   }
@@ -205,39 +251,68 @@ async function runPhase(options: {
 
   let pendingAfterSettle = 0;
   try {
-    await waitFor(`${name}: every keystroke committed to IndexedDB`, async () => (await pendingKeystrokes(page)) === 0, clientOptions.settleTimeoutMs, signal);
+    await waitFor(
+      `${name}: every keystroke committed to IndexedDB`,
+      async () => (await pendingKeystrokes(page)) === 0,
+      clientOptions.settleTimeoutMs,
+      signal,
+    );
   } catch (error) {
     if (signal.aborted) throw error;
     pendingAfterSettle = await pendingKeystrokes(page);
-    problems.push(`${name}: ${pendingAfterSettle} keystrokes were not committed to IndexedDB within ${clientOptions.settleTimeoutMs / 1000} s of the last one`);
+    problems.push(
+      `${name}: ${pendingAfterSettle} keystrokes were not committed to IndexedDB within ${clientOptions.settleTimeoutMs / 1000} s of the last one`,
+    );
   }
   const take = await takeProbe(page);
   const { samples, ...probe } = take;
 
   for (const field of fields) {
     const shown = await answerField(page, field.position).inputValue({ timeout: ACTION_TIMEOUT_MS });
-    if (shown !== field.text) problems.push(`${name}: question ${field.position} shows ${JSON.stringify(shown.slice(-40))}… (${shown.length} chars), not the ${field.text.length} typed`);
+    if (shown !== field.text)
+      problems.push(
+        `${name}: question ${field.position} shows ${JSON.stringify(shown.slice(-40))}… (${shown.length} chars), not the ${field.text.length} typed`,
+      );
   }
-  if (samples.length !== typed) problems.push(`${name}: ${typed} keys typed, ${samples.length} keystroke commits seen (pending ${probe.pending}, dropped ${probe.dropped})`);
+  if (samples.length !== typed)
+    problems.push(
+      `${name}: ${typed} keys typed, ${samples.length} keystroke commits seen (pending ${probe.pending}, dropped ${probe.dropped})`,
+    );
   if (probe.aborted > 0) problems.push(`${name}: ${probe.aborted} drafts transactions aborted`);
   const notStrict = Object.entries(probe.durability).filter(([durability]) => durability !== "strict");
-  if (notStrict.length > 0) problems.push(`${name}: drafts transactions with durability other than strict: ${JSON.stringify(probe.durability)}`);
+  if (notStrict.length > 0)
+    problems.push(
+      `${name}: drafts transactions with durability other than strict: ${JSON.stringify(probe.durability)}`,
+    );
 
   let toServerMs: number | null = null;
   if (name === "offline") {
-    const banner = await page.getByText("Every answer is saved on this device").first().isVisible().catch(() => false);
+    const banner = await page
+      .getByText("Every answer is saved on this device")
+      .first()
+      .isVisible()
+      .catch(() => false);
     if (!banner) say("offline: the connection banner was not visible at the end of typing (information only)");
     const onServer = await serverAnswers(context, options.baseUrl, options.attemptId);
-    if (onServer && fields.some((field) => onServer.get(field.questionId) === field.text)) problems.push("offline: the server already held text typed while offline");
+    if (onServer && fields.some((field) => onServer.get(field.questionId) === field.text))
+      problems.push("offline: the server already held text typed while offline");
     await context.setOffline(false);
   }
   try {
     const since = name === "offline" ? performance.now() : lastKeyAt;
-    await waitFor(`${name}: the server holds the typed text`, () => serverHolds(context, options.baseUrl, options.attemptId, fields), clientOptions.syncTimeoutMs, signal, 100);
+    await waitFor(
+      `${name}: the server holds the typed text`,
+      () => serverHolds(context, options.baseUrl, options.attemptId, fields),
+      clientOptions.syncTimeoutMs,
+      signal,
+      100,
+    );
     toServerMs = Math.round(performance.now() - since);
   } catch (error) {
     if (signal.aborted) throw error;
-    problems.push(`${name}: the server did not hold the typed text within ${clientOptions.syncTimeoutMs / 1000} s${name === "offline" ? " of going back online" : ""}`);
+    problems.push(
+      `${name}: the server did not hold the typed text within ${clientOptions.syncTimeoutMs / 1000} s${name === "offline" ? " of going back online" : ""}`,
+    );
   }
 
   return {
@@ -270,7 +345,11 @@ function formatPhase(phase: Phase): string {
     `keystroke→IndexedDB ${phase.name.padEnd(7)}  p50 ${ms(total.p50)} ms  p95 ${ms(total.p95)} ms  p99 ${ms(total.p99)} ms  max ${ms(total.max)} ms  n=${total.count}` +
     `  [keydown→transaction opened p50 ${toTransaction.p50.toFixed(1)} / p99 ${toTransaction.p99.toFixed(1)} ms;` +
     ` opened→complete p50 ${commit.p50.toFixed(1)} / p99 ${commit.p99.toFixed(1)} ms]` +
-    `  durability ${Object.entries(phase.probe.durability).map(([key, count]) => `${key}×${count}`).join(" ") || "none"}` +
+    `  durability ${
+      Object.entries(phase.probe.durability)
+        .map(([key, count]) => `${key}×${count}`)
+        .join(" ") || "none"
+    }` +
     ` (${phase.probe.unpairedTransactions} without a keystroke: merges, acknowledgements)` +
     `  pending ${phase.pendingAfterSettle}  superseded ${phase.superseded}  ${(phase.elapsedMs / 1000).toFixed(1)} s of typing  load ${phase.loadAverage.toFixed(1)}` +
     `  server holds it ${phase.toServerMs === null ? "NEVER" : `${(phase.toServerMs / 1000).toFixed(1)} s`} after ${phase.name === "online" ? "the last key" : "going online"}`
@@ -283,7 +362,14 @@ function formatSize(size: FirstLoadJs, pathLabel: string): string {
     `first-load JS ${size.label.padEnd(10)} ${pathLabel.padEnd(16)} ${String(initial.files).padStart(3)} files` +
     `  wire ${kb(initial.transferBytes).padStart(9)}  decoded ${kb(initial.decodedBytes).padStart(9)}  gzip ${kb(initial.gzipBytes).padStart(9)}` +
     `  (after load: ${later.files} more files, decoded ${kb(later.decodedBytes)}, gzip ${kb(later.gzipBytes)}` +
-    `${later.files > 0 && later.files <= 3 ? `: ${size.files.filter((file) => !file.isInitial).map((file) => file.path.replace("/_next/static/chunks/", "")).join(", ")}` : ""})` +
+    `${
+      later.files > 0 && later.files <= 3
+        ? `: ${size.files
+            .filter((file) => !file.isInitial)
+            .map((file) => file.path.replace("/_next/static/chunks/", ""))
+            .join(", ")}`
+        : ""
+    })` +
     `  DOMContentLoaded ${size.timing.domContentLoadedMs ?? "?"} ms, load ${size.timing.loadMs ?? "?"} ms${size.timing.readyMs !== null ? `, ready ${size.timing.readyMs} ms` : ""}`
   );
 }
@@ -370,7 +456,17 @@ export const clientScenario: Scenario<ClientOptions> = {
     const lines: string[] = [];
     for (const name of ["online", "offline"] as const) {
       if (signal.aborted) return { isOk: false };
-      const phase = await runPhase({ name, page, context, baseUrl, attemptId, questionIds, clientOptions: options, problems, signal });
+      const phase = await runPhase({
+        name,
+        page,
+        context,
+        baseUrl,
+        attemptId,
+        questionIds,
+        clientOptions: options,
+        problems,
+        signal,
+      });
       phases.push(phase);
       const line = formatPhase(phase);
       lines.push(line);
@@ -386,7 +482,11 @@ export const clientScenario: Scenario<ClientOptions> = {
       label: "start page",
       url: `${baseUrl}/exam/${exam.examId}`,
       contextOptions,
-      isReady: async (target) => target.getByRole("button", { name: /^(Start|Resume)$/ }).isEnabled({ timeout: 500 }).catch(() => false),
+      isReady: async (target) =>
+        target
+          .getByRole("button", { name: /^(Start|Resume)$/ })
+          .isEnabled({ timeout: 500 })
+          .catch(() => false),
       signal,
     });
     const examPage = await measureFirstLoadJs({
@@ -401,8 +501,12 @@ export const clientScenario: Scenario<ClientOptions> = {
     await chromium.close();
     for (const size of [startPage, examPage]) {
       if (size.status !== 200) problems.push(`${size.label}: ${size.url} answered ${size.status ?? "nothing"}`);
-      if (size.initial.files === 0) problems.push(`${size.label}: no first-load script found (did the HTML change shape?)`);
-      if (size.missingTiming > 0) say(`${size.label}: ${size.missingTiming} scripts had no Resource Timing entry; their wire size is missing from the total`);
+      if (size.initial.files === 0)
+        problems.push(`${size.label}: no first-load script found (did the HTML change shape?)`);
+      if (size.missingTiming > 0)
+        say(
+          `${size.label}: ${size.missingTiming} scripts had no Resource Timing entry; their wire size is missing from the total`,
+        );
     }
     const sizeRatios = {
       transfer: ratio(examPage.initial.transferBytes, startPage.initial.transferBytes),
@@ -426,14 +530,19 @@ export const clientScenario: Scenario<ClientOptions> = {
       lines.push(line);
       console.log(line);
     }
-    if (currentBuildId() !== build.buildId) say(`note: .next was rebuilt by someone else during the run; this run measured build ${build.buildId} (from its private copy)`);
+    if (currentBuildId() !== build.buildId)
+      say(
+        `note: .next was rebuilt by someone else during the run; this run measured build ${build.buildId} (from its private copy)`,
+      );
     for (const problem of problems) shout(problem);
 
     console.log(
       `chromium ${chromium.version}; build ${build.buildId} (${build.isBuilt ? "built" : "reused"}: ${build.reason}); typing: ${options.chars} chars per phase,` +
         ` gaps ${options.minGapMs}–${options.maxGapMs} ms, a ${options.pauseMs} ms pause every ${options.pauseEvery || "∞"} chars`,
     );
-    console.log(`checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text)" : `${problems.length} FAILED (see above)`}`);
+    console.log(
+      `checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text)" : `${problems.length} FAILED (see above)`}`,
+    );
 
     const file = writeResults("client", {
       scenario: "client",

@@ -4,7 +4,7 @@
 // 2. One exam. `--live` candidates are enrolled, joined and started through the real API (they send the
 //    heartbeats later); the rest of `--candidates` are written in SQL for speed: enrollments, attempts for
 //    most of them (some not started), a durable heartbeat row for many, a few submitted.
-// 3. An admin signs in; Chromium opens the dashboard with a probe (bench/lib/frame-probe.ts) that records
+// 3. An admin signs in; Chromium opens the dashboard with a probe (bench/lib/browser/frame-probe.ts) that records
 //    long tasks (PerformanceObserver `longtask`) and the interval between animation frames.
 //    Time to first rows: navigation start → the first data row in the DOM.
 // 4. Baseline: `--duration` seconds of scrolling the table (mouse wheel) and re-sorting it (a column header
@@ -20,18 +20,18 @@ import { hash } from "@node-rs/argon2";
 import type { Page } from "@playwright/test";
 import pg from "pg";
 
-import type { Flags } from "../lib/args";
-import { ensureBuild, startApp, type BuildMode } from "../lib/app-server";
-import { launchChromium } from "../lib/browser";
-import { createMigratedDatabase } from "../lib/database";
-import { installFrameProbe, summariseFrames, takeFrames, type FrameSummary } from "../lib/frame-probe";
-import { createAgent, send } from "../lib/http-client";
-import { say, shout, sleep } from "../lib/log";
-import { startPrivateRedis } from "../lib/private-redis";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { seedCandidates } from "../lib/seed";
-import { appEnvironment, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
+import { launchChromium } from "../lib/browser/browser";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { installFrameProbe, summariseFrames, takeFrames, type FrameSummary } from "../lib/browser/frame-probe";
+import { createAgent, send } from "../lib/load/http-client";
+import { say, shout, sleep } from "../lib/run/log";
+import { startPrivateRedis } from "../lib/faults/private-redis";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { seedCandidates } from "../lib/candidates/seed";
+import { appEnvironment, createBenchExam } from "../lib/run/stage";
 
 export type DashboardOptions = {
   candidates: number;

@@ -6,26 +6,26 @@
 // holding every edit.
 //
 // In the same run, the baseline takes the same storm through its own proxy with the same drop rate.
-import type { Flags } from "../lib/args";
-import { startAppCluster } from "../lib/app-cluster";
-import { type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/baseline-population";
-import { formatCheck } from "../lib/checker";
-import { createMigratedDatabase } from "../lib/database";
-import { startFaultProxy } from "../lib/fault-proxy";
-import { createAgent } from "../lib/http-client";
-import { say, shout } from "../lib/log";
-import { RunStats } from "../lib/op-stats";
-import { httpTransport, type Schedule } from "../lib/population";
-import { formatOperation, measurePopulation } from "../lib/population-run";
-import { populationReport } from "../lib/population-report";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { enrollCandidates } from "../lib/seed";
-import { BROWSER_TIMINGS, simCandidatesFor } from "../lib/sim-candidate";
-import { checkSqlCopies } from "../lib/sql-copies";
-import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startAppCluster } from "../lib/servers/app-cluster";
+import { type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { formatCheck } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { startFaultProxy } from "../lib/faults/fault-proxy";
+import { createAgent } from "../lib/load/http-client";
+import { say, shout } from "../lib/run/log";
+import { RunStats } from "../lib/load/op-stats";
+import { httpTransport, type Schedule } from "../lib/load/population";
+import { formatOperation, measurePopulation } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { simCandidatesFor } from "../lib/candidates/sim-candidate";
+import { BROWSER_TIMINGS } from "../lib/candidates/transport";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
 
 export type DeadlineStormOptions = {
   candidates: number;
@@ -79,16 +79,23 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
   async run(options, signal) {
     const problems: string[] = [];
     const env0 = environment();
-    for (const copy of checkSqlCopies().filter((item) => !item.isInSync)) problems.push(`baseline SQL out of sync: ${copy.reason}`);
     const database = await createMigratedDatabase("storm");
-    const env = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax, instances: options.instances });
+    const env = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: "redis://127.0.0.1:6379",
+      poolMax: options.poolMax,
+      instances: options.instances,
+    });
     const buildId = await buildApp({ mode: options.build, env, signal });
     if (signal.aborted) return { isOk: false };
     const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
     const direct = cluster.instances[0]!.port;
     const proxy = await startFaultProxy({ upstreams: cluster.ports(), faults: { dropResponseRate: options.dropRate } });
     const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
-    const baselineProxy = await startFaultProxy({ upstreams: [baseline.port], faults: { dropResponseRate: options.dropRate } });
+    const baselineProxy = await startFaultProxy({
+      upstreams: [baseline.port],
+      faults: { dropResponseRate: options.dropRate },
+    });
     const exam = await createBenchExam({ port: direct, adminToken: env.ADMIN_API_TOKEN, signal });
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
 
@@ -105,7 +112,9 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     const windowFromMs = stormAtMs;
     const windowToMs = stormAtMs + windowMs + DRAIN_MS;
 
-    say(`app: ${options.candidates} candidates over ${options.instances} instance(s); submits from ${stormAtMs / 1000} s within ${options.windowSeconds} s; ${options.dropRate * 100} % of responses dropped`);
+    say(
+      `app: ${options.candidates} candidates over ${options.instances} instance(s); submits from ${stormAtMs / 1000} s within ${options.windowSeconds} s; ${options.dropRate * 100} % of responses dropped`,
+    );
     const stats = new RunStats();
     const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
     const candidates = simCandidatesFor(tokens, {
@@ -117,7 +126,15 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
       giveUpAtMs: windowToMs,
       signal,
     });
-    const app = await measurePopulation({ target: "app", candidates, stats, schedule: plan, windowFromMs, windowToMs, signal });
+    const app = await measurePopulation({
+      target: "app",
+      candidates,
+      stats,
+      schedule: plan,
+      windowFromMs,
+      windowToMs,
+      signal,
+    });
     agent.destroy();
     const proxyStats = proxy.stats();
     if (signal.aborted) return { isOk: false };
@@ -156,7 +173,8 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     const { lines, show } = figureLines();
     for (const measurement of [app, base.measurement]) {
       for (const operation of ["submit", "submit (click to done)", "autosave"]) {
-        if (measurement.operations[operation]) show(formatOperation(`${operation} ${measurement.target}`, measurement.operations[operation]));
+        if (measurement.operations[operation])
+          show(formatOperation(`${operation} ${measurement.target}`, measurement.operations[operation]));
       }
     }
     const done = app.operations["submit (click to done)"];
@@ -168,7 +186,17 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     );
     show(formatCheck(check));
 
-    const json = writeResults("deadline-storm", { scenario: "deadline-storm", environment: env0, options, app, baseline: base.measurement, proxy: proxyStats, check, lines, problems });
+    const json = writeResults("deadline-storm", {
+      scenario: "deadline-storm",
+      environment: env0,
+      options,
+      app,
+      baseline: base.measurement,
+      proxy: proxyStats,
+      check,
+      lines,
+      problems,
+    });
     const report = populationReport({
       scenario: "deadline-storm",
       title: `Deadline storm: ${options.candidates} submits in ${options.windowSeconds} s, ${options.dropRate * 100} % of responses dropped`,

@@ -13,25 +13,25 @@ import { performance } from "node:perf_hooks";
 
 import pg from "pg";
 
-import type { Flags } from "../lib/args";
-import { startApp, type BuildMode } from "../lib/app-server";
-import { startBaseline } from "../lib/baseline";
-import { BASELINE_PATHS } from "../lib/baseline-population";
-import { startCpuProbe } from "../lib/cpu";
-import { checkpoint, createMigratedDatabase } from "../lib/database";
-import { randomValue } from "../lib/exam";
-import { createAgent, outcomeKey, send } from "../lib/http-client";
-import { Counter, LatencyRecorder, type LatencySummary } from "../lib/latency";
-import { say, shout } from "../lib/log";
-import { mapLimit } from "../lib/map-limit";
-import { writeMarkdownReport } from "../lib/markdown-report";
-import { startPrivatePostgres } from "../lib/private-postgres";
-import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { seedCandidates, type SeededCandidate } from "../lib/seed";
-import { latencyDistributionChart } from "../lib/svg-chart";
-import { APP_PATHS } from "../lib/sim-candidate";
-import { appEnvironment, buildApp, createBenchExam } from "../lib/stage";
+import type { Flags } from "../lib/run/args";
+import { startApp, type BuildMode } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { BASELINE_PATHS } from "../lib/load/baseline-population";
+import { startCpuProbe } from "../lib/load/cpu";
+import { checkpoint, createMigratedDatabase } from "../lib/servers/database";
+import { randomValue } from "../lib/candidates/exam";
+import { createAgent, outcomeKey, send } from "../lib/load/http-client";
+import { Counter, LatencyRecorder, type LatencySummary } from "../lib/load/latency";
+import { say, shout } from "../lib/run/log";
+import { mapLimit } from "../lib/load/map-limit";
+import { writeMarkdownReport } from "../lib/reporting/markdown-report";
+import { startPrivatePostgres } from "../lib/faults/private-postgres";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
+import { latencyDistributionChart } from "../lib/reporting/svg-chart";
+import { APP_PATHS } from "../lib/candidates/transport";
+import { appEnvironment, buildApp, createBenchExam } from "../lib/run/stage";
 
 export type DeltaVsFullOptions = {
   candidates: number;
@@ -102,20 +102,33 @@ export const deltaVsFullScenario: Scenario<DeltaVsFullOptions> = {
     const env0 = environment();
     const postgres = await startPrivatePostgres({ signal });
     const database = await createMigratedDatabase("delta", { adminUrl: postgres.adminUrl });
-    const env = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax });
+    const env = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: "redis://127.0.0.1:6379",
+      poolMax: options.poolMax,
+    });
     const buildId = await buildApp({ mode: options.build, env, signal });
     if (signal.aborted) return { isOk: false };
     const app = await startApp({ buildId, env, signal });
     const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
     const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal });
-    const seeded = await seedCandidates(exam.api, { examId: exam.examId, questions: exam.questions, count: options.candidates * MODES.length, concurrency: 32, signal });
+    const seeded = await seedCandidates(exam.api, {
+      examId: exam.examId,
+      questions: exam.questions,
+      count: options.candidates * MODES.length,
+      concurrency: 32,
+      signal,
+    });
     exam.agent.destroy();
 
     const results: ModeResult[] = [];
     for (const [position, mode] of MODES.entries()) {
       if (signal.aborted) return { isOk: false };
       const candidates = seeded.slice(position * options.candidates, (position + 1) * options.candidates);
-      const server = mode.target === "app" ? { port: app.port, pid: app.child.pid, paths: APP_PATHS } : { port: baseline.port, pid: baseline.child.pid, paths: BASELINE_PATHS };
+      const server =
+        mode.target === "app"
+          ? { port: app.port, pid: app.child.pid, paths: APP_PATHS }
+          : { port: baseline.port, pid: baseline.child.pid, paths: BASELINE_PATHS };
       const agent = createAgent(options.concurrency);
       const latency = new LatencyRecorder();
       const statuses = new Counter();
@@ -123,12 +136,27 @@ export const deltaVsFullScenario: Scenario<DeltaVsFullOptions> = {
       let responseBytes = 0;
       let rowsWritten = 0;
       // Warm-up, unmeasured: one save per connection, so the pools are open and counted by the CPU probe.
-      await mapLimit(candidates.slice(0, options.concurrency), options.concurrency, signal, async (candidate: SeededCandidate, index) => {
-        candidate.clock += 1;
-        const [questionId, value] = [...candidate.paper][0]!;
-        const body = JSON.stringify({ deviceId: `delta-${position}-${index}`, answers: [{ questionId, value, version: candidate.clock }] });
-        await send({ agent, port: server.port, method: "POST", path: server.paths.answers(candidate.attemptId), headers: mode.target === "app" ? { cookie: candidate.cookie } : {}, body });
-      });
+      await mapLimit(
+        candidates.slice(0, options.concurrency),
+        options.concurrency,
+        signal,
+        async (candidate: SeededCandidate, index) => {
+          candidate.clock += 1;
+          const [questionId, value] = [...candidate.paper][0]!;
+          const body = JSON.stringify({
+            deviceId: `delta-${position}-${index}`,
+            answers: [{ questionId, value, version: candidate.clock }],
+          });
+          await send({
+            agent,
+            port: server.port,
+            method: "POST",
+            path: server.paths.answers(candidate.attemptId),
+            headers: mode.target === "app" ? { cookie: candidate.cookie } : {},
+            body,
+          });
+        },
+      );
       await checkpoint({ adminUrl: postgres.adminUrl });
       const walBefore = await walPosition(postgres.adminUrl);
       const probe = await startCpuProbe({ serverGroup: server.pid, databaseUrl: database.url });
@@ -145,14 +173,23 @@ export const deltaVsFullScenario: Scenario<DeltaVsFullOptions> = {
             : [{ questionId: question.id, value: candidate.paper.get(question.id), version: candidate.clock }];
           const body = JSON.stringify({ deviceId, answers });
           const began = performance.now();
-          const result = await send({ agent, port: server.port, method: "POST", path: server.paths.answers(candidate.attemptId), headers: mode.target === "app" ? { cookie: candidate.cookie } : {}, body });
+          const result = await send({
+            agent,
+            port: server.port,
+            method: "POST",
+            path: server.paths.answers(candidate.attemptId),
+            headers: mode.target === "app" ? { cookie: candidate.cookie } : {},
+            body,
+          });
           latency.record(performance.now() - began);
           statuses.add(outcomeKey(result));
           requestBytes += Buffer.byteLength(body);
           responseBytes += Buffer.byteLength(result.body);
           if (result.status !== 200) continue;
           const parsed = JSON.parse(result.body) as { results?: { status: string }[]; applied?: string[] };
-          rowsWritten += parsed.results ? parsed.results.filter((item) => item.status === "applied").length : (parsed.applied?.length ?? 0);
+          rowsWritten += parsed.results
+            ? parsed.results.filter((item) => item.status === "applied").length
+            : (parsed.applied?.length ?? 0);
         }
       });
       const elapsedMs = performance.now() - startedAt;
@@ -197,9 +234,18 @@ export const deltaVsFullScenario: Scenario<DeltaVsFullOptions> = {
       );
     }
     if (delta && base) {
-      show(`delta app / baseline: throughput ${formatRatio(ratio(delta.editsPerSecond, base.editsPerSecond))}, p99 ${formatRatio(ratio(delta.latency.p99, base.latency.p99))}, WAL/edit ${formatRatio(ratio(delta.walBytesPerEdit, base.walBytesPerEdit))}`);
+      show(
+        `delta app / baseline: throughput ${formatRatio(ratio(delta.editsPerSecond, base.editsPerSecond))}, p99 ${formatRatio(ratio(delta.latency.p99, base.latency.p99))}, WAL/edit ${formatRatio(ratio(delta.walBytesPerEdit, base.walBytesPerEdit))}`,
+      );
     }
-    const json = writeResults("delta-vs-full", { scenario: "delta-vs-full", environment: env0, options, results: results.map((result) => ({ ...result, samples: undefined })), lines, problems });
+    const json = writeResults("delta-vs-full", {
+      scenario: "delta-vs-full",
+      environment: env0,
+      options,
+      results: results.map((result) => ({ ...result, samples: undefined })),
+      lines,
+      problems,
+    });
     const report = writeMarkdownReport({
       scenario: "delta-vs-full",
       title: `Delta against whole-paper saves: ${options.candidates} candidates × ${options.edits} edits per mode`,
@@ -208,12 +254,45 @@ export const deltaVsFullScenario: Scenario<DeltaVsFullOptions> = {
       sections: [
         {
           heading: "Per edit",
-          paragraphs: ["Each edit is saved at once. Full paper: every answer of the 20-question paper at a new version, as a save-the-form client does. WAL is read from a private PostgreSQL cluster's WAL position, so only this run's writes count."],
+          paragraphs: [
+            "Each edit is saved at once. Full paper: every answer of the 20-question paper at a new version, as a save-the-form client does. WAL is read from a private PostgreSQL cluster's WAL position, so only this run's writes count.",
+          ],
           table: {
-            columns: ["mode", "bytes sent", "bytes back", "rows written", "WAL bytes", "edits/s", "p50 ms", "p99 ms", "server CPU ms", "pg CPU ms"],
-            rows: results.map((result) => [result.mode, result.requestBytesPerEdit, result.responseBytesPerEdit, result.rowsWrittenPerEdit, result.walBytesPerEdit, result.editsPerSecond, result.latency.p50, result.latency.p99, result.serverCpuMsPerEdit ?? "n/a", result.postgresCpuMsPerEdit ?? "n/a"]),
+            columns: [
+              "mode",
+              "bytes sent",
+              "bytes back",
+              "rows written",
+              "WAL bytes",
+              "edits/s",
+              "p50 ms",
+              "p99 ms",
+              "server CPU ms",
+              "pg CPU ms",
+            ],
+            rows: results.map((result) => [
+              result.mode,
+              result.requestBytesPerEdit,
+              result.responseBytesPerEdit,
+              result.rowsWrittenPerEdit,
+              result.walBytesPerEdit,
+              result.editsPerSecond,
+              result.latency.p50,
+              result.latency.p99,
+              result.serverCpuMsPerEdit ?? "n/a",
+              result.postgresCpuMsPerEdit ?? "n/a",
+            ]),
           },
-          charts: [{ name: "percentiles", svg: latencyDistributionChart({ title: "latency per edit, by percentile", series: results.map((result) => ({ name: result.mode, samplesSortedMs: result.samples })) }), alt: "latency per edit by percentile" }],
+          charts: [
+            {
+              name: "percentiles",
+              svg: latencyDistributionChart({
+                title: "latency per edit, by percentile",
+                series: results.map((result) => ({ name: result.mode, samplesSortedMs: result.samples })),
+              }),
+              alt: "latency per edit by percentile",
+            },
+          ],
         },
       ],
       jsonFile: json,

@@ -22,23 +22,22 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 
 import { answersDigest } from "../../lib/shared/digest";
-import type { Flags } from "../lib/args";
-import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/app-server";
-import { describeLimit, readAutosaveLimit } from "../lib/app-limits";
-import { startBaseline } from "../lib/baseline";
-import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/cpu";
-import { checkpoint, createMigratedDatabase, PROJECT_ROOT } from "../lib/database";
-import { pickQuestions, randomValue, type BenchQuestion } from "../lib/exam";
-import { createAgent, outcomeKey, send, type HttpResult } from "../lib/http-client";
-import { formatProfileSummary, summarizeProfile, type CpuProfile } from "../lib/profile-summary";
-import { runClosedLoop, type LoadResult, type Operation, type Outcome } from "../lib/load";
-import { say, shout, sleep } from "../lib/log";
-import type { ManagedChild } from "../lib/processes";
-import { environment, formatMeasurement, formatRatio, ratio, writeResults } from "../lib/report";
-import type { Scenario } from "../lib/scenario";
-import { appEnvironment } from "../lib/stage";
-import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/seed";
-import { checkSqlCopies } from "../lib/sql-copies";
+import type { Flags } from "../lib/run/args";
+import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
+import { describeLimit, readAutosaveLimit } from "../lib/servers/app-limits";
+import { startBaseline } from "../lib/servers/baseline";
+import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/load/cpu";
+import { checkpoint, createMigratedDatabase, PROJECT_ROOT } from "../lib/servers/database";
+import { pickQuestions, randomValue, type BenchQuestion } from "../lib/candidates/exam";
+import { createAgent, outcomeKey, send, type HttpResult } from "../lib/load/http-client";
+import { formatProfileSummary, summarizeProfile, type CpuProfile } from "../lib/reporting/profile-summary";
+import { runClosedLoop, type LoadResult, type Operation, type Outcome } from "../lib/load/load";
+import { say, shout, sleep } from "../lib/run/log";
+import type { ManagedChild } from "../lib/servers/processes";
+import { environment, formatMeasurement, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { appEnvironment } from "../lib/run/stage";
+import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
 
 export type SyncOptions = {
   clients: number;
@@ -64,7 +63,12 @@ export type SyncOptions = {
 };
 
 type TargetName = "app" | "baseline";
-type Target = { name: TargetName; port: number; child: ManagedChild; paths: { answers(id: string): string; submit(id: string): string } };
+type Target = {
+  name: TargetName;
+  port: number;
+  child: ManagedChild;
+  paths: { answers(id: string): string; submit(id: string): string };
+};
 
 /** Per-measurement tallies beyond status codes. */
 type Tally = {
@@ -134,12 +138,22 @@ function autosaveWorkload(options: {
     const path = target.paths.answers(candidate.attemptId);
 
     return async () => {
-      const result = await send({ agent: options.agent, port: target.port, method: "POST", path, headers, body, timeoutMs: options.timeoutMs });
+      const result = await send({
+        agent: options.agent,
+        port: target.port,
+        method: "POST",
+        path,
+        headers,
+        body,
+        timeoutMs: options.timeoutMs,
+      });
       const outcome = classify(result, tally, `autosave ${target.name}`);
       if (outcome.kind !== "ok" || result.status === 0) return outcome;
       tally.answersSent += answers.length;
       const parsed = JSON.parse(result.body) as { results?: { status: string }[]; applied?: string[] };
-      const applied = parsed.results ? parsed.results.filter((item) => item.status === "applied").length : (parsed.applied?.length ?? 0);
+      const applied = parsed.results
+        ? parsed.results.filter((item) => item.status === "applied").length
+        : (parsed.applied?.length ?? 0);
       tally.applied += applied;
       tally.notApplied += answers.length - applied;
       return outcome;
@@ -167,14 +181,28 @@ function submitWorkload(options: {
     candidate.clock += 1;
     const value = randomValue(question);
     candidate.paper.set(question.id, value);
-    const digest = await answersDigest([...candidate.paper].map(([questionId, answer]) => ({ questionId, value: answer })));
-    const body = JSON.stringify({ deviceId: `bench-${target.name}-${client}`, answers: [{ questionId: question.id, value, version: candidate.clock }], digest });
+    const digest = await answersDigest(
+      [...candidate.paper].map(([questionId, answer]) => ({ questionId, value: answer })),
+    );
+    const body = JSON.stringify({
+      deviceId: `bench-${target.name}-${client}`,
+      answers: [{ questionId: question.id, value, version: candidate.clock }],
+      digest,
+    });
     const headers: Record<string, string> = { "idempotency-key": randomUUID() };
     if (target.name === "app") headers.cookie = candidate.cookie;
     const path = target.paths.submit(candidate.attemptId);
 
     return async () => {
-      const result = await send({ agent: options.agent, port: target.port, method: "POST", path, headers, body, timeoutMs: options.timeoutMs });
+      const result = await send({
+        agent: options.agent,
+        port: target.port,
+        method: "POST",
+        path,
+        headers,
+        body,
+        timeoutMs: options.timeoutMs,
+      });
       const outcome = classify(result, tally, `submit ${target.name}`);
       if (outcome.kind !== "ok" || result.status === 0) return outcome;
       const parsed = JSON.parse(result.body) as { digestMatches?: boolean | null };
@@ -190,12 +218,23 @@ function submitWorkload(options: {
  * routing, request and response handling, nothing of ours but one small function. On the baseline,
  * GET /health, a constant 200 JSON body from node:http.
  */
-function floorWorkload(options: { target: Target; agent: Agent; timeoutMs: number; tally: Tally }): (client: number) => Promise<Operation | null> {
+function floorWorkload(options: {
+  target: Target;
+  agent: Agent;
+  timeoutMs: number;
+  tally: Tally;
+}): (client: number) => Promise<Operation | null> {
   const { target, tally } = options;
   const path = target.name === "app" ? "/api/bench-floor" : "/health";
   const expected = target.name === "app" ? 404 : 200;
   return async () => async () => {
-    const result = await send({ agent: options.agent, port: target.port, method: "GET", path, timeoutMs: options.timeoutMs });
+    const result = await send({
+      agent: options.agent,
+      port: target.port,
+      method: "GET",
+      path,
+      timeoutMs: options.timeoutMs,
+    });
     if (result.status === expected) return { key: outcomeKey(result), kind: "ok" };
     return classify(result, tally, `floor ${target.name}`);
   };
@@ -288,7 +327,7 @@ async function measure(options: {
 /**
  * Summarises the app's CPU profile (written by --cpu-prof when the app exited) for each measured window,
  * and keeps the windows next to it so the profile can be summarised again later:
- * `npx tsx bench/lib/profile-summary.ts <file> --from <µs> --to <µs> --requests <n>`.
+ * `npx tsx bench/lib/reporting/profile-summary.ts <file> --from <µs> --to <µs> --requests <n>`.
  */
 function printProfiles(profileDir: string, measurements: readonly Measurement[]): void {
   const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
@@ -298,7 +337,11 @@ function printProfiles(profileDir: string, measurements: readonly Measurement[])
   }
   // `next start` runs the server in its own process; the largest profile is the one that served.
   const file = files.map((name) => join(profileDir, name)).sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-  const windows = measurements.map((item) => ({ operation: item.operation, requests: item.result.requests, windowUs: item.windowUs }));
+  const windows = measurements.map((item) => ({
+    operation: item.operation,
+    requests: item.result.requests,
+    windowUs: item.windowUs,
+  }));
   writeFileSync(join(profileDir, "windows.json"), `${JSON.stringify({ profile: file, windows }, null, 2)}\n`);
   for (const item of measurements) {
     if (!item.windowUs) continue;
@@ -308,7 +351,12 @@ function printProfiles(profileDir: string, measurements: readonly Measurement[])
       nextDir: join(PROJECT_ROOT, ".next"),
     });
     console.log("");
-    console.log(formatProfileSummary(summary, { requests: item.result.requests, title: `== app CPU profile, ${item.operation} window (${relative(PROJECT_ROOT, file)}) ==` }));
+    console.log(
+      formatProfileSummary(summary, {
+        requests: item.result.requests,
+        title: `== app CPU profile, ${item.operation} window (${relative(PROJECT_ROOT, file)}) ==`,
+      }),
+    );
   }
 }
 
@@ -346,7 +394,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --baseline-prepared      the baseline prepares its autosave statement once per      off",
     "                           connection, as the app does (less Postgres work per save)",
     "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
-    "                           each measured window (bench/lib/profile-summary.ts) and",
+    "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
   ].join("\n"),
 
@@ -376,13 +424,6 @@ export const syncScenario: Scenario<SyncOptions> = {
     const startedAt = new Date();
     const env0 = environment();
 
-    // The baseline must run the app's SQL, not an older copy of it.
-    const sqlCopies = checkSqlCopies();
-    for (const copy of sqlCopies.filter((item) => !item.isInSync)) {
-      problems.push(`baseline SQL out of sync: ${copy.reason}`);
-      shout(`BASELINE SQL OUT OF SYNC: ${copy.reason}.\nThe baseline is no longer doing the app's work; update bench/lib/sql/${copy.name}.sql.`);
-    }
-
     // Pace each attempt at half the app's per-attempt autosave limit.
     const limits = readAutosaveLimit();
     const limitPerSecond = limits.perAttempt ? limits.perAttempt.points / limits.perAttempt.durationSeconds : null;
@@ -397,11 +438,17 @@ export const syncScenario: Scenario<SyncOptions> = {
 
     // 1.
     const database = await createMigratedDatabase("sync");
-    const appEnv = appEnvironment({ databaseUrl: database.url, redisUrl: "redis://127.0.0.1:6379", poolMax: options.poolMax });
+    const appEnv = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: "redis://127.0.0.1:6379",
+      poolMax: options.poolMax,
+    });
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     if (signal.aborted) return { isOk: false };
     // The profile is written when the app exits; it is stopped before the summary below.
-    const profileDir = options.profile ? join(PROJECT_ROOT, "bench", "results", "profiles", `sync-${startedAt.toISOString().replace(/[:.]/g, "-")}`) : null;
+    const profileDir = options.profile
+      ? join(PROJECT_ROOT, "bench", "results", "profiles", `sync-${startedAt.toISOString().replace(/[:.]/g, "-")}`)
+      : null;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     const app = await startApp({
       buildId: build.buildId,
@@ -410,7 +457,12 @@ export const syncScenario: Scenario<SyncOptions> = {
       nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
       signal,
     });
-    const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal, isAutosavePrepared: options.baselinePrepared });
+    const baseline = await startBaseline({
+      databaseUrl: database.url,
+      poolMax: options.poolMax,
+      signal,
+      isAutosavePrepared: options.baselinePrepared,
+    });
     const health = await (await fetch(`http://127.0.0.1:${app.port}/api/health`)).json();
     say(`app health: ${JSON.stringify(health)}`);
 
@@ -453,7 +505,11 @@ export const syncScenario: Scenario<SyncOptions> = {
         baseline: chunk(seeded.slice(autosaveCount, 2 * autosaveCount), options.clients, options.attemptsPerClient),
       },
       submit: {
-        app: chunk(seeded.slice(2 * autosaveCount, 2 * autosaveCount + submitCount), options.clients, options.submitsPerClient),
+        app: chunk(
+          seeded.slice(2 * autosaveCount, 2 * autosaveCount + submitCount),
+          options.clients,
+          options.submitsPerClient,
+        ),
         baseline: chunk(seeded.slice(2 * autosaveCount + submitCount), options.clients, options.submitsPerClient),
       },
     };
@@ -467,7 +523,9 @@ export const syncScenario: Scenario<SyncOptions> = {
         if (signal.aborted) return { isOk: false };
         const target = targets[name];
         if (operation === "floor") {
-          say(`measuring the floor on the ${name}: ${options.clients} clients, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
+          say(
+            `measuring the floor on the ${name}: ${options.clients} clients, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`,
+          );
           const measurement = await measure({
             operation,
             target,
@@ -476,7 +534,8 @@ export const syncScenario: Scenario<SyncOptions> = {
             windowMs,
             signal,
             databaseUrl: database.url,
-            makeWorkload: (agent, tally) => floorWorkload({ target, agent, timeoutMs: options.requestTimeoutMs, tally }),
+            makeWorkload: (agent, tally) =>
+              floorWorkload({ target, agent, timeoutMs: options.requestTimeoutMs, tally }),
           });
           measurements.push(measurement);
           const line = formatMeasurement(`floor ${name}`, measurement.result, describeCpu(measurement));
@@ -484,7 +543,9 @@ export const syncScenario: Scenario<SyncOptions> = {
           console.log(line);
           continue;
         }
-        say(`measuring ${operation} on the ${name}: ${options.clients} clients, ${operation === "autosave" ? options.warmupSeconds : options.submitWarmupSeconds} s warm-up + ${options.durationSeconds} s`);
+        say(
+          `measuring ${operation} on the ${name}: ${options.clients} clients, ${operation === "autosave" ? options.warmupSeconds : options.submitWarmupSeconds} s warm-up + ${options.durationSeconds} s`,
+        );
         const measurement = await measure({
           operation,
           target,
@@ -494,11 +555,28 @@ export const syncScenario: Scenario<SyncOptions> = {
           signal,
           databaseUrl: database.url,
           // Submits use up attempts: the warm-up may take a tenth of them, the window the rest.
-          maxWarmupRequestsPerClient: operation === "submit" ? Math.max(1, Math.floor(options.submitsPerClient / 10)) : undefined,
+          maxWarmupRequestsPerClient:
+            operation === "submit" ? Math.max(1, Math.floor(options.submitsPerClient / 10)) : undefined,
           makeWorkload: (agent, tally) =>
             operation === "autosave"
-              ? autosaveWorkload({ target, agent, pools: pools.autosave[name], questions: exam.questions, paceMs, timeoutMs: options.requestTimeoutMs, tally, signal })
-              : submitWorkload({ target, agent, pools: pools.submit[name], questions: exam.questions, timeoutMs: options.requestTimeoutMs, tally }),
+              ? autosaveWorkload({
+                  target,
+                  agent,
+                  pools: pools.autosave[name],
+                  questions: exam.questions,
+                  paceMs,
+                  timeoutMs: options.requestTimeoutMs,
+                  tally,
+                  signal,
+                })
+              : submitWorkload({
+                  target,
+                  agent,
+                  pools: pools.submit[name],
+                  questions: exam.questions,
+                  timeoutMs: options.requestTimeoutMs,
+                  tally,
+                }),
         });
         measurements.push(measurement);
         const line = formatMeasurement(`${operation} ${name}`, measurement.result, describeCpu(measurement));
@@ -510,35 +588,60 @@ export const syncScenario: Scenario<SyncOptions> = {
 
     if (profileDir) {
       await app.stop();
-      printProfiles(profileDir, measurements.filter((item) => item.target === "app"));
+      printProfiles(
+        profileDir,
+        measurements.filter((item) => item.target === "app"),
+      );
     }
 
     // Checks: anything here means the figures describe something other than the intended work.
     for (const { operation, target, result, tally, serverLog } of measurements) {
       const label = `${operation} ${target}`;
       // The app's floor is a 404 by design (its catch-all API route).
-      const isExpected = (key: string): boolean => /^2\d\d$/.test(key) || key.startsWith("429") || (operation === "floor" && key.startsWith("404"));
+      const isExpected = (key: string): boolean =>
+        /^2\d\d$/.test(key) || key.startsWith("429") || (operation === "floor" && key.startsWith("404"));
       const warmupUnexpected = Object.entries(result.warmupStatuses).filter(([key]) => !isExpected(key));
       if (result.unexpected > 0 || warmupUnexpected.length > 0) {
-        const statuses = { ...result.statuses, ...Object.fromEntries(warmupUnexpected.map(([key, count]) => [`warm-up ${key}`, count])) };
-        problems.push(`${label}: UNEXPECTED STATUSES ${JSON.stringify(statuses)}; for example:\n${tally.unexpectedSamples.join("\n")}`);
+        const statuses = {
+          ...result.statuses,
+          ...Object.fromEntries(warmupUnexpected.map(([key, count]) => [`warm-up ${key}`, count])),
+        };
+        problems.push(
+          `${label}: UNEXPECTED STATUSES ${JSON.stringify(statuses)}; for example:\n${tally.unexpectedSamples.join("\n")}`,
+        );
       }
-      if (result.limited > 0) shout(`${label}: ${result.limited} requests were rate limited (429); the pacing (${paceMs} ms per attempt) did not keep under the limit`);
-      if (tally.notApplied > 0) problems.push(`${label}: ${tally.notApplied} of ${tally.answersSent} answers were not applied (each had a new, greater version)`);
-      if (tally.digestMismatches > 0) problems.push(`${label}: ${tally.digestMismatches} submissions report a digest different from the client's`);
-      if ((serverLog.error ?? 0) > 0) problems.push(`${label}: the ${target} logged ${serverLog.error} errors during the measurement`);
-      if (result.requests === 0) problems.push(`${label}: no request was measured (all work was used up in the warm-up?)`);
-      if (result.isRequestCapHit) problems.push(`${label}: stopped at the request cap of ${MAX_REQUESTS_PER_MEASUREMENT}`);
+      if (result.limited > 0)
+        shout(
+          `${label}: ${result.limited} requests were rate limited (429); the pacing (${paceMs} ms per attempt) did not keep under the limit`,
+        );
+      if (tally.notApplied > 0)
+        problems.push(
+          `${label}: ${tally.notApplied} of ${tally.answersSent} answers were not applied (each had a new, greater version)`,
+        );
+      if (tally.digestMismatches > 0)
+        problems.push(`${label}: ${tally.digestMismatches} submissions report a digest different from the client's`);
+      if ((serverLog.error ?? 0) > 0)
+        problems.push(`${label}: the ${target} logged ${serverLog.error} errors during the measurement`);
+      if (result.requests === 0)
+        problems.push(`${label}: no request was measured (all work was used up in the warm-up?)`);
+      if (result.isRequestCapHit)
+        problems.push(`${label}: stopped at the request cap of ${MAX_REQUESTS_PER_MEASUREMENT}`);
       if (operation === "autosave" && tally.paced > result.requests * 0.01) {
-        shout(`${label}: pacing held back ${tally.paced} requests (of ${result.requests}): the load was capped near ${paceCapRps} req/s; use more --attempts-per-client`);
+        shout(
+          `${label}: pacing held back ${tally.paced} requests (of ${result.requests}): the load was capped near ${paceCapRps} req/s; use more --attempts-per-client`,
+        );
       }
     }
     const submitted = measurements
       .filter((item) => item.operation === "submit")
       .reduce((sum, item) => sum + item.result.ok + (item.result.warmupStatuses["200"] ?? 0), 0);
     const submissions = await countSubmissions(database.url);
-    if (submissions !== submitted) problems.push(`the database holds ${submissions} submissions, but ${submitted} submits answered 200`);
-    if (currentBuildId() !== build.buildId) say(`note: .next was rebuilt by someone else during the run; this run measured build ${build.buildId} (from its private copy)`);
+    if (submissions !== submitted)
+      problems.push(`the database holds ${submissions} submissions, but ${submitted} submits answered 200`);
+    if (currentBuildId() !== build.buildId)
+      say(
+        `note: .next was rebuilt by someone else during the run; this run measured build ${build.buildId} (from its private copy)`,
+      );
     for (const problem of problems) shout(problem);
 
     // 5.
@@ -562,7 +665,9 @@ export const syncScenario: Scenario<SyncOptions> = {
     ) as Record<"autosave" | "submit", { throughput: number | null; p99: number | null; cpuPerRequest: number | null }>;
 
     console.log("");
-    console.log(`== sync: app / baseline, measured in the same run (${options.clients} clients, closed loop, ${options.durationSeconds} s each) ==`);
+    console.log(
+      `== sync: app / baseline, measured in the same run (${options.clients} clients, closed loop, ${options.durationSeconds} s each) ==`,
+    );
     for (const operation of ["autosave", "submit"] as const) {
       const { throughput, p99, cpuPerRequest } = ratios[operation];
       console.log(
@@ -586,7 +691,9 @@ export const syncScenario: Scenario<SyncOptions> = {
       `seeding: ${seeded.length} candidates through the API in ${seedSeconds} s; build ${build.buildId} (${build.isBuilt ? "built" : "reused"}: ${build.reason}); ` +
         `pool ${options.poolMax} connections each; app health ${JSON.stringify(health)}`,
     );
-    console.log(`checks: ${problems.length === 0 ? `all passed (${submissions} submissions in the database for ${submitted} submits answered 200, no unexpected status)` : `${problems.length} FAILED (see above)`}`);
+    console.log(
+      `checks: ${problems.length === 0 ? `all passed (${submissions} submissions in the database for ${submitted} submits answered 200, no unexpected status)` : `${problems.length} FAILED (see above)`}`,
+    );
 
     const file = writeResults("sync", {
       scenario: "sync",
@@ -598,7 +705,6 @@ export const syncScenario: Scenario<SyncOptions> = {
       appHealth: health,
       autosaveLimit: limits,
       pacing: { paceMs, capRps: paceCapRps, description: pacing },
-      sqlCopies,
       seeding: { candidates: seeded.length, seconds: seedSeconds, questions: exam.questions.length },
       measurements,
       ratios,

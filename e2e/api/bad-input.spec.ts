@@ -125,9 +125,10 @@ test.describe("Paths that do not decode", () => {
   test("a join link that does not decode lands on the join-problem page", async ({ request }) => {
     const response = await request.get("/join/%ZZ", { maxRedirects: 0 });
     expect(response.status()).toBe(303);
-    expect(new URL(response.headers()["location"] ?? "", "http://x").pathname + new URL(response.headers()["location"] ?? "", "http://x").search).toBe(
-      "/join-problem?reason=invalid",
-    );
+    expect(
+      new URL(response.headers()["location"] ?? "", "http://x").pathname +
+        new URL(response.headers()["location"] ?? "", "http://x").search,
+    ).toBe("/join-problem?reason=invalid");
   });
 
   test("a path with valid percent-encoding still reaches its route", async ({ request }) => {

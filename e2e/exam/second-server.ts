@@ -112,11 +112,15 @@ export async function launchSecondServer(databaseUrl: string): Promise<SecondSer
   const start = async () => {
     await kill();
     output = "";
-    const started = spawn(process.execPath, [nextBin, "start", buildDir, "--port", String(port), "--hostname", HOST, "--keepAliveTimeout", "65000"], {
-      cwd: buildDir,
-      env: { ...env, APP_URL: baseURL, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const started = spawn(
+      process.execPath,
+      [nextBin, "start", buildDir, "--port", String(port), "--hostname", HOST, "--keepAliveTimeout", "65000"],
+      {
+        cwd: buildDir,
+        env: { ...env, APP_URL: baseURL, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     child = started;
     started.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     started.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));

@@ -74,11 +74,18 @@ test.describe("The candidate's page reacts to a proctor", () => {
     const snapshot = await adminApi.get(`/api/proctor/exams/${exam.id}/candidates`);
     expect(snapshot.status()).toBe(200);
     const { candidates } = (await snapshot.json()) as {
-      candidates: { attemptId: string | null; deadline: number | null; lastExtension: { extensionId: string; acknowledgedAt: number | null } | null }[];
+      candidates: {
+        attemptId: string | null;
+        deadline: number | null;
+        lastExtension: { extensionId: string; acknowledgedAt: number | null } | null;
+      }[];
     };
     const facts = candidates.find((candidate) => candidate.attemptId === attemptId);
     expect(facts?.deadline).toBe(Date.parse(extension.deadline));
-    expect(facts?.lastExtension).toMatchObject({ extensionId: extension.extensionId, acknowledgedAt: expect.any(Number) });
+    expect(facts?.lastExtension).toMatchObject({
+      extensionId: extension.extensionId,
+      acknowledgedAt: expect.any(Number),
+    });
 
     // The page keeps working: an answer after the extension is saved as usual.
     await question(page, 3).getByLabel("Your answer").fill("ARP");

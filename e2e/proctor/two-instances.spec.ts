@@ -59,7 +59,8 @@ async function openStream(url: string, token: string) {
     for (;;) {
       const found = messages.find(match);
       if (found) return found;
-      if (Date.now() > until) throw new Error(`no matching event in ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.event))}`);
+      if (Date.now() > until)
+        throw new Error(`no matching event in ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.event))}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
@@ -87,7 +88,9 @@ test.describe("Two app instances", () => {
     // The candidate talks to the suite's instance only.
     const candidateApi = await playwright.request.newContext({ baseURL: server.baseURL });
     try {
-      expect((await candidateApi.post("/api/session", { data: { joinToken: candidate.joinToken } })).status()).toBe(200);
+      expect((await candidateApi.post("/api/session", { data: { joinToken: candidate.joinToken } })).status()).toBe(
+        200,
+      );
       const started = await candidateApi.post(`/api/exams/${exam.id}/attempts`);
       expect(started.status(), await started.text()).toBe(201);
       const { attemptId } = (await started.json()) as { attemptId: string };
@@ -101,14 +104,30 @@ test.describe("Two app instances", () => {
 
         const isAbout = (message: Message, accept: (facts: Facts) => boolean) =>
           message.event === "candidates" &&
-          (message.data as { candidates: Facts[] }).candidates.some((facts) => facts.enrollmentId === candidate.id && accept(facts));
+          (message.data as { candidates: Facts[] }).candidates.some(
+            (facts) => facts.enrollmentId === candidate.id && accept(facts),
+          );
 
         const heartbeatAt = Date.now();
         const heartbeat = await candidateApi.post(`/api/attempts/${attemptId}/heartbeat`, {
-          data: { deviceId: "laptop", online: true, pending: 2, oldestPendingMs: 800, lastAckRevision: 0, clock: 1, consecutiveFailures: 0 },
+          data: {
+            deviceId: "laptop",
+            online: true,
+            pending: 2,
+            oldestPendingMs: 800,
+            lastAckRevision: 0,
+            clock: 1,
+            consecutiveFailures: 0,
+          },
         });
         expect(heartbeat.status(), await heartbeat.text()).toBe(200);
-        await stream.next((message) => isAbout(message, (facts) => facts.devices.some((device) => device.deviceId === "laptop" && device.pending === 2)), 2_000);
+        await stream.next(
+          (message) =>
+            isAbout(message, (facts) =>
+              facts.devices.some((device) => device.deviceId === "laptop" && device.pending === 2),
+            ),
+          2_000,
+        );
         const heartbeatLatency = Date.now() - heartbeatAt;
 
         const autosaveAt = Date.now();
@@ -141,10 +160,22 @@ test.describe("Two app instances", () => {
     const candidate = await enrollCandidate(exam.id);
     const candidateApi = await playwright.request.newContext({ baseURL: server.baseURL });
     try {
-      expect((await candidateApi.post("/api/session", { data: { joinToken: candidate.joinToken } })).status()).toBe(200);
-      const { attemptId } = (await (await candidateApi.post(`/api/exams/${exam.id}/attempts`)).json()) as { attemptId: string };
+      expect((await candidateApi.post("/api/session", { data: { joinToken: candidate.joinToken } })).status()).toBe(
+        200,
+      );
+      const { attemptId } = (await (await candidateApi.post(`/api/exams/${exam.id}/attempts`)).json()) as {
+        attemptId: string;
+      };
       const heartbeat = await candidateApi.post(`/api/attempts/${attemptId}/heartbeat`, {
-        data: { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 },
+        data: {
+          deviceId: "laptop",
+          online: true,
+          pending: 0,
+          oldestPendingMs: 0,
+          lastAckRevision: 0,
+          clock: 0,
+          consecutiveFailures: 0,
+        },
       });
       expect(heartbeat.status()).toBe(200);
       const cookie = (await candidateApi.storageState()).cookies.map((each) => `${each.name}=${each.value}`).join("; ");
@@ -156,7 +187,10 @@ test.describe("Two app instances", () => {
 
         // The candidate page's channel, on the second instance.
         const controller = new AbortController();
-        const channel = await fetch(`${second.baseURL}/api/attempts/${attemptId}/events?deviceId=laptop`, { headers: { cookie }, signal: controller.signal });
+        const channel = await fetch(`${second.baseURL}/api/attempts/${attemptId}/events?deviceId=laptop`, {
+          headers: { cookie },
+          signal: controller.signal,
+        });
         expect(channel.status).toBe(200);
         const reader = channel.body!.getReader();
         const first = new TextDecoder().decode((await reader.read()).value);
@@ -168,14 +202,21 @@ test.describe("Two app instances", () => {
         const disconnected = await dashboard.next(
           (message) =>
             message.event === "candidates" &&
-            (message.data as { candidates: (Facts & { devices: { disconnectedAt: number | null }[] })[] }).candidates.some(
+            (
+              message.data as { candidates: (Facts & { devices: { disconnectedAt: number | null }[] })[] }
+            ).candidates.some(
               (facts) => facts.enrollmentId === candidate.id && facts.devices[0]?.disconnectedAt !== null,
             ),
           3_000,
         );
         expect(disconnected).toBeTruthy();
-        console.log(`two instances: a closed candidate channel reached the other instance's dashboard in ${Date.now() - closedAt} ms`);
-        const spans = await sql.query("SELECT cause FROM device_offline_spans WHERE attempt_id = $1 AND ended_at IS NULL", [attemptId]);
+        console.log(
+          `two instances: a closed candidate channel reached the other instance's dashboard in ${Date.now() - closedAt} ms`,
+        );
+        const spans = await sql.query(
+          "SELECT cause FROM device_offline_spans WHERE attempt_id = $1 AND ended_at IS NULL",
+          [attemptId],
+        );
         expect(spans.rows).toEqual([{ cause: "disconnected" }]);
       } finally {
         await dashboard.close();

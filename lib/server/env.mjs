@@ -18,9 +18,7 @@ const EnvSchema = z
     /** development | test | production. Next.js sets it; production makes APP_SECRET mandatory. */
     NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
     /** PostgreSQL connection string. The source of truth for every guarantee. */
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
     /** Connections in this instance's pool. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     /** Redis for locks, rate limits and live fan-out. Unset: try redis://127.0.0.1:6379, else single-instance mode. */
@@ -51,7 +49,12 @@ const EnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /** Hours a staff or candidate session lives. */
-    SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 14).default(12),
+    SESSION_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 14)
+      .default(12),
     /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */
     COOKIE_SECURE: booleanString,
     /** Skip validation (only for building a container image without a database). */

@@ -7,7 +7,13 @@ const valid = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/holdfast" };
 describe("parseEnv", () => {
   it("applies defaults for a minimal development environment", () => {
     const env = parseEnv(valid);
-    expect(env).toMatchObject({ NODE_ENV: "development", DATABASE_POOL_MAX: 10, HOLDFAST_INSTANCES: 1, APP_URL: "http://localhost:3000", COOKIE_SECURE: false });
+    expect(env).toMatchObject({
+      NODE_ENV: "development",
+      DATABASE_POOL_MAX: 10,
+      HOLDFAST_INSTANCES: 1,
+      APP_URL: "http://localhost:3000",
+      COOKIE_SECURE: false,
+    });
     expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(env.REDIS_URL).toBeUndefined();
   });

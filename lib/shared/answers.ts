@@ -1,5 +1,4 @@
 import { LIMITS } from "./limits";
-import type { AnswerValue } from "./schemas/attempts";
 import type { Option, QuestionType } from "./schemas/exams";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./text";
 
@@ -22,7 +21,8 @@ export function answerValueProblem(question: QuestionShape, value: unknown): str
       const seen = new Set<string>();
       for (const id of value) {
         // Described without JSON.stringify: an element may be nested too deeply to serialise.
-        if (typeof id !== "string") return `has ${Array.isArray(id) ? "a list" : id === null ? "null" : `a ${typeof id}`} where an option id belongs`;
+        if (typeof id !== "string")
+          return `has ${Array.isArray(id) ? "a list" : id === null ? "null" : `a ${typeof id}`} where an option id belongs`;
         if (!optionIds.includes(id)) return `"${id.slice(0, 64)}" is not an option of this question`;
         if (seen.has(id)) return `option "${id}" is named twice`;
         seen.add(id);
@@ -40,8 +40,4 @@ export function answerValueProblem(question: QuestionShape, value: unknown): str
     case "numeric":
       return typeof value === "number" && Number.isFinite(value) ? null : "must be a finite number";
   }
-}
-
-export function isAnswerValue(question: QuestionShape, value: unknown): value is AnswerValue {
-  return answerValueProblem(question, value) === null;
 }

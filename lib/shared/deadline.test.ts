@@ -6,7 +6,9 @@ const start = new Date("2026-12-01T08:00:00Z");
 
 describe("computeDeadline", () => {
   it("is start + duration + extra time when the exam does not close earlier", () => {
-    expect(computeDeadline({ startedAt: start, durationSeconds: 3600, extraSeconds: 900, closesAt: null }).toISOString()).toBe("2026-12-01T09:15:00.000Z");
+    expect(
+      computeDeadline({ startedAt: start, durationSeconds: 3600, extraSeconds: 900, closesAt: null }).toISOString(),
+    ).toBe("2026-12-01T09:15:00.000Z");
   });
 
   it("is capped by the exam's close time", () => {
@@ -16,7 +18,9 @@ describe("computeDeadline", () => {
 
   it("uses the duration when it ends before the close time", () => {
     const closesAt = new Date("2026-12-01T12:00:00Z");
-    expect(computeDeadline({ startedAt: start, durationSeconds: 600, extraSeconds: 0, closesAt }).toISOString()).toBe("2026-12-01T08:10:00.000Z");
+    expect(computeDeadline({ startedAt: start, durationSeconds: 600, extraSeconds: 0, closesAt }).toISOString()).toBe(
+      "2026-12-01T08:10:00.000Z",
+    );
   });
 });
 

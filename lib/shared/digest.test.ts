@@ -15,7 +15,7 @@ describe("canonicalJson", () => {
   });
 
   it("escapes strings the JSON way", () => {
-    expect(canonicalJson({ "q\"1": "line\nbreak €" })).toBe('{"q\\"1":"line\\nbreak €"}');
+    expect(canonicalJson({ 'q"1': "line\nbreak €" })).toBe('{"q\\"1":"line\\nbreak €"}');
   });
 });
 

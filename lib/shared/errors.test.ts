@@ -11,7 +11,9 @@ describe("AppError", () => {
   });
 
   it("renders the one error body, with details only when given", () => {
-    expect(new AppError("NOT_FOUND", "No such attempt.").toBody()).toEqual({ error: { code: "NOT_FOUND", message: "No such attempt." } });
+    expect(new AppError("NOT_FOUND", "No such attempt.").toBody()).toEqual({
+      error: { code: "NOT_FOUND", message: "No such attempt." },
+    });
     const withDetails = new AppError("ALREADY_SUBMITTED", "Already submitted.", { details: { submissionId: "s1" } });
     expect(withDetails.status).toBe(409);
     expect(withDetails.toBody().error.details).toEqual({ submissionId: "s1" });

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /**
  * The closed list of error codes Holdfast's API can answer with, and the HTTP status of each.
  * Every error response has the body `{ "error": { "code", "message", "details"? } }`.
@@ -101,5 +103,30 @@ export function isErrorBody(value: unknown): value is ErrorBody {
     typeof (value as { error: unknown }).error === "object" &&
     (value as { error: { code?: unknown } }).error !== null &&
     typeof (value as { error: { code?: unknown } }).error.code === "string"
+  );
+}
+
+/** zod issues as `{ path: "questions.2.options.0.id", message }`, the shape of `details.issues`. */
+export function zodIssues(error: z.ZodError): ErrorIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));
+}
+
+/**
+ * 422 VALIDATION_FAILED for a zod error, every issue in `details.issues`. Operations that check a body
+ * themselves (after the caller's scope, so another exam's id is a 404 whatever the body) throw this too.
+ */
+export function validationError(error: z.ZodError, where: "body" | "path" | "query" = "body"): AppError {
+  const issues = zodIssues(error);
+  const first = issues[0];
+  const summary = first ? `${first.path}: ${first.message}` : "invalid input";
+  return new AppError(
+    "VALIDATION_FAILED",
+    `Invalid ${where}: ${summary}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}.`,
+    {
+      details: { issues },
+    },
   );
 }

@@ -3,12 +3,10 @@
  * server compares with COLLATE "C", the same order for the ASCII ids the contract allows).
  * Returns a negative number, zero or a positive number, like a sort comparator.
  */
-export function compareEdits(a: { version: number; deviceId: string }, b: { version: number; deviceId: string }): number {
+export function compareEdits(
+  a: { version: number; deviceId: string },
+  b: { version: number; deviceId: string },
+): number {
   if (a.version !== b.version) return a.version - b.version;
   return a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0;
-}
-
-/** The edit that wins under the contract's rule: the greater (version, deviceId). */
-export function winningEdit<T extends { version: number; deviceId: string }>(a: T, b: T): T {
-  return compareEdits(a, b) >= 0 ? a : b;
 }

@@ -32,7 +32,9 @@ describe("methods a route lacks", async () => {
     const response = handler();
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe(allow);
-    expect(await response.json()).toEqual({ error: { code: "METHOD_NOT_ALLOWED", message: `This path takes ${allow} only.` } });
+    expect(await response.json()).toEqual({
+      error: { code: "METHOD_NOT_ALLOWED", message: `This path takes ${allow} only.` },
+    });
   });
 
   it("answers OPTIONS with the route's own methods", () => {

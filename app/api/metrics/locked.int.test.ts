@@ -21,12 +21,18 @@ describe("GET /api/metrics with METRICS_TOKEN set", () => {
     expect(anonymous.body.error.code).toBe("UNAUTHENTICATED");
     const candidate = await startedAttempt();
     expect((await call(metricsRoute, { path: "/api/metrics", cookie: candidate.cookie })).status).toBe(401);
-    expect((await call(metricsRoute, { path: "/api/metrics", bearer: "not-the-token-not-the-token-0000" })).status).toBe(401);
+    expect(
+      (await call(metricsRoute, { path: "/api/metrics", bearer: "not-the-token-not-the-token-0000" })).status,
+    ).toBe(401);
   });
 
   it("serves the metrics token, the admin token and staff sessions", async () => {
     const proctor = await createStaff("proctor");
-    for (const auth of [{ bearer: METRICS_TOKEN }, { bearer: adminToken() }, { cookie: await signIn(proctor.email, proctor.password) }]) {
+    for (const auth of [
+      { bearer: METRICS_TOKEN },
+      { bearer: adminToken() },
+      { cookie: await signIn(proctor.email, proctor.password) },
+    ]) {
       const response = await call<string>(metricsRoute, { path: "/api/metrics", ...auth });
       expect(response.status).toBe(200);
       expect(response.text).toContain("# HELP holdfast_autosave_requests_total");

@@ -13,7 +13,10 @@ describe("candidate sessions from join links", () => {
   it("POST /api/session exchanges a join token for an httpOnly session cookie bound to the enrollment", async () => {
     const exam = await createExam();
     const [candidate] = await enroll(exam.id);
-    const response = await call(sessionRoute, { json: { joinToken: candidate!.joinToken }, headers: { "user-agent": "Phone/1.0" } });
+    const response = await call(sessionRoute, {
+      json: { joinToken: candidate!.joinToken },
+      headers: { "user-agent": "Phone/1.0" },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ examId: exam.id, enrollmentId: candidate!.id });
     const setCookie = response.headers.get("set-cookie")!;

@@ -11,7 +11,10 @@ type Context = { params: Promise<{ token: string }> };
 export async function GET(request: Request, context: Context): Promise<Response> {
   const { token } = await context.params;
   try {
-    const joined = await redeemJoinToken({ joinToken: token.slice(0, 256), userAgent: request.headers.get("user-agent") });
+    const joined = await redeemJoinToken({
+      joinToken: token.slice(0, 256),
+      userAgent: request.headers.get("user-agent"),
+    });
     return new Response(null, {
       status: 303,
       headers: {

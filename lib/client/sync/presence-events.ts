@@ -13,8 +13,7 @@ export { ATTEMPT_EVENTS as PRESENCE_EVENTS } from "@/lib/shared/schemas/attempt-
 
 /** One event, as the engine acts on it. */
 export type PresenceEvent =
-  | { kind: "deadline"; serverTime: string; deadline: string }
-  | { kind: "submitted"; serverTime: string };
+  { kind: "deadline"; serverTime: string; deadline: string } | { kind: "submitted"; serverTime: string };
 
 /** Reads one stream event; null for anything the engine does not act on. `ready` tells both facts. */
 export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] | null {

@@ -21,7 +21,10 @@ afterEach(async () => {
 });
 
 async function started() {
-  const tab = h.engine({ initialView: h.server.view(), environment: testEnvironment({ storagePersisted: true, streams }) });
+  const tab = h.engine({
+    initialView: h.server.view(),
+    environment: testEnvironment({ storagePersisted: true, streams }),
+  });
   await tab.engine.start();
   await h.settle();
   return tab;
@@ -72,7 +75,9 @@ describe("the presence stream", () => {
     const { engine } = await started();
     expect(streams.live()).toHaveLength(1);
     const stream = streams.live()[0]!;
-    expect(stream.url).toBe(`/api/attempts/${engine.attemptId}/events?deviceId=${encodeURIComponent(engine.getSnapshot().deviceId!)}`);
+    expect(stream.url).toBe(
+      `/api/attempts/${engine.attemptId}/events?deviceId=${encodeURIComponent(engine.getSnapshot().deviceId!)}`,
+    );
     expect([...stream.events].sort()).toEqual(["deadline", "ready", "submitted"]);
   });
 
@@ -168,7 +173,9 @@ describe("the presence stream", () => {
   it("ready saying submitted does the same", async () => {
     const { engine } = await started();
     await h.server.freeze();
-    streams.live()[0]!.emit("ready", { serverTime: h.server.serverTime(), deadline: h.server.deadline, status: "submitted" });
+    streams
+      .live()[0]!
+      .emit("ready", { serverTime: h.server.serverTime(), deadline: h.server.deadline, status: "submitted" });
     await h.settle();
     expect(engine.getSnapshot().closed).toMatchObject({ submissionId: "sub-1" });
   });

@@ -232,7 +232,11 @@ describe("final answers", () => {
     const snapshot = engine.getSnapshot();
     expect(snapshot.answers[Q.text]).toMatchObject({ value: "arrived late", status: "late" });
     expect(snapshot.pendingCount).toBe(0);
-    expect(snapshot.closed).toMatchObject({ submissionId: "sub-9", submittedAt: "2026-11-29T10:00:00.000Z", digest: "d".repeat(64) });
+    expect(snapshot.closed).toMatchObject({
+      submissionId: "sub-9",
+      submittedAt: "2026-11-29T10:00:00.000Z",
+      digest: "d".repeat(64),
+    });
     const [draft] = await listDrafts(h.db, h.server.attemptId);
     expect(draft).toMatchObject({ dirty: 0, lateAt: expect.any(Number) });
     await h.advance(60_000);

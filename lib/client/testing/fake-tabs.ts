@@ -1,4 +1,10 @@
-import type { ChannelLike, EventStreamLike, LockManagerLike, OpenEventStream, SyncEnvironment } from "../sync/environment";
+import type {
+  ChannelLike,
+  EventStreamLike,
+  LockManagerLike,
+  OpenEventStream,
+  SyncEnvironment,
+} from "../sync/environment";
 
 type Waiter = {
   callback: () => Promise<void>;

@@ -2,7 +2,8 @@ import "server-only";
 
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 
-import { prepared, queryRows, sql, type RawQueryable } from "../db/sql";
+import { prepared, queryRows, type RawQueryable } from "../db/sql";
+import { fileStatement } from "../db/statement-files";
 
 export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
 
@@ -15,7 +16,8 @@ export type ApplyOutcome =
   | { isFound: true; isOpen: false; deadline: Date };
 
 /**
- * Applies a delta with the contract's rule, in ONE statement (docs/sync-protocol.md, "Autosave"):
+ * Applies a delta with the contract's rule, in ONE statement (docs/sync-protocol.md, "Autosave"), kept in
+ * lib/server/db/statements/apply-answer-delta.sql (the benchmark's baseline runs the same file):
  *
  * 1. Find the attempt, scoped to `enrollmentId` when given (autosave: someone else's attempt id applies
  *    nothing and is reported as not found), with its deadline for the response.
@@ -44,47 +46,17 @@ export async function applyAnswerDelta(
   const values = answers.map((answer) => JSON.stringify(answer.value));
   const versions = answers.map((answer) => answer.version);
 
-  const rows = await queryRows<{ found: number; deadline: Date | null; open: number; revision: number | null; applied: string[] }>(
+  // lib/server/db/statements/apply-answer-delta.sql
+  const rows = await queryRows<{
+    found: number;
+    deadline: Date | null;
+    open: number;
+    revision: number | null;
+    applied: string[];
+  }>(
     prepared(
       "apply-answer-delta",
-      sql`
-    WITH target AS (
-      SELECT a.id, a.deadline
-      FROM attempts a
-      WHERE a.id = ${attemptId}::uuid AND (${enrollmentId}::uuid IS NULL OR a.enrollment_id = ${enrollmentId}::uuid)
-    ),
-    att AS (
-      SELECT a.id, a.revision
-      FROM attempts a JOIN exams e ON e.id = a.exam_id
-      WHERE a.id = (SELECT id FROM target)
-        AND a.status = 'in_progress'
-        AND clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds)
-      FOR UPDATE OF a
-    ),
-    input AS (
-      SELECT * FROM unnest(${questionIds}::uuid[], ${values}::text[], ${versions}::int[]) AS t(question_id, value, version)
-    ),
-    upserted AS (
-      INSERT INTO answers (id, attempt_id, question_id, value, version, device_id, saved_at)
-      SELECT gen_random_uuid(), att.id, input.question_id, input.value::jsonb, input.version, ${deviceId}, clock_timestamp()
-      FROM input CROSS JOIN att
-      ON CONFLICT (attempt_id, question_id) DO UPDATE
-        SET value = EXCLUDED.value, version = EXCLUDED.version, device_id = EXCLUDED.device_id, saved_at = EXCLUDED.saved_at
-        WHERE (answers.version, answers.device_id COLLATE "C") < (EXCLUDED.version, EXCLUDED.device_id COLLATE "C")
-      RETURNING question_id
-    ),
-    bumped AS (
-      UPDATE attempts SET revision = attempts.revision + 1
-      FROM att
-      WHERE attempts.id = att.id AND EXISTS (SELECT 1 FROM upserted)
-      RETURNING attempts.revision
-    )
-    SELECT
-      (SELECT count(*) FROM target)::int AS found,
-      (SELECT deadline FROM target) AS deadline,
-      (SELECT count(*) FROM att)::int AS open,
-      COALESCE((SELECT revision FROM bumped), (SELECT revision FROM att)) AS revision,
-      COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied`,
+      fileStatement("apply-answer-delta", { attemptId, enrollmentId, questionIds, values, versions, deviceId }),
     ),
     client,
   );

@@ -44,7 +44,12 @@ export async function saveAnswers(options: {
   }
 
   // 2.
-  const outcome = await applyAnswerDelta(undefined, { attemptId, enrollmentId: candidate.enrollmentId, deviceId, answers });
+  const outcome = await applyAnswerDelta(undefined, {
+    attemptId,
+    enrollmentId: candidate.enrollmentId,
+    deviceId,
+    answers,
+  });
   if (!outcome.isFound) throw new AppError("NOT_FOUND", "No such attempt.");
   if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
   if (outcome.applied.size > 0) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");
@@ -59,15 +64,27 @@ export async function saveAnswers(options: {
     : [];
   const storedById = new Map(stored.map((row) => [row.questionId, row]));
   const results: AnswerResult[] = answers.map((answer) => {
-    if (outcome.applied.has(answer.questionId)) return { questionId: answer.questionId, status: "applied", version: answer.version };
+    if (outcome.applied.has(answer.questionId))
+      return { questionId: answer.questionId, status: "applied", version: answer.version };
     const row = storedById.get(answer.questionId);
     if (row && row.version === answer.version && row.deviceId === deviceId) {
       return { questionId: answer.questionId, status: "duplicate", version: answer.version };
     }
     if (!row) throw new Error(`answer ${answer.questionId} neither applied nor stored`);
-    return { questionId: answer.questionId, status: "stale", version: row.version, value: row.value as AnswerValue, deviceId: row.deviceId };
+    return {
+      questionId: answer.questionId,
+      status: "stale",
+      version: row.version,
+      value: row.value as AnswerValue,
+      deviceId: row.deviceId,
+    };
   });
-  return { revision: outcome.revision, serverTime: new Date().toISOString(), deadline: outcome.deadline.toISOString(), results };
+  return {
+    revision: outcome.revision,
+    serverTime: new Date().toISOString(),
+    deadline: outcome.deadline.toISOString(),
+    results,
+  };
 }
 
 /** Step 4. */
@@ -84,9 +101,13 @@ async function refuseFrozen(
   });
   if (current.submission) {
     publishExamChange(candidate.examId, candidate.enrollmentId, "late_answer");
-    throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted. Your change was kept as a late answer.", {
-      details: { submissionId: current.submission.id, ...timeDetails(current) },
-    });
+    throw new AppError(
+      "ALREADY_SUBMITTED",
+      "This attempt has already been submitted. Your change was kept as a late answer.",
+      {
+        details: { submissionId: current.submission.id, ...timeDetails(current) },
+      },
+    );
   }
   const submissionId = await autoSubmitAttempt(attemptId);
   publishExamChange(candidate.examId, candidate.enrollmentId, "late_answer");

@@ -18,11 +18,17 @@ export type ValidatedAnswer = DeltaAnswer & { editedAt?: string };
  * field path of each problem. A question named twice keeps its greatest version (the contract lets us
  * choose; the greater version is what the device would have sent last).
  */
-export function validateDelta(answers: readonly IncomingAnswer[], questions: readonly QuestionForValidation[]): ValidatedAnswer[] {
+export function validateDelta(
+  answers: readonly IncomingAnswer[],
+  questions: readonly QuestionForValidation[],
+): ValidatedAnswer[] {
   const byId = new Map(questions.map((question) => [question.id, question]));
   const issues: { path: string; message: string }[] = [];
   if (answers.length > questions.length) {
-    issues.push({ path: "answers", message: `names ${answers.length} answers but the exam has ${questions.length} questions` });
+    issues.push({
+      path: "answers",
+      message: `names ${answers.length} answers but the exam has ${questions.length} questions`,
+    });
   }
   answers.forEach((answer, index) => {
     const question = byId.get(answer.questionId);
@@ -30,21 +36,33 @@ export function validateDelta(answers: readonly IncomingAnswer[], questions: rea
       issues.push({ path: `answers.${index}.questionId`, message: "is not a question of this exam" });
       return;
     }
-    const problem = answerValueProblem({ type: question.type, options: question.options as Option[] | null }, answer.value);
+    const problem = answerValueProblem(
+      { type: question.type, options: question.options as Option[] | null },
+      answer.value,
+    );
     if (problem) issues.push({ path: `answers.${index}.value`, message: problem });
   });
   if (issues.length > 0) {
     const first = issues[0]!;
-    throw new AppError("VALIDATION_FAILED", `Invalid answers: ${first.path} ${first.message}. Nothing was saved from this request.`, {
-      details: { issues },
-    });
+    throw new AppError(
+      "VALIDATION_FAILED",
+      `Invalid answers: ${first.path} ${first.message}. Nothing was saved from this request.`,
+      {
+        details: { issues },
+      },
+    );
   }
 
   const latest = new Map<string, ValidatedAnswer>();
   for (const answer of answers) {
     const current = latest.get(answer.questionId);
     if (!current || answer.version > current.version) {
-      latest.set(answer.questionId, { questionId: answer.questionId, value: answer.value as AnswerValue, version: answer.version, editedAt: answer.editedAt });
+      latest.set(answer.questionId, {
+        questionId: answer.questionId,
+        value: answer.value as AnswerValue,
+        version: answer.version,
+        editedAt: answer.editedAt,
+      });
     }
   }
   return [...latest.values()];

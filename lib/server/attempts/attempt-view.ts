@@ -32,7 +32,10 @@ const attemptSelect = {
  * Loads an attempt as its candidate sees it. Authorization lives in the query: the attempt must belong
  * to the caller's enrollment, so someone else's id is indistinguishable from a missing one.
  */
-export async function findAttemptView(options: { attemptId: string; enrollmentId: string }): Promise<AttemptView | null> {
+export async function findAttemptView(options: {
+  attemptId: string;
+  enrollmentId: string;
+}): Promise<AttemptView | null> {
   const attempt = await db.attempt.findFirst({
     where: { id: options.attemptId, enrollmentId: options.enrollmentId },
     select: attemptSelect,

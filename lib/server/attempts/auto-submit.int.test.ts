@@ -39,7 +39,12 @@ describe("auto-submit at deadline + grace", () => {
   it("races the sweeper against the per-attempt path and still makes one submission", async () => {
     const attempts = await Promise.all(Array.from({ length: 5 }, () => startedAttempt({ graceSeconds: 0 })));
     for (const attempt of attempts) await makeOverdue(attempt.attemptId);
-    await Promise.all([...attempts.map((a) => autoSubmitAttempt(a.attemptId)), autoSubmitOverdue(), autoSubmitOverdue(), ...attempts.map((a) => autoSubmitAttempt(a.attemptId))]);
+    await Promise.all([
+      ...attempts.map((a) => autoSubmitAttempt(a.attemptId)),
+      autoSubmitOverdue(),
+      autoSubmitOverdue(),
+      ...attempts.map((a) => autoSubmitAttempt(a.attemptId)),
+    ]);
     for (const attempt of attempts) {
       expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
     }

@@ -1,61 +1,44 @@
 import "server-only";
 
-import { db } from "../db/client";
-import { publishAttemptSubmitted } from "../live/exam-bus";
 import { log } from "../log";
-import { freezeAttempt } from "./freeze-attempt";
-import { lockAttemptRow } from "./lock-attempt-row";
+import { withAttemptLocks } from "./with-locked-attempt";
 
 // One key for the whole cluster: only one instance sweeps at a time (the others skip, not wait).
 const SWEEP_LOCK_KEY = 0x486f6c64; // "Hold"
 
 /**
- * Submits one overdue attempt (past deadline + grace) with what the server holds, source `auto`.
- * Exactly once: the row lock and the conditional status transition make repeats no-ops. Returns the
- * attempt's submission id (new or existing), or null if the attempt is still open.
+ * Submits one overdue attempt (past deadline + grace) with what the server holds, source `auto`: taking
+ * its lock does it (with-locked-attempt.ts). Exactly once: the row lock and the conditional status
+ * transition make repeats no-ops. Returns the attempt's submission id (new or existing), or null if the
+ * attempt is still open (or does not exist).
  */
 export async function autoSubmitAttempt(attemptId: string): Promise<string | null> {
-  return db.$transaction(async (tx) => {
-    const row = await lockAttemptRow(tx, attemptId);
-    if (!row) return null;
-    if (row.status === "in_progress") {
-      if (!row.isOverdue) return null;
-      const response = await freezeAttempt(tx, { attemptId, source: "auto" });
-      return response?.submissionId ?? null;
-    }
+  return withAttemptLocks(async ({ tx, lock }) => {
+    const attempt = await lock(attemptId);
+    if (!attempt || attempt.status === "in_progress") return null;
     const submission = await tx.submission.findUnique({ where: { attemptId }, select: { id: true } });
     return submission?.id ?? null;
   });
 }
 
 /**
- * One sweep: under a cluster-wide advisory lock, freezes up to `limit` overdue attempts in one
- * transaction. Safe to run on every instance and after every restart. Returns how many it froze.
+ * One sweep: under a cluster-wide advisory lock, locks up to `limit` overdue attempts that no other
+ * transaction holds (SKIP LOCKED) and auto-submits them, in one locked-attempt transaction; the exam's
+ * bus hears of each after commit. Safe to run on every instance and after every restart. Returns how
+ * many it froze.
  */
 export async function autoSubmitOverdue(options: { limit?: number } = {}): Promise<number> {
   const limit = options.limit ?? 200;
-  const frozen = await db.$transaction(
-    async (tx) => {
-      const [lock] = await tx.$queryRaw<{ acquired: boolean }[]>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS acquired`;
-      if (!lock?.acquired) return [];
-      const overdue = await tx.$queryRaw<{ id: string; exam_id: string; enrollment_id: string }[]>`
-        SELECT a.id::text AS id, a.exam_id::text AS exam_id, a.enrollment_id::text AS enrollment_id
-        FROM attempts a JOIN exams e ON e.id = a.exam_id
-        WHERE a.status = 'in_progress' AND a.deadline + make_interval(secs => e.grace_seconds) < clock_timestamp()
-        ORDER BY a.deadline
-        LIMIT ${limit}
-        FOR UPDATE OF a SKIP LOCKED`;
-      const frozen: { id: string; exam_id: string; enrollment_id: string }[] = [];
-      for (const attempt of overdue) {
-        if (await freezeAttempt(tx, { attemptId: attempt.id, source: "auto" })) frozen.push(attempt);
-      }
-      return frozen;
+  return withAttemptLocks(
+    async ({ tx, lockOverdue }) => {
+      const [sweep] = await tx.$queryRaw<
+        { acquired: boolean }[]
+      >`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS acquired`;
+      if (!sweep?.acquired) return 0;
+      return (await lockOverdue(limit)).length;
     },
-    { maxWait: 5_000, timeout: 60_000 },
+    { timeoutMs: 60_000 },
   );
-  // Once committed, so a dashboard that reloads on the message reads the submissions.
-  for (const attempt of frozen) publishAttemptSubmitted({ examId: attempt.exam_id, enrollmentId: attempt.enrollment_id, attemptId: attempt.id });
-  return frozen.length;
 }
 
 const globalForSweeper = globalThis as unknown as { holdfastSweeper?: NodeJS.Timeout };

@@ -8,34 +8,41 @@ import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { Prisma } from "../db/client";
+import { fileStatement } from "../db/statement-files";
 import { signReceipt } from "./receipt";
 
 type Tx = Prisma.TransactionClient;
 
+export type FreezeOptions = {
+  attemptId: string;
+  source: SubmitResponse["source"];
+  idempotencyKey?: string;
+  requestHash?: string;
+  clientDigest?: string;
+  actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
+};
+
 /**
- * Freezes an attempt and creates its one submission. Must run inside a transaction that holds the
- * attempt row FOR UPDATE. The conditional transition `in_progress -> submitted` decides who freezes;
- * the unique constraint on submissions.attempt_id is the backstop. Returns null when the attempt was
- * already frozen (by another device, a proctor, or the deadline).
+ * Freezes an attempt and creates its one submission. Called only through with-locked-attempt.ts
+ * (`LockedAttempt.freeze`, and the auto-submit of an overdue attempt), so the attempt row is always held
+ * FOR UPDATE. The conditional transition `in_progress -> submitted` (lib/server/db/statements/
+ * freeze-attempt.sql) decides who freezes; the unique
+ * constraint on submissions.attempt_id is the backstop. Returns null when the attempt was already frozen
+ * (by another device, a proctor, or the deadline).
  */
-export async function freezeAttempt(
-  tx: Tx,
-  options: {
-    attemptId: string;
-    source: SubmitResponse["source"];
-    idempotencyKey?: string;
-    requestHash?: string;
-    clientDigest?: string;
-    actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
-  },
-): Promise<SubmitResponse | null> {
-  const frozen = await tx.$queryRaw<{ deadline: Date }[]>`
-    UPDATE attempts SET status = 'submitted' WHERE id = ${options.attemptId}::uuid AND status = 'in_progress' RETURNING deadline`;
+export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<SubmitResponse | null> {
+  const freeze = fileStatement("freeze-attempt", { attemptId: options.attemptId });
+  const frozen = await tx.$queryRawUnsafe<{ deadline: Date }[]>(freeze.text, ...freeze.values);
   const deadline = frozen[0]?.deadline;
   if (!deadline) return null;
 
-  const answers = await tx.answer.findMany({ where: { attemptId: options.attemptId }, select: { questionId: true, value: true } });
-  const digest = await answersDigest(answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })));
+  const answers = await tx.answer.findMany({
+    where: { attemptId: options.attemptId },
+    select: { questionId: true, value: true },
+  });
+  const digest = await answersDigest(
+    answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })),
+  );
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;

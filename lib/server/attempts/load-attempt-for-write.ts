@@ -17,7 +17,7 @@ export type AttemptForWrite = {
 
 // An exam's questions never change once it is created (no endpoint edits them), so every autosave need not
 // read them again: they are kept per exam in this process, at most MAX_CACHED_EXAMS of them, oldest out
-// first. If an endpoint that edits questions is ever added, it must call forgetExamQuestions.
+// first. If an endpoint that edits questions is ever added, it must delete the exam's entry here.
 const MAX_CACHED_EXAMS = 500;
 const globalForQuestions = globalThis as unknown as { holdfastQuestions?: Map<string, QuestionForValidation[]> };
 const questionCache = (globalForQuestions.holdfastQuestions ??= new Map());
@@ -35,19 +35,24 @@ export async function examQuestions(examId: string): Promise<QuestionForValidati
   return questions;
 }
 
-/** Drops an exam's cached questions (for an operation that changes them). */
-export function forgetExamQuestions(examId: string): void {
-  questionCache.delete(examId);
-}
-
 /**
  * The attempt as a write (autosave, submit) needs it, scoped to the caller's enrollment: someone else's
  * attempt id is a 404, like a missing one. One raw statement on the hot path (Prisma's relation reads
  * cost several queries and most of a request's CPU), plus the exam's questions from the cache above.
  */
-export async function loadAttemptForWrite(options: { attemptId: string; enrollmentId: string }): Promise<AttemptForWrite> {
+export async function loadAttemptForWrite(options: {
+  attemptId: string;
+  enrollmentId: string;
+}): Promise<AttemptForWrite> {
   const rows = await db.$queryRaw<
-    { id: string; status: "in_progress" | "submitted"; deadline: Date; exam_id: string; grace_seconds: number; submission_id: string | null }[]
+    {
+      id: string;
+      status: "in_progress" | "submitted";
+      deadline: Date;
+      exam_id: string;
+      grace_seconds: number;
+      submission_id: string | null;
+    }[]
   >`
     SELECT a.id::text AS id, a.status::text AS status, a.deadline, a.exam_id::text AS exam_id, e.grace_seconds,
            s.id::text AS submission_id

@@ -48,9 +48,13 @@ export async function startAttempt(options: {
   if (availability === "closed") throw new AppError("EXAM_CLOSED", "This exam has closed.");
   if (availability === "not_open") {
     const opensLater = exam.status === "published" && exam.opensAt !== null;
-    throw new AppError("EXAM_NOT_OPEN", opensLater ? `This exam opens at ${exam.opensAt!.toISOString()}.` : "This exam is not open yet.", {
-      details: opensLater ? { opensAt: exam.opensAt!.toISOString() } : undefined,
-    });
+    throw new AppError(
+      "EXAM_NOT_OPEN",
+      opensLater ? `This exam opens at ${exam.opensAt!.toISOString()}.` : "This exam is not open yet.",
+      {
+        details: opensLater ? { opensAt: exam.opensAt!.toISOString() } : undefined,
+      },
+    );
   }
 
   // The deadline counts the enrollment's extra seconds as they are when the row is written: the INSERT reads
@@ -60,7 +64,12 @@ export async function startAttempt(options: {
   let deadline: Date;
   let created: { id: string } | undefined;
   for (let tries = 0; ; tries += 1) {
-    deadline = computeDeadline({ startedAt: now, durationSeconds: exam.durationSeconds, extraSeconds, closesAt: exam.closesAt });
+    deadline = computeDeadline({
+      startedAt: now,
+      durationSeconds: exam.durationSeconds,
+      extraSeconds,
+      closesAt: exam.closesAt,
+    });
     const inserted = await db.$queryRaw<{ id: string }[]>`
       INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision)
       SELECT ${randomUUID()}::uuid, e.id, ${examId}::uuid, 'in_progress', ${now}, ${deadline}, 0
@@ -70,7 +79,10 @@ export async function startAttempt(options: {
       RETURNING id::text AS id`;
     created = inserted[0];
     if (created || tries >= 5) break;
-    const current = await db.enrollment.findUnique({ where: { id: candidate.enrollmentId }, select: { extraSeconds: true, attempt: { select: { id: true } } } });
+    const current = await db.enrollment.findUnique({
+      where: { id: candidate.enrollmentId },
+      select: { extraSeconds: true, attempt: { select: { id: true } } },
+    });
     if (!current || current.attempt || current.extraSeconds === extraSeconds) break;
     extraSeconds = current.extraSeconds;
   }
@@ -89,7 +101,10 @@ export async function startAttempt(options: {
   }
 
   // Another request won the race; return the attempt it created.
-  const existing = await db.attempt.findUnique({ where: { enrollmentId: candidate.enrollmentId }, select: { id: true } });
+  const existing = await db.attempt.findUnique({
+    where: { enrollmentId: candidate.enrollmentId },
+    select: { id: true },
+  });
   if (!existing) throw new Error("attempt vanished after a conflicting insert");
   return { attempt: await requireView(existing.id, candidate.enrollmentId), isNew: false };
 }

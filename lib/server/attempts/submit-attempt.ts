@@ -11,25 +11,16 @@ import { storeLateAnswers } from "../answers/store-late-answers";
 import { validateDelta, type ValidatedAnswer } from "../answers/validate-delta";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
-import { isLockTimeout } from "../db/errors";
-import { publishAttemptSubmitted } from "../live/exam-bus";
 import { redisKeys } from "../redis/keys";
 import { acquireLock, releaseLock, waitForLockRelease } from "../redis/lock";
-import { freezeAttempt } from "./freeze-attempt";
-import { lockAttemptRow } from "./lock-attempt-row";
 import { loadAttemptForWrite, timeDetails } from "./load-attempt-for-write";
+import { attemptBusy, withLockedAttempt } from "./with-locked-attempt";
 
 export type SubmitResult = { response: SubmitResponse; isReplay: boolean };
 
 const LOCK_TTL_MS = 15_000;
 /** How long a duplicate waits for an in-flight submit of the same attempt before answering 409. */
 const DUPLICATE_WAIT_MS = 2_000;
-
-function inProgress(): AppError {
-  return new AppError("REQUEST_IN_PROGRESS", "This submission is still being processed. It is safe to retry.", {
-    headers: { "Retry-After": "1" },
-  });
-}
 
 /**
  * Idempotent submit (docs/sync-protocol.md, "Submit"). The steps:
@@ -38,9 +29,10 @@ function inProgress(): AppError {
  * 2. Already submitted? Answer from the stored submission: replay, key reused, or ALREADY_SUBMITTED.
  * 3. Take the Redis lock for the attempt. If another request holds it, wait briefly for it, then go
  *    on (or 409 REQUEST_IN_PROGRESS if it is still running). If Redis is away, go on without it.
- * 4. In one transaction: lock the attempt row FOR UPDATE (lock_timeout 3 s), apply the delta with the
- *    autosave rule, freeze the attempt and create the submission. Past deadline + grace the attempt is
- *    auto-submitted with what the server held and the delta is kept as late answers.
+ * 4. In the locked-attempt transaction (with-locked-attempt.ts: row lock, lock_timeout 3 s, else 409
+ *    REQUEST_IN_PROGRESS): apply the delta with the autosave rule, freeze the attempt and create the
+ *    submission. Past deadline + grace the lock has auto-submitted it with what the server held, and the
+ *    delta is kept as late answers. The exam's bus hears of the submission after commit.
  * 5. Release the lock only if it is still ours.
  *
  * Correctness never depends on step 3: the row lock, the conditional status transition and the unique
@@ -63,59 +55,53 @@ export async function submitAttempt(options: {
   const hash = await requestHash(body);
 
   // 2.
-  if (attempt.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+  if (attempt.status === "submitted")
+    return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
 
   // 3.
   const lockKey = redisKeys.submitLock(attemptId);
   let lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
   if (lock.status === "held") {
-    if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw inProgress();
+    if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw attemptBusy();
     // The request we waited for has most likely finished: answer from its submission without a transaction.
     const current = await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { status: true } });
-    if (current.status === "submitted") return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+    if (current.status === "submitted")
+      return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
     lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
   }
 
   try {
     // 4.
-    const outcome = await db.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`SET LOCAL lock_timeout = '3s'`;
-        const row = await lockAttemptRow(tx, attemptId);
-        if (!row || row.status === "submitted") return { kind: "existing" as const };
-        if (row.isOverdue) {
-          await freezeAttempt(tx, { attemptId, source: "auto" });
-          await storeLateAnswers({ attemptId, deviceId: body.deviceId, answers, via: "submit" }, tx);
-          return { kind: "late" as const };
-        }
-        const applied = await applyAnswerDelta(tx, { attemptId, deviceId: body.deviceId, answers });
-        if (!applied.isOpen) throw new Error(`attempt ${attemptId} closed while its row was locked`);
-        const response = await freezeAttempt(tx, {
-          attemptId,
-          source: "candidate",
-          idempotencyKey,
-          requestHash: hash,
-          clientDigest: body.digest,
-          actor: { type: "candidate", id: candidate.enrollmentId },
-        });
-        if (!response) throw new Error(`attempt ${attemptId} frozen while its row was locked`);
-        return { kind: "created" as const, response };
-      },
-      { maxWait: 5_000, timeout: 15_000 },
-    );
+    const outcome = await withLockedAttempt(attemptId, async (tx, locked) => {
+      if (locked.isAutoSubmitted) {
+        await storeLateAnswers({ attemptId, deviceId: body.deviceId, answers, via: "submit" }, tx);
+        return { kind: "late" as const };
+      }
+      if (locked.status === "submitted") return { kind: "existing" as const };
+      const applied = await applyAnswerDelta(tx, { attemptId, deviceId: body.deviceId, answers });
+      if (!applied.isOpen) throw new Error(`attempt ${attemptId} closed while its row was locked`);
+      const response = await locked.freeze({
+        source: "candidate",
+        idempotencyKey,
+        requestHash: hash,
+        clientDigest: body.digest,
+        actor: { type: "candidate", id: candidate.enrollmentId },
+      });
+      return { kind: "created" as const, response };
+    });
 
-    if (outcome.kind !== "existing") publishAttemptSubmitted({ examId: candidate.examId, enrollmentId: candidate.enrollmentId, attemptId });
     if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
     if (outcome.kind === "late") {
       const submission = await db.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
-      throw new AppError("ALREADY_SUBMITTED", "The time for this exam was up; the server submitted what it held at the deadline. Your last changes were kept as late answers.", {
-        details: { submissionId: submission.id, ...timeDetails(attempt) },
-      });
+      throw new AppError(
+        "ALREADY_SUBMITTED",
+        "The time for this exam was up; the server submitted what it held at the deadline. Your last changes were kept as late answers.",
+        {
+          details: { submissionId: submission.id, ...timeDetails(attempt) },
+        },
+      );
     }
     return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
-  } catch (error) {
-    if (isLockTimeout(error)) throw inProgress();
-    throw error;
   } finally {
     // 5.
     if (lock.status === "acquired") await releaseLock(lockKey, lock.token);
@@ -132,13 +118,22 @@ async function resolveExisting(options: {
 }): Promise<SubmitResult> {
   const submission = await db.submission.findUniqueOrThrow({
     where: { attemptId: options.attemptId },
-    select: { id: true, idempotencyKey: true, requestHash: true, response: true, attempt: { select: { deadline: true } } },
+    select: {
+      id: true,
+      idempotencyKey: true,
+      requestHash: true,
+      response: true,
+      attempt: { select: { deadline: true } },
+    },
   });
   if (submission.idempotencyKey === options.idempotencyKey) {
     if (submission.requestHash === options.hash && submission.response) {
       return { response: JSON.parse(submission.response) as SubmitResponse, isReplay: true };
     }
-    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+    throw new AppError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was already used with a different request body.",
+    );
   }
   // Another device, a proctor or the deadline submitted first. Whatever this request carried that the
   // frozen paper does not hold is kept as late answers, never dropped.
@@ -147,7 +142,9 @@ async function resolveExisting(options: {
     select: { questionId: true, version: true, deviceId: true },
   });
   const held = new Set(frozen.map((answer) => `${answer.questionId}:${answer.version}:${answer.deviceId}`));
-  const unheld = options.answers.filter((answer) => !held.has(`${answer.questionId}:${answer.version}:${options.deviceId}`));
+  const unheld = options.answers.filter(
+    (answer) => !held.has(`${answer.questionId}:${answer.version}:${options.deviceId}`),
+  );
   await storeLateAnswers({ attemptId: options.attemptId, deviceId: options.deviceId, answers: unheld, via: "submit" });
   throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted.", {
     details: { submissionId: submission.id, ...timeDetails(submission.attempt) },

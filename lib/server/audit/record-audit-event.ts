@@ -3,10 +3,7 @@ import "server-only";
 import { db, type Prisma } from "../db/client";
 
 export type AuditActor =
-  | { type: "staff"; id: string }
-  | { type: "candidate"; id: string }
-  | { type: "api-token" }
-  | { type: "system" };
+  { type: "staff"; id: string } | { type: "candidate"; id: string } | { type: "api-token" } | { type: "system" };
 
 /** Appends one row to the audit trail. Audit rows are never updated or deleted by the app. */
 export async function recordAuditEvent(

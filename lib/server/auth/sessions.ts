@@ -65,7 +65,14 @@ export async function findStaffSession(token: string | undefined): Promise<Staff
   });
   if (!session?.staffUser) return null;
   const { staffUser } = session;
-  return { kind: "staff", sessionId: session.id, userId: staffUser.id, role: staffUser.role, email: staffUser.email, name: staffUser.name };
+  return {
+    kind: "staff",
+    sessionId: session.id,
+    userId: staffUser.id,
+    role: staffUser.role,
+    email: staffUser.email,
+    name: staffUser.name,
+  };
 }
 
 /**
@@ -86,5 +93,11 @@ export async function findCandidateSession(token: string | undefined): Promise<C
   );
   const row = rows[0];
   if (!row) return null;
-  return { kind: "candidate", sessionId: row.session_id, enrollmentId: row.enrollment_id, examId: row.exam_id, name: row.name };
+  return {
+    kind: "candidate",
+    sessionId: row.session_id,
+    enrollmentId: row.enrollment_id,
+    examId: row.exam_id,
+    name: row.name,
+  };
 }

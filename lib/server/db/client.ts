@@ -15,7 +15,11 @@ const globalForDb = globalThis as unknown as { holdfastDatabase?: Database };
 // One pg pool for the process. Prisma runs on it through the adapter; the few statements on the
 // autosave path run on it directly (lib/server/db/sql.ts), without Prisma's per-query work.
 function createDatabase(): Database {
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_MAX, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: env.DATABASE_URL,
+    max: env.DATABASE_POOL_MAX,
+    connectionTimeoutMillis: 5_000,
+  });
   // With an external pool, the adapter ends it on $disconnect only when asked to, as it did its own.
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return { client: new PrismaClient({ adapter }), pool };

@@ -38,7 +38,11 @@ export type RawQueryable = Pick<typeof db, "$queryRawUnsafe">;
  */
 export async function queryRows<T>(statement: SqlStatement, client?: RawQueryable): Promise<T[]> {
   if (client) return client.$queryRawUnsafe<T[]>(statement.text, ...statement.values);
-  const result = await dbPool.query<T & pg_QueryResultRow>({ text: statement.text, values: statement.values, name: statement.name });
+  const result = await dbPool.query<T & pg_QueryResultRow>({
+    text: statement.text,
+    values: statement.values,
+    name: statement.name,
+  });
   return result.rows;
 }
 

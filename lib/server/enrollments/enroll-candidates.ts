@@ -9,7 +9,14 @@ import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
 import { db } from "../db/client";
 import { deriveJoinToken, hashJoinToken, joinUrl } from "./join-token";
 
-export type EnrolledCandidate = { id: string; name: string; email: string; extraSeconds: number; joinToken: string; joinUrl: string };
+export type EnrolledCandidate = {
+  id: string;
+  name: string;
+  email: string;
+  extraSeconds: number;
+  joinToken: string;
+  joinUrl: string;
+};
 
 /**
  * Enrolls candidates in one statement. Enrolling an email that is already enrolled is idempotent: the
@@ -25,7 +32,8 @@ export async function enrollCandidates(options: {
   const { examId, input, actor } = options;
 
   const byEmail = new Map<string, { name: string; extraSeconds: number }>();
-  for (const candidate of input.candidates) byEmail.set(candidate.email, { name: candidate.name, extraSeconds: candidate.extraSeconds });
+  for (const candidate of input.candidates)
+    byEmail.set(candidate.email, { name: candidate.name, extraSeconds: candidate.extraSeconds });
 
   const ids: string[] = [];
   const emails: string[] = [];
@@ -45,7 +53,9 @@ export async function enrollCandidates(options: {
     const exam = await tx.exam.findUnique({ where: { id: examId }, select: { id: true } });
     if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
     // One statement for the whole roster; ON CONFLICT keeps the existing id (and so the same join link).
-    const result = await tx.$queryRaw<{ id: string; email: string; name: string; extra_seconds: number; token_generation: number }[]>`
+    const result = await tx.$queryRaw<
+      { id: string; email: string; name: string; extra_seconds: number; token_generation: number }[]
+    >`
       INSERT INTO enrollments (id, exam_id, name, email, join_token_hash, extra_seconds)
       SELECT input.id, ${examId}::uuid, input.name, input.email, input.hash, input.extra
       FROM unnest(${ids}::uuid[], ${names}::text[], ${emails}::text[], ${hashes}::text[], ${extras}::int[])
@@ -61,6 +71,13 @@ export async function enrollCandidates(options: {
     const row = byEmailRow.get(candidate.email);
     if (!row) throw new Error(`enrollment for ${candidate.email} missing after insert`);
     const token = deriveJoinToken(row.id, row.token_generation);
-    return { id: row.id, name: row.name, email: row.email, extraSeconds: row.extra_seconds, joinToken: token, joinUrl: joinUrl(token) };
+    return {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      extraSeconds: row.extra_seconds,
+      joinToken: token,
+      joinUrl: joinUrl(token),
+    };
   });
 }

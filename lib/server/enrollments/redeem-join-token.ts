@@ -14,7 +14,11 @@ export type RedeemedJoin = { token: string; expiresAt: Date; examId: string; enr
  * Exchanges a personal join token for a new candidate session. The link works on any device, any number
  * of times, until staff revoke it or the exam closes; each use is a new session (a device) and is audited.
  */
-export async function redeemJoinToken(options: { joinToken: string; userAgent: string | null; ip?: string | null }): Promise<RedeemedJoin> {
+export async function redeemJoinToken(options: {
+  joinToken: string;
+  userAgent: string | null;
+  ip?: string | null;
+}): Promise<RedeemedJoin> {
   const enrollment = await db.enrollment.findUnique({
     where: { joinTokenHash: hashJoinToken(options.joinToken) },
     select: {
@@ -28,7 +32,9 @@ export async function redeemJoinToken(options: { joinToken: string; userAgent: s
   if (!enrollment || enrollment.joinRevokedAt) {
     throw new AppError("NOT_FOUND", "This join link is not valid. Ask your exam organiser for your personal link.");
   }
-  const isClosed = enrollment.exam.status === "closed" || (enrollment.exam.closesAt !== null && enrollment.exam.closesAt <= new Date());
+  const isClosed =
+    enrollment.exam.status === "closed" ||
+    (enrollment.exam.closesAt !== null && enrollment.exam.closesAt <= new Date());
   // A candidate who already submitted may still come back to read their receipt.
   if (isClosed && enrollment.attempt?.status !== "submitted") {
     throw new AppError("EXAM_CLOSED", "This exam has closed; its join links no longer work.");

@@ -39,7 +39,6 @@ async function hour(
   };
 }
 
-
 /** Lets the not-awaited read of a 409's body (ALREADY_SUBMITTED) finish. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 

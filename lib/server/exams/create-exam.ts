@@ -45,7 +45,10 @@ export async function createExam(options: { input: CreateExamInput; actor: Audit
         questions: { select: { id: true, type: true, position: true }, orderBy: { position: "asc" } },
       },
     });
-    await recordAuditEvent({ actor, action: "exam.created", examId: exam.id, data: { questions: exam.questions.length } }, tx);
+    await recordAuditEvent(
+      { actor, action: "exam.created", examId: exam.id, data: { questions: exam.questions.length } },
+      tx,
+    );
     return exam;
   });
 }

@@ -6,7 +6,6 @@ import type { AttemptStatus } from "@/lib/shared/schemas/attempts";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 
-
 export type CandidateExam = {
   id: string;
   title: string;

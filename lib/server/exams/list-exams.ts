@@ -1,20 +1,9 @@
 import "server-only";
 
+import type { ExamSummary } from "@/lib/shared/schemas/exams";
+
 import { db } from "../db/client";
 import type { StaffPrincipal } from "../auth/sessions";
-
-export type ExamSummary = {
-  id: string;
-  title: string;
-  status: "draft" | "published" | "closed";
-  durationSeconds: number;
-  opensAt: Date | null;
-  closesAt: Date | null;
-  questionCount: number;
-  candidateCount: number;
-  startedCount: number;
-  submittedCount: number;
-};
 
 /** Exams a staff member may see: all for admins, assigned ones for proctors. Newest first. */
 export async function listExams(options: { staff: Pick<StaffPrincipal, "role" | "userId"> }): Promise<ExamSummary[]> {

@@ -5,8 +5,7 @@ import { AppError } from "@/lib/shared/errors";
 
 import { applyAnswerDelta } from "../answers/apply-answer-delta";
 import { validateDelta, type ValidatedAnswer } from "../answers/validate-delta";
-import { freezeAttempt } from "../attempts/freeze-attempt";
-import { lockAttemptRow } from "../attempts/lock-attempt-row";
+import { withLockedAttempt } from "../attempts/with-locked-attempt";
 import { actorOf } from "../auth/actor";
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -21,9 +20,9 @@ import { decryptEmergencyExport } from "./decrypt-emergency-export";
  * 2. Load the attempt scoped to the uploader: admins and the API token see every attempt, a proctor only
  *    those of exams assigned to them; anything else is 404.
  * 3. Validate every answer against the exam's questions, as an autosave would (422, nothing stored).
- * 4. In one transaction, under the attempt's row lock (which also serialises two uploads of one file):
- *    an open attempt gets the answers through the autosave rule (greater `(version, deviceId)` wins);
- *    an overdue one is frozen first, as an autosave would; a frozen one keeps them as late answers
+ * 4. In the locked-attempt transaction (with-locked-attempt.ts; the row lock also serialises two uploads of
+ *    one file): an open attempt gets the answers through the autosave rule (greater `(version, deviceId)`
+ *    wins); an overdue one has been auto-submitted by the lock; a frozen one keeps them as late answers
  *    (`via = 'export'`), skipping any the server already holds — the same edit in the paper or among the
  *    late answers — so uploading a file twice changes nothing the second time.
  * 5. An audit event says who uploaded what, and the counts.
@@ -58,16 +57,11 @@ export async function importEmergencyExport(options: {
   const answers = validateDelta(payload.answers, attempt.exam.questions);
 
   // 4.
-  const { mode, counts } = await db.$transaction(async (tx) => {
-    const locked = await lockAttemptRow(tx, attempt.id);
-    if (!locked) throw new AppError("NOT_FOUND", "No such attempt.");
-    let outcome: Omit<EmergencyImportResult, "attemptId" | "examId" | "candidate" | "deviceId" | "createdAt">;
-    if (locked.status === "in_progress" && !locked.isOverdue) {
-      outcome = { mode: "applied", counts: await applyOpen(tx, attempt.id, payload.deviceId, answers) };
-    } else {
-      if (locked.status === "in_progress") await freezeAttempt(tx, { attemptId: attempt.id, source: "auto" });
-      outcome = { mode: "late", counts: await storeLate(tx, attempt.id, payload.deviceId, answers) };
-    }
+  const { mode, counts } = await withLockedAttempt(attempt.id, async (tx, locked) => {
+    const outcome: Omit<EmergencyImportResult, "attemptId" | "examId" | "candidate" | "deviceId" | "createdAt"> =
+      locked.status === "in_progress"
+        ? { mode: "applied", counts: await applyOpen(tx, attempt.id, payload.deviceId, answers) }
+        : { mode: "late", counts: await storeLate(tx, attempt.id, payload.deviceId, answers) };
     // 5.
     await recordAuditEvent(
       {

@@ -16,13 +16,20 @@ function showing(attempt: StartedAttempt, deviceId: string, deadline?: string) {
 }
 
 async function extend(attempt: StartedAttempt, seconds: number) {
-  const response = await call(extendRoute, { params: { attemptId: attempt.attemptId }, bearer: adminToken(), json: { seconds, reason: "wifi down" } });
+  const response = await call(extendRoute, {
+    params: { attemptId: attempt.attemptId },
+    bearer: adminToken(),
+    json: { seconds, reason: "wifi down" },
+  });
   expect(response.status).toBe(200);
   return response.body as { extensionId: string; deadline: string; previousDeadline: string };
 }
 
 function extension(id: string) {
-  return db.timeExtension.findUniqueOrThrow({ where: { id }, select: { acknowledgedAt: true, acknowledgedDeviceId: true } });
+  return db.timeExtension.findUniqueOrThrow({
+    where: { id },
+    select: { acknowledgedAt: true, acknowledgedDeviceId: true },
+  });
 }
 
 describe("acknowledging an extension through the heartbeat's deadline", () => {
@@ -30,7 +37,9 @@ describe("acknowledging an extension through the heartbeat's deadline", () => {
     const attempt = await startedAttempt();
     const messages: ExamMessage[] = [];
     const unsubscribeChanges = subscribeExam(attempt.examId, (message) => messages.push(message));
-    const unsubscribeSignals = subscribeAttemptSignals(attempt.examId, attempt.attemptId, (message) => messages.push(message));
+    const unsubscribeSignals = subscribeAttemptSignals(attempt.examId, attempt.attemptId, (message) =>
+      messages.push(message),
+    );
     const unsubscribe = () => {
       unsubscribeChanges();
       unsubscribeSignals();
@@ -43,7 +52,9 @@ describe("acknowledging an extension through the heartbeat's deadline", () => {
       // Still showing the old deadline: not acknowledged, but what it shows is kept.
       expect((await showing(attempt, "laptop", given.previousDeadline)).status).toBe(200);
       expect(await extension(given.extensionId)).toEqual({ acknowledgedAt: null, acknowledgedDeviceId: null });
-      const row = await db.deviceHeartbeat.findUniqueOrThrow({ where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } } });
+      const row = await db.deviceHeartbeat.findUniqueOrThrow({
+        where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } },
+      });
       expect(row.deadlineSeen?.toISOString()).toBe(given.previousDeadline);
 
       const before = Date.now();
@@ -53,9 +64,13 @@ describe("acknowledging an extension through the heartbeat's deadline", () => {
       const acknowledged = await extension(given.extensionId);
       expect(acknowledged.acknowledgedDeviceId).toBe("laptop");
       expect(acknowledged.acknowledgedAt!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
-      const persisted = await db.deviceHeartbeat.findUniqueOrThrow({ where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } } });
+      const persisted = await db.deviceHeartbeat.findUniqueOrThrow({
+        where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } },
+      });
       expect(persisted.deadlineSeen?.toISOString()).toBe(given.deadline);
-      const live = parseLiveHeartbeat(await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "laptop"));
+      const live = parseLiveHeartbeat(
+        await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "laptop"),
+      );
       expect(live?.deadline).toBe(given.deadline);
 
       // A second device showing it later does not take the acknowledgement over.
@@ -63,10 +78,18 @@ describe("acknowledging an extension through the heartbeat's deadline", () => {
       expect(await extension(given.extensionId)).toEqual(acknowledged);
 
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const extended = messages.filter((message) => message.type === "change" && message.kind === "extended" && message.enrollmentId === attempt.enrollmentId);
+      const extended = messages.filter(
+        (message) =>
+          message.type === "change" && message.kind === "extended" && message.enrollmentId === attempt.enrollmentId,
+      );
       // One for the extension, one for its acknowledgement.
       expect(extended).toHaveLength(2);
-      expect(messages).toContainEqual({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "deadline" });
+      expect(messages).toContainEqual({
+        type: "signal",
+        examId: attempt.examId,
+        attemptId: attempt.attemptId,
+        signal: "deadline",
+      });
     } finally {
       unsubscribe();
     }
@@ -97,7 +120,9 @@ describe("acknowledging an extension through the heartbeat's deadline", () => {
     await showing(attempt, "laptop", given.previousDeadline);
     await showing(attempt, "laptop");
     expect((await extension(given.extensionId)).acknowledgedAt).toBeNull();
-    const row = await db.deviceHeartbeat.findUniqueOrThrow({ where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } } });
+    const row = await db.deviceHeartbeat.findUniqueOrThrow({
+      where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } },
+    });
     expect(row.deadlineSeen?.toISOString()).toBe(given.previousDeadline);
   });
 

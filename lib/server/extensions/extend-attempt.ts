@@ -1,10 +1,9 @@
 import "server-only";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 import { ExtendSchema } from "@/lib/shared/schemas/proctor";
 import type { ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
-import { validationError } from "../http/errors";
 import { findCandidateForStaff, type StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate } from "./extend-candidate";
 
@@ -34,9 +33,13 @@ export async function extendAttempt(options: {
     requestKey: options.requestKey,
   });
   if (result.outcome === "already_submitted") {
-    throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted; there is no time left to extend.", {
-      details: { submissionId: result.submissionId },
-    });
+    throw new AppError(
+      "ALREADY_SUBMITTED",
+      "This attempt has already been submitted; there is no time left to extend.",
+      {
+        details: { submissionId: result.submissionId },
+      },
+    );
   }
   return {
     response: {

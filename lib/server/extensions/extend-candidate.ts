@@ -6,11 +6,8 @@ import { AppError } from "@/lib/shared/errors";
 
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { actorOf } from "../auth/actor";
-import { freezeAttempt } from "../attempts/freeze-attempt";
-import { lockAttemptRow } from "../attempts/lock-attempt-row";
-import { db } from "../db/client";
-import { isLockTimeout } from "../db/errors";
-import { publishAttemptSubmitted, publishExamChange, publishExamMessage } from "../live/exam-bus";
+import { withAttemptLocks } from "../attempts/with-locked-attempt";
+import { publishExamChange, publishExamMessage } from "../live/exam-bus";
 import { actorLabel, type CandidateTarget, type StaffCaller } from "../proctor/find-candidate-for-staff";
 
 export type CandidateExtension =
@@ -47,16 +44,17 @@ type StoredExtension = {
 
 /**
  * Extra time for one candidate (docs/sync-protocol.md, "Proctor actions"). The caller has already checked
- * that `target` is in an exam it may see. In one transaction:
+ * that `target` is in an exam it may see. In one locked-attempt transaction (with-locked-attempt.ts; a row
+ * held past its lock timeout is 409 REQUEST_IN_PROGRESS):
  *
  * 1. Lock the enrollment row: extensions of one candidate run one after another, so the same
  *    Idempotency-Key is looked up and written by one of them at a time (the unique
  *    (enrollment_id, request_key) is the backstop), and a start racing us has either committed (we see
  *    its attempt) or waits for us (start-attempt reads extra_seconds under a share lock).
  * 2. The key was used before for this candidate: answer with what it did (a replay), never extend twice.
- * 3. Started: lock the attempt row (what serialises submit, autosave and the auto-submit sweeper), then
+ * 3. Started: lock the attempt row (what serialises submit, autosave and the auto-submit sweeper; past
+ *    deadline + grace but not swept yet, taking the lock auto-submits it, as for submit), then
  *    - submitted → already_submitted;
- *    - past deadline + grace but not swept yet → auto-submit it now, as submit does, → already_submitted;
  *    - running → deadline += seconds in SQL, extra_seconds += seconds, a time_extensions row, an audit event.
  * 4. Not started: extra_seconds += seconds (it counts when they start) and a row with null deadlines.
  *
@@ -73,98 +71,102 @@ export async function extendCandidate(options: {
   const staffUserId = caller.kind === "staff" ? caller.userId : null;
   const by = actorLabel(caller);
 
-  let autoSubmitted = false;
-  let result: CandidateExtension;
-  try {
-    result = await db.$transaction(
-      async (tx): Promise<CandidateExtension> => {
-        await tx.$executeRaw`SET LOCAL lock_timeout = '3s'`;
-        // 1.
-        const locked = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id::text AS id FROM enrollments WHERE id = ${target.enrollmentId}::uuid FOR UPDATE`;
-        if (locked.length === 0) throw new AppError("NOT_FOUND", "No such candidate.");
+  const result = await withAttemptLocks(async ({ tx, lock }): Promise<CandidateExtension> => {
+    // 1.
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM enrollments WHERE id = ${target.enrollmentId}::uuid FOR UPDATE`;
+    if (locked.length === 0) throw new AppError("NOT_FOUND", "No such candidate.");
 
-        // 2.
-        if (requestKey !== null) {
-          const stored = await tx.$queryRaw<StoredExtension[]>`
-            SELECT id::text AS id, attempt_id::text AS attempt_id, seconds, reason, previous_deadline, new_deadline
-            FROM time_extensions WHERE enrollment_id = ${target.enrollmentId}::uuid AND request_key = ${requestKey}`;
-          const previous = stored[0];
-          if (previous) return replayOf(previous, { enrollmentId: target.enrollmentId, seconds, reason });
-        }
-
-        const attempts = await tx.$queryRaw<{ id: string }[]>`
-          SELECT id::text AS id FROM attempts WHERE enrollment_id = ${target.enrollmentId}::uuid`;
-        const attemptId = attempts[0]?.id ?? null;
-
-        let previousDeadline: Date | null = null;
-        let deadline: Date | null = null;
-        if (attemptId !== null) {
-          // 3.
-          const row = await lockAttemptRow(tx, attemptId);
-          if (!row) throw new AppError("NOT_FOUND", "No such candidate.");
-          if (row.status === "in_progress" && row.isOverdue) {
-            await freezeAttempt(tx, { attemptId, source: "auto" });
-            autoSubmitted = true;
-          }
-          if (row.status === "submitted" || row.isOverdue) {
-            const submission = await tx.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
-            return { outcome: "already_submitted", enrollmentId: target.enrollmentId, attemptId, submissionId: submission.id };
-          }
-          // Moved in SQL, from the value under our lock: two extensions add up, never overwrite each other.
-          const moved = await tx.$queryRaw<{ deadline: Date }[]>`
-            UPDATE attempts SET deadline = deadline + make_interval(secs => ${seconds}::int)
-            WHERE id = ${attemptId}::uuid AND status = 'in_progress'
-            RETURNING deadline`;
-          deadline = moved[0]!.deadline;
-          previousDeadline = new Date(deadline.getTime() - seconds * 1000);
-        }
-
-        // 3. and 4.
-        await tx.$executeRaw`
-          UPDATE enrollments SET extra_seconds = extra_seconds + ${seconds}::int WHERE id = ${target.enrollmentId}::uuid`;
-        const extensionId = randomUUID();
-        await tx.$executeRaw`
-          INSERT INTO time_extensions (id, exam_id, enrollment_id, attempt_id, seconds, reason, staff_user_id, actor_label,
-                                       request_key, previous_deadline, new_deadline)
-          VALUES (${extensionId}::uuid, ${target.examId}::uuid, ${target.enrollmentId}::uuid, ${attemptId}::uuid, ${seconds}::int,
-                  ${reason}, ${staffUserId}::uuid, ${by}, ${requestKey}, ${previousDeadline}, ${deadline})`;
-        await recordAuditEvent(
-          {
-            actor: actorOf(caller),
-            action: "attempt.extended",
-            examId: target.examId,
-            enrollmentId: target.enrollmentId,
-            ...(attemptId ? { attemptId } : {}),
-            data: {
-              extensionId,
-              by,
-              seconds,
-              reason,
-              previousDeadline: previousDeadline?.toISOString() ?? null,
-              deadline: deadline?.toISOString() ?? null,
-              pendingStart: attemptId === null,
-            },
-          },
-          tx,
-        );
-        if (attemptId === null) {
-          return { outcome: "pending_start", extensionId, enrollmentId: target.enrollmentId, attemptId: null, seconds, previousDeadline: null, deadline: null, isReplay: false };
-        }
-        return { outcome: "extended", extensionId, enrollmentId: target.enrollmentId, attemptId, seconds, previousDeadline: previousDeadline!, deadline: deadline!, isReplay: false };
-      },
-      { maxWait: 5_000, timeout: 15_000 },
-    );
-  } catch (error) {
-    if (isLockTimeout(error)) {
-      throw new AppError("REQUEST_IN_PROGRESS", "The candidate's attempt is busy. It is safe to retry.", { headers: { "Retry-After": "1" } });
+    // 2.
+    if (requestKey !== null) {
+      const stored = await tx.$queryRaw<StoredExtension[]>`
+        SELECT id::text AS id, attempt_id::text AS attempt_id, seconds, reason, previous_deadline, new_deadline
+        FROM time_extensions WHERE enrollment_id = ${target.enrollmentId}::uuid AND request_key = ${requestKey}`;
+      const previous = stored[0];
+      if (previous) return replayOf(previous, { enrollmentId: target.enrollmentId, seconds, reason });
     }
-    throw error;
-  }
 
-  if (autoSubmitted && result.outcome === "already_submitted") {
-    publishAttemptSubmitted({ examId: target.examId, enrollmentId: target.enrollmentId, attemptId: result.attemptId });
-  } else if ((result.outcome === "extended" || result.outcome === "pending_start") && !result.isReplay) {
+    const attempts = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM attempts WHERE enrollment_id = ${target.enrollmentId}::uuid`;
+    const attemptId = attempts[0]?.id ?? null;
+
+    let previousDeadline: Date | null = null;
+    let deadline: Date | null = null;
+    if (attemptId !== null) {
+      // 3.
+      const attempt = await lock(attemptId);
+      if (!attempt) throw new AppError("NOT_FOUND", "No such candidate.");
+      if (attempt.status === "submitted") {
+        const submission = await tx.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
+        return {
+          outcome: "already_submitted",
+          enrollmentId: target.enrollmentId,
+          attemptId,
+          submissionId: submission.id,
+        };
+      }
+      // Moved in SQL, from the value under our lock: two extensions add up, never overwrite each other.
+      const moved = await tx.$queryRaw<{ deadline: Date }[]>`
+        UPDATE attempts SET deadline = deadline + make_interval(secs => ${seconds}::int)
+        WHERE id = ${attemptId}::uuid AND status = 'in_progress'
+        RETURNING deadline`;
+      deadline = moved[0]!.deadline;
+      previousDeadline = new Date(deadline.getTime() - seconds * 1000);
+    }
+
+    // 3. and 4.
+    await tx.$executeRaw`
+      UPDATE enrollments SET extra_seconds = extra_seconds + ${seconds}::int WHERE id = ${target.enrollmentId}::uuid`;
+    const extensionId = randomUUID();
+    await tx.$executeRaw`
+      INSERT INTO time_extensions (id, exam_id, enrollment_id, attempt_id, seconds, reason, staff_user_id, actor_label,
+                                   request_key, previous_deadline, new_deadline)
+      VALUES (${extensionId}::uuid, ${target.examId}::uuid, ${target.enrollmentId}::uuid, ${attemptId}::uuid, ${seconds}::int,
+              ${reason}, ${staffUserId}::uuid, ${by}, ${requestKey}, ${previousDeadline}, ${deadline})`;
+    await recordAuditEvent(
+      {
+        actor: actorOf(caller),
+        action: "attempt.extended",
+        examId: target.examId,
+        enrollmentId: target.enrollmentId,
+        ...(attemptId ? { attemptId } : {}),
+        data: {
+          extensionId,
+          by,
+          seconds,
+          reason,
+          previousDeadline: previousDeadline?.toISOString() ?? null,
+          deadline: deadline?.toISOString() ?? null,
+          pendingStart: attemptId === null,
+        },
+      },
+      tx,
+    );
+    if (attemptId === null) {
+      return {
+        outcome: "pending_start",
+        extensionId,
+        enrollmentId: target.enrollmentId,
+        attemptId: null,
+        seconds,
+        previousDeadline: null,
+        deadline: null,
+        isReplay: false,
+      };
+    }
+    return {
+      outcome: "extended",
+      extensionId,
+      enrollmentId: target.enrollmentId,
+      attemptId,
+      seconds,
+      previousDeadline: previousDeadline!,
+      deadline: deadline!,
+      isReplay: false,
+    };
+  });
+
+  if ((result.outcome === "extended" || result.outcome === "pending_start") && !result.isReplay) {
     publishExamChange(target.examId, target.enrollmentId, "extended");
     if (result.attemptId !== null) {
       publishExamMessage({ type: "signal", examId: target.examId, attemptId: result.attemptId, signal: "deadline" });
@@ -174,9 +176,15 @@ export async function extendCandidate(options: {
 }
 
 /** Step 2: the stored extension for this key. Another body under the same key is refused, as for submit. */
-function replayOf(stored: StoredExtension, request: { enrollmentId: string; seconds: number; reason: string }): CandidateExtension {
+function replayOf(
+  stored: StoredExtension,
+  request: { enrollmentId: string; seconds: number; reason: string },
+): CandidateExtension {
   if (stored.seconds !== request.seconds || stored.reason !== request.reason) {
-    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+    throw new AppError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was already used with a different request body.",
+    );
   }
   if (stored.attempt_id === null || stored.new_deadline === null || stored.previous_deadline === null) {
     return {

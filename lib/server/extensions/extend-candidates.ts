@@ -1,11 +1,10 @@
 import "server-only";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 import { BulkExtendSchema } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult } from "@/lib/shared/schemas/proctor-actions";
 
 import { db } from "../db/client";
-import { validationError } from "../http/errors";
 import { findWatchedExam } from "../proctor/find-watched-exam";
 import type { StaffCaller } from "../proctor/find-candidate-for-staff";
 import { extendCandidate, type CandidateExtension } from "./extend-candidate";
@@ -47,7 +46,10 @@ export async function extendCandidates(options: {
       WHERE request_key = ${requestKey} AND enrollment_id = ANY(${[...inExam]}::uuid[])
         AND (seconds <> ${seconds}::int OR reason <> ${reason})`;
     if ((reused[0]?.n ?? 0) > 0) {
-      throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
+      throw new AppError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "This Idempotency-Key was already used with a different request body.",
+      );
     }
   }
 

@@ -24,7 +24,13 @@ export async function checkHealth(): Promise<Health> {
   const redis =
     state.mode.kind === "single-instance"
       ? ("not-configured" as const)
-      : await withRedis(async (client) => ((await client.set(redisKeys.healthProbe(), Date.now().toString(), "EX", 60)) === "OK" ? ("up" as const) : ("down" as const)), "down" as const);
+      : await withRedis(
+          async (client) =>
+            (await client.set(redisKeys.healthProbe(), Date.now().toString(), "EX", 60)) === "OK"
+              ? ("up" as const)
+              : ("down" as const),
+          "down" as const,
+        );
   const status = postgres === "down" ? "down" : redis === "down" ? "degraded" : "ok";
   return { status, postgres, redis, mode: state.mode.kind, serverTime: new Date().toISOString() };
 }

@@ -55,7 +55,13 @@ export async function recordHeartbeat(options: {
 
   // 3.
   const receivedAt = Date.now();
-  await trackOfflineSpans({ attemptId: attempt.id, deviceId: heartbeat.deviceId, online: heartbeat.online, previous, now: receivedAt });
+  await trackOfflineSpans({
+    attemptId: attempt.id,
+    deviceId: heartbeat.deviceId,
+    online: heartbeat.online,
+    previous,
+    now: receivedAt,
+  });
   const isPersisted = live === null || shouldPersistHeartbeat(previous, heartbeat, receivedAt);
   if (isPersisted) {
     try {
@@ -69,7 +75,13 @@ export async function recordHeartbeat(options: {
 
   // A newly shown deadline may acknowledge a proctor's extension (before the live copy remembers it as seen).
   const { examId, enrollmentId } = options.candidate;
-  if (heartbeat.deadline && heartbeat.deadline !== previous?.deadline) await acknowledgeExtensions({ examId, enrollmentId, deviceId: heartbeat.deviceId, deadlineSeen: heartbeat.deadline });
+  if (heartbeat.deadline && heartbeat.deadline !== previous?.deadline)
+    await acknowledgeExtensions({
+      examId,
+      enrollmentId,
+      deviceId: heartbeat.deviceId,
+      deadlineSeen: heartbeat.deadline,
+    });
 
   // 4.
   const next: LiveHeartbeat = {

@@ -80,7 +80,10 @@ describe("a pool with every connection busy", () => {
   it("answers 503 when a submit's transaction cannot start in time", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
     // Prisma's own words for a transaction that waited longer than `maxWait` for a connection.
-    const error = Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { name: "PrismaClientKnownRequestError", code: "P2028" });
+    const error = Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), {
+      name: "PrismaClientKnownRequestError",
+      code: "P2028",
+    });
     expect(errorResponse(error).status).toBe(503);
     spy.mockRestore();
   });

@@ -35,7 +35,9 @@ describe("errorResponse", () => {
 
   it("answers 503 with Retry-After when the database is unreachable", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = errorResponse(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }));
+    const response = errorResponse(
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("2");
     spy.mockRestore();
@@ -46,12 +48,29 @@ describe("errorResponse", () => {
   // and 57P03. They are an outage to wait out, like ECONNREFUSED; see database-unavailable.int.test.ts.
   it.each([
     ["a pooled connection the server closed", "P1017", "Server has closed the connection."],
-    ["a raw query on a closed connection", "P2010", "Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`"],
-    ["a fast or immediate shutdown", "P2010", "Raw query failed. Code: `57P01`. Message: `terminating connection due to administrator command`"],
-    ["a restart in progress", "P2010", "Raw query failed. Code: `57P03`. Message: `the database system is starting up`"],
+    [
+      "a raw query on a closed connection",
+      "P2010",
+      "Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`",
+    ],
+    [
+      "a fast or immediate shutdown",
+      "P2010",
+      "Raw query failed. Code: `57P01`. Message: `terminating connection due to administrator command`",
+    ],
+    [
+      "a restart in progress",
+      "P2010",
+      "Raw query failed. Code: `57P03`. Message: `the database system is starting up`",
+    ],
   ])("answers 503 for %s", async (_, code, message) => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = errorResponse(Object.assign(new Error(`\nInvalid \`prisma.$queryRaw()\` invocation:\n\n\n${message}`), { name: "PrismaClientKnownRequestError", code }));
+    const response = errorResponse(
+      Object.assign(new Error(`\nInvalid \`prisma.$queryRaw()\` invocation:\n\n\n${message}`), {
+        name: "PrismaClientKnownRequestError",
+        code,
+      }),
+    );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("2");
     spy.mockRestore();
@@ -59,7 +78,12 @@ describe("errorResponse", () => {
 
   it("still answers 500 for a query error that is not an outage", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = errorResponse(Object.assign(new Error("Raw query failed. Code: `42601`. Message: `syntax error at or near \"SELEC\"`"), { name: "PrismaClientKnownRequestError", code: "P2010" }));
+    const response = errorResponse(
+      Object.assign(new Error('Raw query failed. Code: `42601`. Message: `syntax error at or near "SELEC"`'), {
+        name: "PrismaClientKnownRequestError",
+        code: "P2010",
+      }),
+    );
     expect(response.status).toBe(500);
     spy.mockRestore();
   });

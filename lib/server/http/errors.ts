@@ -3,26 +3,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 
-import { AppError, type ErrorIssue } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 
 import { log } from "../log";
-
-/** zod issues as `{ path: "questions.2.options.0.id", message }`, the shape of `details.issues`. */
-export function zodIssues(error: z.ZodError): ErrorIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
-  }));
-}
-
-export function validationError(error: z.ZodError, where: "body" | "path" | "query" = "body"): AppError {
-  const issues = zodIssues(error);
-  const first = issues[0];
-  const summary = first ? `${first.path}: ${first.message}` : "invalid input";
-  return new AppError("VALIDATION_FAILED", `Invalid ${where}: ${summary}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}.`, {
-    details: { issues },
-  });
-}
 
 // Postgres away or on its way back, an outage to wait out (503 + Retry-After) rather than a bug (500).
 // Besides a refused or timed-out connection, a restart shows up as a pooled connection the server closed
@@ -36,31 +19,39 @@ const DATABASE_UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|P1001|P1002|P1017|P2024|Can't reach database|Connection terminated|connect ECONN|too many clients|Server has closed the connection|57P0[123]|terminating connection due to|database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|P2028|Unable to start a transaction in the given time/i;
 
 function isDatabaseUnavailable(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.name} ${error.message} ${String((error as { code?: unknown }).code ?? "")}` : "";
+  const text =
+    error instanceof Error ? `${error.name} ${error.message} ${String((error as { code?: unknown }).code ?? "")}` : "";
   return DATABASE_UNAVAILABLE.test(text);
 }
 
-/** The one place where a thrown value becomes an HTTP response. A 500 never echoes internals. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof AppError) {
-    return Response.json(error.toBody(), { status: error.status, headers: error.headers });
-  }
-  if (error instanceof z.ZodError) {
-    const appError = validationError(error);
-    return Response.json(appError.toBody(), { status: appError.status });
-  }
+/**
+ * What a thrown value answers as: an AppError as it is, a zod error as 422, a database outage or overload
+ * as 503 with Retry-After, anything else as 500. The last two are logged with a request id, which the
+ * body's `details.requestId` repeats so a report can be matched to its log line; a 500 never echoes internals.
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof z.ZodError) return validationError(error);
   const requestId = randomUUID();
   if (isDatabaseUnavailable(error)) {
     log.error("database unavailable", { requestId, error });
-    const appError = new AppError("UNAVAILABLE", "The service is briefly unavailable. Retry in a few seconds.", {
+    return new AppError("UNAVAILABLE", "The service is briefly unavailable. Retry in a few seconds.", {
       details: { requestId },
       headers: { "Retry-After": "2" },
     });
-    return Response.json(appError.toBody(), { status: appError.status, headers: appError.headers });
   }
   log.error("unhandled error", { requestId, error });
-  const appError = new AppError("INTERNAL", "Something went wrong on our side. Nothing you sent was lost; retry shortly.", {
+  return new AppError("INTERNAL", "Something went wrong on our side. Nothing you sent was lost; retry shortly.", {
     details: { requestId },
   });
-  return Response.json(appError.toBody(), { status: appError.status });
+}
+
+/** The one error body, with the error's status and headers. */
+export function appErrorResponse(error: AppError): Response {
+  return Response.json(error.toBody(), { status: error.status, headers: error.headers });
+}
+
+/** The one place where a thrown value becomes an HTTP response (toAppError, then appErrorResponse). */
+export function errorResponse(error: unknown): Response {
+  return appErrorResponse(toAppError(error));
 }

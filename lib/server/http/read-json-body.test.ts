@@ -5,7 +5,11 @@ import { AppError } from "@/lib/shared/errors";
 import { readJsonBody } from "./read-json-body";
 
 function request(body: BodyInit | null, headers: Record<string, string> = {}): Request {
-  return new Request("http://holdfast.test/", { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  return new Request("http://holdfast.test/", {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+  });
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -46,8 +50,18 @@ describe("readJsonBody", () => {
 
   it("refuses a JSON body not labelled as JSON with UNSUPPORTED_MEDIA_TYPE", async () => {
     const labelled = (contentType: string | null): Request =>
-      new Request("http://holdfast.test/", { method: "POST", body: new TextEncoder().encode('{"a":1}'), headers: contentType ? { "content-type": contentType } : {} });
-    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", null]) {
+      new Request("http://holdfast.test/", {
+        method: "POST",
+        body: new TextEncoder().encode('{"a":1}'),
+        headers: contentType ? { "content-type": contentType } : {},
+      });
+    for (const type of [
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+      null,
+    ]) {
       expect(await codeOf(readJsonBody(labelled(type)))).toBe("UNSUPPORTED_MEDIA_TYPE");
     }
     for (const type of ["application/json", "Application/JSON; charset=utf-8", "application/merge-patch+json"]) {
@@ -56,6 +70,8 @@ describe("readJsonBody", () => {
   });
 
   it("answers BAD_REQUEST, not UNSUPPORTED_MEDIA_TYPE, for a body that is not JSON at all", async () => {
-    expect(await codeOf(readJsonBody(new Request("http://holdfast.test/", { method: "POST", body: "{nope" })))).toBe("BAD_REQUEST");
+    expect(await codeOf(readJsonBody(new Request("http://holdfast.test/", { method: "POST", body: "{nope" })))).toBe(
+      "BAD_REQUEST",
+    );
   });
 });

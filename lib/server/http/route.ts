@@ -2,7 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 
-import { AppError } from "@/lib/shared/errors";
+import { AppError, validationError } from "@/lib/shared/errors";
 
 import { readCookie, SESSION_COOKIES } from "../auth/cookies";
 import {
@@ -14,8 +14,10 @@ import {
 } from "../auth/sessions";
 import { safeEqual } from "../crypto";
 import { env } from "../env.mjs";
-import { noteRequestExam } from "../exam-health/request-exam";
-import { errorResponse, validationError } from "./errors";
+import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capacity";
+import { observeSyncRequest } from "../metrics/observe-sync-request";
+import type { SyncEndpoint } from "../metrics/registry";
+import { appErrorResponse, toAppError } from "./errors";
 import { readJsonBody } from "./read-json-body";
 
 /**
@@ -43,8 +45,27 @@ type PrincipalFor<A extends Access> = A extends "public"
 
 type RouteConfig<A extends Access, B extends z.ZodType | undefined, P extends z.ZodType | undefined> = {
   access: A;
-  body?: B;
+  /** The path params' schema; a path that does not parse is 404. */
   params?: P;
+  /**
+   * The JSON body's schema. Every body is read the same way, here (readJsonBody: size cap, UTF-8, JSON,
+   * Content-Type) before the session is looked up, and checked against the schema after it (422). A
+   * request without a body is 400, unless `isBodyOptional` (then the handler gets `undefined`). An
+   * operation that must check the caller's scope before the fields (another exam's id is a 404 whatever
+   * the body) takes `z.unknown()` here and parses the body itself.
+   */
+  body?: B;
+  isBodyOptional?: boolean;
+  /**
+   * A sync request with a rate limit of its own (lib/server/limits): one point from the candidate's budget
+   * and the cluster's, taken once the body is valid and before the handler runs; 429 RATE_LIMITED when spent.
+   */
+  limit?: A extends "candidate" ? SyncLimit : never;
+  /**
+   * Count and time every request, whatever its outcome, for the metrics and the exam's health
+   * (lib/server/metrics/observe-sync-request.ts).
+   */
+  observe?: SyncEndpoint;
 };
 
 export type HandlerContext<A extends Access, B extends z.ZodType | undefined, P extends z.ZodType | undefined> = {
@@ -94,48 +115,89 @@ async function resolvePrincipal(request: Request, access: Access): Promise<unkno
 }
 
 /**
- * Wraps a route handler: resolves the session, checks the role, parses path params and the JSON body
- * with zod, and turns every thrown error into the one error body. Handlers only call an operation.
+ * Wraps a route handler and owns the whole request:
+ *
+ * 1. Path params (404 when they cannot name anything), then the body's size and syntax (readJsonBody),
+ *    before authentication costs a database round trip on junk.
+ * 2. The session and the role (401, 403).
+ * 3. The body's fields (422): after authentication, so an anonymous caller learns nothing of a schema.
+ * 4. The rate limit (`limit`), then the handler, which only calls an operation.
+ * 5. Every thrown error becomes the one error body (errors.ts).
+ * 6. With `observe`, the request is counted and timed with its outcome, its error code and its exam.
  */
-export function route<A extends Access, B extends z.ZodType | undefined = undefined, P extends z.ZodType | undefined = undefined>(
+export function route<
+  A extends Access,
+  B extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
   config: RouteConfig<A, B, P>,
   handler: (context: HandlerContext<A, B, P>) => Promise<Response>,
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
   return async (request, context) => {
+    const started = performance.now();
+    const rawParams: unknown =
+      config.params || config.observe ? await context.params.catch(() => undefined) : undefined;
+    let examId: string | undefined;
+    let response: Response;
+    let failure: AppError | undefined;
     try {
+      // 1.
       let params: unknown = {};
       if (config.params) {
-        const parsed = config.params.safeParse(await context.params);
-        // A path that cannot name a resource is a resource that does not exist.
+        const parsed = config.params.safeParse(rawParams);
         if (!parsed.success) throw new AppError("NOT_FOUND", "Not found.");
         params = parsed.data;
       }
-
-      // Size and syntax are checked before authentication costs a database round trip on junk;
-      // field validation comes after it, so an anonymous caller learns nothing about a protected schema.
       const raw = config.body ? await readJsonBody(request) : undefined;
-      const principal = (await resolvePrincipal(request, config.access)) as PrincipalFor<A>;
-      // For the per-exam request statistics (lib/server/exam-health): the exam is known from here on.
-      if (config.access === "candidate") noteRequestExam(request, (principal as CandidatePrincipal).examId);
 
+      // 2.
+      const principal = (await resolvePrincipal(request, config.access)) as PrincipalFor<A>;
+      const candidate = config.access === "candidate" ? (principal as CandidatePrincipal) : null;
+      examId = candidate?.examId;
+
+      // 3.
       let body: unknown = undefined;
-      if (config.body) {
+      if (config.body && (raw !== undefined || !config.isBodyOptional)) {
         if (raw === undefined) throw new AppError("BAD_REQUEST", "The request needs a JSON body.");
         const parsed = config.body.safeParse(raw);
         if (!parsed.success) throw validationError(parsed.error);
         body = parsed.data;
       }
 
-      return await handler({
+      // 4.
+      if (config.limit && candidate) await consumeSyncCapacity(config.limit, candidate.enrollmentId);
+      response = await handler({
         request,
         principal,
         body: body as HandlerContext<A, B, P>["body"],
         params: params as HandlerContext<A, B, P>["params"],
       });
     } catch (error) {
-      return errorResponse(error);
+      // 5.
+      failure = toAppError(error);
+      response = appErrorResponse(failure);
     }
+
+    // 6.
+    if (config.observe) {
+      const requestId = failure?.details?.requestId;
+      observeSyncRequest({
+        endpoint: config.observe,
+        response,
+        errorCode: failure?.code,
+        requestId: typeof requestId === "string" ? requestId : undefined,
+        examId,
+        attemptId: attemptIdOf(rawParams),
+        seconds: (performance.now() - started) / 1000,
+      });
+    }
+    return response;
   };
+}
+
+function attemptIdOf(params: unknown): string | undefined {
+  const value = (params as { attemptId?: unknown } | null | undefined)?.attemptId;
+  return typeof value === "string" ? value : undefined;
 }
 
 /** A JSON response with the given status. */

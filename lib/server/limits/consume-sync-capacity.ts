@@ -12,18 +12,18 @@ const ALL = "all";
 
 /**
  * Takes one point from each limiter in order, stopping at the first that refuses: a request limited
- * per attempt does not also spend the cluster-wide budget. A refusal is a 429 RATE_LIMITED with
+ * per candidate does not also spend the cluster-wide budget. A refusal is a 429 RATE_LIMITED with
  * `Retry-After`. A limiter that fails in any other way lets the request through: limits keep the
  * service calm, they never decide whether a candidate's work is accepted.
  */
-async function consumeEach(steps: readonly (readonly [Limiter, string])[], attemptId: string): Promise<void> {
+async function consumeEach(steps: readonly (readonly [Limiter, string])[], enrollmentId: string): Promise<void> {
   for (const [limiter, key] of steps) {
     try {
       await limiter.consume(key);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) throw rateLimitedError(rejection.msBeforeNext);
       log.warn("rate limiter failed; letting the request through", {
-        attemptId,
+        enrollmentId,
         error: rejection instanceof Error ? rejection.message : String(rejection),
       });
       return;
@@ -31,35 +31,50 @@ async function consumeEach(steps: readonly (readonly [Limiter, string])[], attem
   }
 }
 
-// Callers pass the caller's enrollment id (one attempt per enrollment) rather than the attempt id from the
-// URL: a guessed attempt id can then never spend another candidate's allowance.
+// Keyed by the caller's enrollment id (one attempt per enrollment, so the "per attempt" limits are per
+// candidate), never by the attempt id from the URL: a guessed attempt id can then never spend another
+// candidate's allowance.
 
-/** One autosave of `attemptId`: its own limit, then the cluster's autosave budget. */
-export async function consumeAutosave(attemptId: string, limiters?: SyncLimiters): Promise<void> {
+/** One autosave by the candidate of `enrollmentId`: their own limit, then the cluster's autosave budget. */
+export async function consumeAutosave(enrollmentId: string, limiters?: SyncLimiters): Promise<void> {
   const { autosavePerAttempt, autosaveGlobal } = limiters ?? (await getSyncLimiters());
   await consumeEach(
     [
-      [autosavePerAttempt, attemptId],
+      [autosavePerAttempt, enrollmentId],
       [autosaveGlobal, ALL],
     ],
-    attemptId,
+    enrollmentId,
   );
 }
 
-/** One submit of `attemptId`, from the submit counters only: autosaves can never use them up. */
-export async function consumeSubmit(attemptId: string, limiters?: SyncLimiters): Promise<void> {
+/** One submit by the candidate of `enrollmentId`, from the submit counters only: autosaves can never use them up. */
+export async function consumeSubmit(enrollmentId: string, limiters?: SyncLimiters): Promise<void> {
   const { submitPerAttempt, submitGlobal } = limiters ?? (await getSyncLimiters());
   await consumeEach(
     [
-      [submitPerAttempt, attemptId],
+      [submitPerAttempt, enrollmentId],
       [submitGlobal, ALL],
     ],
-    attemptId,
+    enrollmentId,
   );
 }
 
-/** One heartbeat of `attemptId` (a lenient limit of its own). */
-export async function consumeHeartbeat(attemptId: string, limiters?: SyncLimiters): Promise<void> {
+/** One heartbeat by the candidate of `enrollmentId` (a lenient limit of its own). */
+export async function consumeHeartbeat(enrollmentId: string, limiters?: SyncLimiters): Promise<void> {
   const { heartbeatPerAttempt } = limiters ?? (await getSyncLimiters());
-  await consumeEach([[heartbeatPerAttempt, attemptId]], attemptId);
+  await consumeEach([[heartbeatPerAttempt, enrollmentId]], enrollmentId);
+}
+
+/** The sync requests that have limits of their own (`route()`'s `limit` option). */
+export type SyncLimit = "autosave" | "submit" | "heartbeat";
+
+const CONSUMERS: Record<SyncLimit, (enrollmentId: string) => Promise<void>> = {
+  autosave: (enrollmentId) => consumeAutosave(enrollmentId),
+  submit: (enrollmentId) => consumeSubmit(enrollmentId),
+  heartbeat: (enrollmentId) => consumeHeartbeat(enrollmentId),
+};
+
+/** One request of `kind` by the candidate of `enrollmentId`, or 429 RATE_LIMITED. */
+export function consumeSyncCapacity(kind: SyncLimit, enrollmentId: string): Promise<void> {
+  return CONSUMERS[kind](enrollmentId);
 }

@@ -53,7 +53,11 @@ export async function markDeviceConnected(device: DeviceRef): Promise<void> {
 export async function markDeviceDisconnected(device: DeviceRef, at = Date.now()): Promise<void> {
   const isStoredInRedis = await withRedis(async (client) => {
     const key = redisKeys.heartbeats(device.attemptId);
-    await client.multi().hset(key, presenceField(device.deviceId), String(at)).expire(key, LIVE_HEARTBEAT_TTL_SECONDS).exec();
+    await client
+      .multi()
+      .hset(key, presenceField(device.deviceId), String(at))
+      .expire(key, LIVE_HEARTBEAT_TTL_SECONDS)
+      .exec();
     return true;
   }, false);
   if (!isStoredInRedis) {

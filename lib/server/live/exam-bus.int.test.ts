@@ -4,7 +4,13 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { publishExamChange, publishExamMessage, subscribeAttemptSignals, subscribeExam, type ExamMessage } from "./exam-bus";
+import {
+  publishExamChange,
+  publishExamMessage,
+  subscribeAttemptSignals,
+  subscribeExam,
+  type ExamMessage,
+} from "./exam-bus";
 
 function collector<T>() {
   const received: T[] = [];
@@ -52,7 +58,10 @@ describe("exam bus", () => {
     const dashboard = collector<ExamMessage>();
     const stopDashboard = subscribeExam(examId, dashboard.listener);
 
-    await publishUntilHeard(() => publishExamMessage({ type: "signal", examId, attemptId: attemptA, signal: "deadline" }), a.received);
+    await publishUntilHeard(
+      () => publishExamMessage({ type: "signal", examId, attemptId: attemptA, signal: "deadline" }),
+      a.received,
+    );
     publishExamChange(examId, randomUUID(), "saved");
     await until(() => dashboard.received.length > 0);
     publishExamMessage({ type: "signal", examId, attemptId: attemptB, signal: "submitted" });
@@ -70,12 +79,18 @@ describe("exam bus", () => {
     const [examId, attemptId] = [randomUUID(), randomUUID()];
     const first = collector<ExamMessage>();
     const stop = subscribeAttemptSignals(examId, attemptId, first.listener);
-    await publishUntilHeard(() => publishExamMessage({ type: "signal", examId, attemptId, signal: "deadline" }), first.received);
+    await publishUntilHeard(
+      () => publishExamMessage({ type: "signal", examId, attemptId, signal: "deadline" }),
+      first.received,
+    );
     stop();
     const heardBefore = first.received.length;
     const second = collector<ExamMessage>();
     const stopSecond = subscribeAttemptSignals(examId, attemptId, second.listener);
-    await publishUntilHeard(() => publishExamMessage({ type: "signal", examId, attemptId, signal: "deadline" }), second.received);
+    await publishUntilHeard(
+      () => publishExamMessage({ type: "signal", examId, attemptId, signal: "deadline" }),
+      second.received,
+    );
     expect(first.received.length).toBe(heardBefore);
     stopSecond();
   });

@@ -17,14 +17,7 @@ import { getRedis } from "../redis/client";
  * never correctness.
  */
 export type ExamChangeKind =
-  | "joined"
-  | "started"
-  | "heartbeat"
-  | "presence"
-  | "saved"
-  | "submitted"
-  | "extended"
-  | "late_answer";
+  "joined" | "started" | "heartbeat" | "presence" | "saved" | "submitted" | "extended" | "late_answer";
 
 export type ExamMessage =
   | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
@@ -85,7 +78,8 @@ function subscriber(): Promise<Redis | null> {
  * process's listeners only.
  */
 export function publishExamMessage(message: ExamMessage): void {
-  const channel = message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
+  const channel =
+    message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
   void (async () => {
     const client = await getRedis();
     if (client && client.status === "ready") {

@@ -44,24 +44,50 @@ describe("changes published to the exam bus", () => {
 
     let attemptId = "";
     expect(
-      await kindsAfter(exam.id, async () => {
-        attemptId = (await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie })).body.attemptId;
-      }, 1),
+      await kindsAfter(
+        exam.id,
+        async () => {
+          attemptId = (await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie })).body
+            .attemptId;
+        },
+        1,
+      ),
     ).toEqual(["started"]);
     const attempt = { attemptId, cookie };
 
-    expect(await kindsAfter(exam.id, () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] }), 1)).toEqual(["saved"]);
+    expect(
+      await kindsAfter(
+        exam.id,
+        () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] }),
+        1,
+      ),
+    ).toEqual(["saved"]);
     // A duplicate applies nothing and says nothing.
-    expect(await kindsAfter(exam.id, () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] }), 0)).toEqual([]);
-    expect(await kindsAfter(exam.id, () => submit(attempt, { deviceId: "laptop" }, randomUUID()), 1)).toEqual(["submitted"]);
-    expect(await kindsAfter(exam.id, () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "b", version: 2 }] }), 1)).toEqual(["late_answer"]);
+    expect(
+      await kindsAfter(
+        exam.id,
+        () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] }),
+        0,
+      ),
+    ).toEqual([]);
+    expect(await kindsAfter(exam.id, () => submit(attempt, { deviceId: "laptop" }, randomUUID()), 1)).toEqual([
+      "submitted",
+    ]);
+    expect(
+      await kindsAfter(
+        exam.id,
+        () => autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "b", version: 2 }] }),
+        1,
+      ),
+    ).toEqual(["late_answer"]);
   });
 
   it("the auto-submit sweeper publishes each attempt it froze", async () => {
     const exam = await createExam();
     const [candidate] = await enroll(exam.id, 1);
     const cookie = await join(candidate!.joinToken);
-    const attemptId = (await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie })).body.attemptId as string;
+    const attemptId = (await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie })).body
+      .attemptId as string;
     await db.attempt.update({ where: { id: attemptId }, data: { deadline: new Date(Date.now() - 3_600_000) } });
     expect(await kindsAfter(exam.id, () => autoSubmitOverdue(), 1)).toEqual(["submitted"]);
   });

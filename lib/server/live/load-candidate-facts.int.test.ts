@@ -35,7 +35,6 @@ async function examWith(count: number, started: number) {
   return { exam, candidates, attempts };
 }
 
-
 beforeAll(async () => {
   const client = await getRedis();
   const until = Date.now() + 5_000;
@@ -49,13 +48,41 @@ describe("loadCandidateFacts", () => {
     const [running, submitted, autoSubmitted, forced] = attempts as [Started, Started, Started, Started];
     const [single, multiple] = exam.questions as unknown as [{ id: string }, { id: string }];
 
-    expect((await autosave(running, { deviceId: "laptop", answers: [{ questionId: single.id, value: "a", version: 1 }, { questionId: multiple.id, value: ["a"], version: 2 }] })).status).toBe(200);
+    expect(
+      (
+        await autosave(running, {
+          deviceId: "laptop",
+          answers: [
+            { questionId: single.id, value: "a", version: 1 },
+            { questionId: multiple.id, value: ["a"], version: 2 },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     // A digest that is not the frozen paper's: the proctor is told.
-    expect((await submit(submitted, { deviceId: "laptop", answers: [{ questionId: single.id, value: "b", version: 1 }], digest: "0".repeat(64) }, randomUUID())).status).toBe(200);
-    await db.attempt.update({ where: { id: autoSubmitted.attemptId }, data: { deadline: new Date(Date.now() - 3_600_000) } });
+    expect(
+      (
+        await submit(
+          submitted,
+          { deviceId: "laptop", answers: [{ questionId: single.id, value: "b", version: 1 }], digest: "0".repeat(64) },
+          randomUUID(),
+        )
+      ).status,
+    ).toBe(200);
+    await db.attempt.update({
+      where: { id: autoSubmitted.attemptId },
+      data: { deadline: new Date(Date.now() - 3_600_000) },
+    });
     expect(await autoSubmitAttempt(autoSubmitted.attemptId)).not.toBeNull();
     // The autosave of a frozen attempt is kept as a late answer.
-    expect((await autosave(autoSubmitted, { deviceId: "phone", answers: [{ questionId: single.id, value: "a", version: 5 }] })).status).toBe(409);
+    expect(
+      (
+        await autosave(autoSubmitted, {
+          deviceId: "phone",
+          answers: [{ questionId: single.id, value: "a", version: 5 }],
+        })
+      ).status,
+    ).toBe(409);
     await db.$transaction((tx) => freezeAttempt(tx, { attemptId: forced.attemptId, source: "proctor" }));
 
     const facts = await loadCandidateFacts({ examId: exam.id });
@@ -63,16 +90,48 @@ describe("loadCandidateFacts", () => {
     const byId = new Map(facts.map((candidate) => [candidate.enrollmentId, candidate]));
 
     const live = byId.get(running.enrollmentId)!;
-    expect(live).toMatchObject({ attemptId: running.attemptId, phase: "in_progress", answered: 2, total: 5, revision: 1, graceSeconds: 60, extraSeconds: 0, submittedAt: null, submissionSource: null, digestMismatch: false, lateAnswers: 0, lastExtension: null });
+    expect(live).toMatchObject({
+      attemptId: running.attemptId,
+      phase: "in_progress",
+      answered: 2,
+      total: 5,
+      revision: 1,
+      graceSeconds: 60,
+      extraSeconds: 0,
+      submittedAt: null,
+      submissionSource: null,
+      digestMismatch: false,
+      lateAnswers: 0,
+      lastExtension: null,
+    });
     expect(live.startedAt).toBeGreaterThan(Date.now() - 60_000);
     expect(live.deadline).toBe(live.startedAt! + 3_600_000);
     expect(live.lastSaveAt).toBeGreaterThanOrEqual(live.startedAt!);
 
-    expect(byId.get(submitted.enrollmentId)).toMatchObject({ phase: "submitted", submissionSource: "candidate", digestMismatch: true, answered: 1 });
+    expect(byId.get(submitted.enrollmentId)).toMatchObject({
+      phase: "submitted",
+      submissionSource: "candidate",
+      digestMismatch: true,
+      answered: 1,
+    });
     expect(byId.get(submitted.enrollmentId)!.submittedAt).toBeGreaterThan(0);
-    expect(byId.get(autoSubmitted.enrollmentId)).toMatchObject({ phase: "auto_submitted", submissionSource: "auto", lateAnswers: 1, digestMismatch: false });
+    expect(byId.get(autoSubmitted.enrollmentId)).toMatchObject({
+      phase: "auto_submitted",
+      submissionSource: "auto",
+      lateAnswers: 1,
+      digestMismatch: false,
+    });
     expect(byId.get(forced.enrollmentId)).toMatchObject({ phase: "submitted", submissionSource: "proctor" });
-    expect(byId.get(candidates[4]!.id)).toMatchObject({ attemptId: null, phase: "not_started", startedAt: null, deadline: null, answered: 0, total: 5, lastSaveAt: null, devices: [] });
+    expect(byId.get(candidates[4]!.id)).toMatchObject({
+      attemptId: null,
+      phase: "not_started",
+      startedAt: null,
+      deadline: null,
+      answered: 0,
+      total: 5,
+      lastSaveAt: null,
+      devices: [],
+    });
     for (const candidate of facts) expect(candidate.observedAt).toBeGreaterThanOrEqual(live.startedAt!);
 
     const counters = countCandidates(facts, Date.now());
@@ -84,7 +143,9 @@ describe("loadCandidateFacts", () => {
     const other = await examWith(1, 0);
     const wanted = [first.candidates[2]!.id, first.candidates[0]!.id, other.candidates[0]!.id, first.candidates[0]!.id];
     const facts = await loadCandidateFacts({ examId: first.exam.id, enrollmentIds: wanted });
-    expect(facts.map((candidate) => candidate.enrollmentId).sort()).toEqual([first.candidates[0]!.id, first.candidates[2]!.id].sort());
+    expect(facts.map((candidate) => candidate.enrollmentId).sort()).toEqual(
+      [first.candidates[0]!.id, first.candidates[2]!.id].sort(),
+    );
     expect(await loadCandidateFacts({ examId: first.exam.id, enrollmentIds: [] })).toEqual([]);
     expect(await loadCandidateFacts({ examId: randomUUID() })).toEqual([]);
   });
@@ -97,15 +158,28 @@ describe("loadCandidateFacts", () => {
     expect((await heartbeat(attempt, { ...beat, pending: 3, oldestPendingMs: 2_000, clock: 3 })).status).toBe(200);
     // Pending stays non-zero: not a material change, so Postgres keeps the first values.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect((await heartbeat(attempt, { ...beat, pending: 5, oldestPendingMs: 9_000, clock: 5, consecutiveFailures: 0 })).status).toBe(200);
+    expect(
+      (await heartbeat(attempt, { ...beat, pending: 5, oldestPendingMs: 9_000, clock: 5, consecutiveFailures: 0 }))
+        .status,
+    ).toBe(200);
 
-    const durable = await db.deviceHeartbeat.findUniqueOrThrow({ where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } } });
+    const durable = await db.deviceHeartbeat.findUniqueOrThrow({
+      where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } },
+    });
     expect(durable.pending).toBe(3);
 
     const [facts] = await loadCandidateFacts({ examId: exam.id });
     expect(facts!.devices.map((device) => device.deviceId)).toEqual(["laptop", "phone"]);
     const laptop = facts!.devices[0]!;
-    expect(laptop).toMatchObject({ online: true, pending: 5, oldestPendingMs: 9_000, storagePersisted: true, disconnectedAt: null, offlineSince: null, deadlineSeen: null });
+    expect(laptop).toMatchObject({
+      online: true,
+      pending: 5,
+      oldestPendingMs: 9_000,
+      storagePersisted: true,
+      disconnectedAt: null,
+      offlineSince: null,
+      deadlineSeen: null,
+    });
     expect(laptop.lastHeartbeatAt).toBeGreaterThan(durable.receivedAt.getTime());
     expect(laptop.firstSeenAt).toBe(durable.firstSeenAt.getTime());
 
@@ -113,7 +187,10 @@ describe("loadCandidateFacts", () => {
     const client = await getRedis();
     await client!.del(redisKeys.heartbeats(attempt.attemptId));
     const [fromPostgres] = await loadCandidateFacts({ examId: exam.id });
-    expect(fromPostgres!.devices.find((device) => device.deviceId === "laptop")).toMatchObject({ pending: 3, lastHeartbeatAt: durable.receivedAt.getTime() });
+    expect(fromPostgres!.devices.find((device) => device.deviceId === "laptop")).toMatchObject({
+      pending: 3,
+      lastHeartbeatAt: durable.receivedAt.getTime(),
+    });
   });
 
   it("carries presence, the open offline span, the device's deadline and the latest extension", async () => {
@@ -121,18 +198,40 @@ describe("loadCandidateFacts", () => {
     const attempt = attempts[0]!;
     expect((await heartbeat(attempt, beat)).status).toBe(200);
     const disconnectedAt = Date.now();
-    await markDeviceDisconnected({ examId: exam.id, enrollmentId: attempt.enrollmentId, attemptId: attempt.attemptId, deviceId: "laptop" }, disconnectedAt);
+    await markDeviceDisconnected(
+      { examId: exam.id, enrollmentId: attempt.enrollmentId, attemptId: attempt.attemptId, deviceId: "laptop" },
+      disconnectedAt,
+    );
     const shownDeadline = new Date(Date.now() + 7_200_000);
-    await db.deviceHeartbeat.update({ where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } }, data: { deadlineSeen: shownDeadline } });
-    const base = { examId: exam.id, enrollmentId: attempt.enrollmentId, attemptId: attempt.attemptId, reason: "fire alarm", actorLabel: "Test proctor" };
+    await db.deviceHeartbeat.update({
+      where: { attemptId_deviceId: { attemptId: attempt.attemptId, deviceId: "laptop" } },
+      data: { deadlineSeen: shownDeadline },
+    });
+    const base = {
+      examId: exam.id,
+      enrollmentId: attempt.enrollmentId,
+      attemptId: attempt.attemptId,
+      reason: "fire alarm",
+      actorLabel: "Test proctor",
+    };
     await db.timeExtension.create({ data: { ...base, seconds: 300, createdAt: new Date(Date.now() - 60_000) } });
     const latest = await db.timeExtension.create({
-      data: { ...base, seconds: 600, newDeadline: shownDeadline, acknowledgedAt: new Date(), acknowledgedDeviceId: "laptop" },
+      data: {
+        ...base,
+        seconds: 600,
+        newDeadline: shownDeadline,
+        acknowledgedAt: new Date(),
+        acknowledgedDeviceId: "laptop",
+      },
     });
 
     const [facts] = await loadCandidateFacts({ examId: exam.id });
     // The live copy has no deadline field yet: the Postgres row's stands.
-    expect(facts!.devices[0]).toMatchObject({ disconnectedAt, offlineSince: disconnectedAt, deadlineSeen: shownDeadline.getTime() });
+    expect(facts!.devices[0]).toMatchObject({
+      disconnectedAt,
+      offlineSince: disconnectedAt,
+      deadlineSeen: shownDeadline.getTime(),
+    });
     expect(facts!.lastExtension).toEqual({
       extensionId: latest.id,
       seconds: 600,
@@ -185,7 +284,13 @@ describe("loadCandidateFacts", () => {
     console.log(`loadCandidateFacts, 10,000 candidates: ${timings.join(" ms, ")} ms (seeding took ${seedMs} ms)`);
 
     expect(facts).toHaveLength(10_000);
-    expect(counters).toMatchObject({ total: 10_000, notStarted: 2_000, inProgress: 7_200, submitted: 800, online: 7_200 });
+    expect(counters).toMatchObject({
+      total: 10_000,
+      notStarted: 2_000,
+      inProgress: 7_200,
+      submitted: 800,
+      online: 7_200,
+    });
     const sample = facts.find((candidate) => candidate.phase === "in_progress")!;
     expect(sample).toMatchObject({ answered: 2, total: 5, revision: 2 });
     expect(sample.devices).toHaveLength(1);

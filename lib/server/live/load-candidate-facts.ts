@@ -77,7 +77,10 @@ type LiveAttempt = { heartbeats: Record<string, string>; presence: Record<string
  *
  * The caller has already decided the exam is visible to them; unknown enrollment ids are simply absent.
  */
-export async function loadCandidateFacts(options: { examId: string; enrollmentIds?: readonly string[] }): Promise<CandidateFacts[]> {
+export async function loadCandidateFacts(options: {
+  examId: string;
+  enrollmentIds?: readonly string[];
+}): Promise<CandidateFacts[]> {
   const { examId } = options;
   const ids = options.enrollmentIds ? [...new Set(options.enrollmentIds)] : null;
   if (ids && ids.length === 0) return [];
@@ -118,7 +121,10 @@ export async function loadCandidateFacts(options: { examId: string; enrollmentId
       JOIN device_heartbeats h ON h.attempt_id = a.id
       LEFT JOIN device_offline_spans o ON o.attempt_id = h.attempt_id AND o.device_id = h.device_id AND o.ended_at IS NULL
       WHERE a.exam_id = ${examId}::uuid AND (${ids}::uuid[] IS NULL OR a.enrollment_id = ANY(${ids}::uuid[]))`).then(
-      async (rows) => ({ deviceRows: rows, live: await readLiveAttempts([...new Set(rows.map((row) => row.attempt_id))]) }),
+      async (rows) => ({
+        deviceRows: rows,
+        live: await readLiveAttempts([...new Set(rows.map((row) => row.attempt_id))]),
+      }),
     ),
     queryRows<ExtensionRow>(sql`
       SELECT DISTINCT ON (t.enrollment_id)
@@ -279,7 +285,9 @@ function mergeDevices(rows: readonly DeviceRow[], live: LiveAttempt | undefined,
  * The live copy of one device, and the deadline it said it shows. The heartbeat's `deadline` field (ISO
  * text or epoch ms) is read from the raw JSON so the facts do not depend on the live copy's schema carrying it.
  */
-function parseLive(raw: string): { heartbeat: ReturnType<typeof LiveHeartbeatSchema.parse>; deadlineSeen: number | null } | null {
+function parseLive(
+  raw: string,
+): { heartbeat: ReturnType<typeof LiveHeartbeatSchema.parse>; deadlineSeen: number | null } | null {
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -2,13 +2,16 @@ import "server-only";
 
 import { z } from "zod";
 
-import { AppError } from "@/lib/shared/errors";
-import type { AttemptDeadlineEvent, AttemptReadyEvent, AttemptSubmittedEvent } from "@/lib/shared/schemas/attempt-events";
+import { AppError, validationError } from "@/lib/shared/errors";
+import type {
+  AttemptDeadlineEvent,
+  AttemptReadyEvent,
+  AttemptSubmittedEvent,
+} from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
 
 import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
-import { validationError } from "../http/errors";
 import { log } from "../log";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeAttemptSignals } from "./exam-bus";
@@ -17,7 +20,13 @@ import { openEventStream } from "./open-event-stream";
 
 const QuerySchema = z.object({ deviceId: DeviceIdSchema });
 
-type AttemptRow = { id: string; exam_id: string; enrollment_id: string; status: "in_progress" | "submitted"; deadline: Date };
+type AttemptRow = {
+  id: string;
+  exam_id: string;
+  enrollment_id: string;
+  status: "in_progress" | "submitted";
+  deadline: Date;
+};
 
 const globalForStreams = globalThis as unknown as { holdfastDeviceStreams?: Map<string, number> };
 
@@ -49,7 +58,12 @@ export async function streamAttemptEvents(options: {
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
   const query = QuerySchema.safeParse({ deviceId: options.deviceId ?? undefined });
   if (!query.success) throw validationError(query.error, "query");
-  const device = { examId: attempt.exam_id, enrollmentId: attempt.enrollment_id, attemptId: attempt.id, deviceId: query.data.deviceId };
+  const device = {
+    examId: attempt.exam_id,
+    enrollmentId: attempt.enrollment_id,
+    attemptId: attempt.id,
+    deviceId: query.data.deviceId,
+  };
   const streamKey = `${attempt.id}:${device.deviceId}`;
 
   let unsubscribe = () => undefined as void;
@@ -60,8 +74,15 @@ export async function streamAttemptEvents(options: {
     signal: options.signal,
     onOpen: (sink) => {
       // 2.
-      sink.send(sseEvent("ready", { serverTime: new Date().toISOString(), deadline: attempt.deadline.toISOString(), status: attempt.status } satisfies AttemptReadyEvent));
-      if (attempt.status === "submitted") sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
+      sink.send(
+        sseEvent("ready", {
+          serverTime: new Date().toISOString(),
+          deadline: attempt.deadline.toISOString(),
+          status: attempt.status,
+        } satisfies AttemptReadyEvent),
+      );
+      if (attempt.status === "submitted")
+        sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
 
       // 3.
       unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, ({ signal }) => {
@@ -71,9 +92,17 @@ export async function streamAttemptEvents(options: {
         }
         void readAttempt(device.attemptId, device.enrollmentId)
           .then((current) => {
-            if (current) sink.send(sseEvent("deadline", { serverTime: new Date().toISOString(), deadline: current.deadline.toISOString() } satisfies AttemptDeadlineEvent));
+            if (current)
+              sink.send(
+                sseEvent("deadline", {
+                  serverTime: new Date().toISOString(),
+                  deadline: current.deadline.toISOString(),
+                } satisfies AttemptDeadlineEvent),
+              );
           })
-          .catch((error: unknown) => log.warn("candidate stream: could not read the new deadline", { attemptId: device.attemptId, error }));
+          .catch((error: unknown) =>
+            log.warn("candidate stream: could not read the new deadline", { attemptId: device.attemptId, error }),
+          );
       });
       keepAlive = setInterval(() => sink.send(SSE_KEEP_ALIVE), EXAM_FEED_TIMINGS.keepAliveMs);
       keepAlive.unref();
@@ -95,7 +124,9 @@ export async function streamAttemptEvents(options: {
       openStreams().delete(streamKey);
       void connected
         .then(() => markDeviceDisconnected(device))
-        .catch((error: unknown) => log.warn("candidate stream: could not mark the device disconnected", { attemptId: device.attemptId, error }));
+        .catch((error: unknown) =>
+          log.warn("candidate stream: could not mark the device disconnected", { attemptId: device.attemptId, error }),
+        );
     },
   });
 }

@@ -9,8 +9,6 @@ import { heartbeat, startedAttempt } from "@/lib/server/testing/attempts";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeExam, type ExamMessage } from "./exam-bus";
 
-
-
 function spans(attemptId: string) {
   return db.deviceOfflineSpan.findMany({ where: { attemptId }, orderBy: { startedAt: "asc" } });
 }
@@ -22,7 +20,10 @@ async function ageLastHeartbeat(attemptId: string, deviceId: string, ms: number)
   const live = parseLiveHeartbeat(await client.hget(key, deviceId))!;
   const receivedAt = live.receivedAt - ms;
   await client.hset(key, deviceId, JSON.stringify({ ...live, receivedAt, persistedAt: receivedAt }));
-  await db.deviceHeartbeat.update({ where: { attemptId_deviceId: { attemptId, deviceId } }, data: { receivedAt: new Date(receivedAt) } });
+  await db.deviceHeartbeat.update({
+    where: { attemptId_deviceId: { attemptId, deviceId } },
+    data: { receivedAt: new Date(receivedAt) },
+  });
   return new Date(receivedAt);
 }
 
@@ -77,7 +78,12 @@ describe("offline spans kept by heartbeats", () => {
 
   it("a closed channel opens a 'disconnected' span that the next online heartbeat (or a reconnect) closes", async () => {
     const attempt = await startedAttempt();
-    const device = { examId: attempt.examId, enrollmentId: attempt.enrollmentId, attemptId: attempt.attemptId, deviceId: "laptop" };
+    const device = {
+      examId: attempt.examId,
+      enrollmentId: attempt.enrollmentId,
+      attemptId: attempt.attemptId,
+      deviceId: "laptop",
+    };
     expect((await heartbeat(attempt)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await markDeviceDisconnected(device);
@@ -108,7 +114,12 @@ describe("offline spans kept by heartbeats", () => {
       const until = Date.now() + 2_000;
       while (received.length < 3 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(received).toEqual(
-        Array.from({ length: 3 }, () => ({ type: "change", examId: attempt.examId, enrollmentId: attempt.enrollmentId, kind: "heartbeat" })),
+        Array.from({ length: 3 }, () => ({
+          type: "change",
+          examId: attempt.examId,
+          enrollmentId: attempt.enrollmentId,
+          kind: "heartbeat",
+        })),
       );
     } finally {
       unsubscribe();

@@ -36,7 +36,10 @@ export async function trackOfflineSpans(options: {
   const { attemptId, deviceId, online, previous, now } = options;
   const isGap = previous !== null && now - previous.receivedAt > LIVE_THRESHOLDS.unreachableAfterMs;
   if (previous && previous.online && online && !isGap) {
-    const disconnectedAt = await withRedis((client) => client.hget(redisKeys.heartbeats(attemptId), presenceField(deviceId)), null);
+    const disconnectedAt = await withRedis(
+      (client) => client.hget(redisKeys.heartbeats(attemptId), presenceField(deviceId)),
+      null,
+    );
     if (disconnectedAt === null || Number(disconnectedAt) < previous.receivedAt) return;
   }
   const opensReported = !online && (previous === null || previous.online);

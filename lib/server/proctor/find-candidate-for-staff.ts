@@ -25,7 +25,10 @@ function scopedProctorId(caller: StaffCaller): string | null {
  * has no attempt yet) their enrollment id. Null when no such candidate is in an exam the caller may see:
  * authorization is in the query, so the caller cannot tell a missing id from another exam's (404 either way).
  */
-export async function findCandidateForStaff(options: { id: string; caller: StaffCaller }): Promise<CandidateTarget | null> {
+export async function findCandidateForStaff(options: {
+  id: string;
+  caller: StaffCaller;
+}): Promise<CandidateTarget | null> {
   const proctorId = scopedProctorId(options.caller);
   // Two primary-key lookups rather than one OR across the join, which would scan every enrollment.
   const rows = await db.$queryRaw<{ enrollment_id: string; exam_id: string; attempt_id: string | null }[]>`

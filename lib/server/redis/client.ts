@@ -7,9 +7,7 @@ import { log } from "../log";
 
 const LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 
-export type RedisMode =
-  | { kind: "redis"; url: string; detected: boolean }
-  | { kind: "single-instance"; reason: string };
+export type RedisMode = { kind: "redis"; url: string; detected: boolean } | { kind: "single-instance"; reason: string };
 
 type RedisState = { mode: RedisMode; client: Redis | null };
 
@@ -34,7 +32,10 @@ function createClient(url: string): Redis {
   client.on("error", (error: Error) => {
     if (isDown) return;
     isDown = true;
-    log.warn("redis unavailable; continuing on Postgres alone until it is back", { url: redactUrl(url), error: error.message });
+    log.warn("redis unavailable; continuing on Postgres alone until it is back", {
+      url: redactUrl(url),
+      error: error.message,
+    });
   });
   client.on("ready", () => {
     if (isDown) log.info("redis is back", { url: redactUrl(url) });
@@ -44,7 +45,13 @@ function createClient(url: string): Redis {
 }
 
 async function probe(url: string): Promise<boolean> {
-  const probeClient = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const probeClient = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   probeClient.on("error", () => undefined);
   try {
     await probeClient.connect();

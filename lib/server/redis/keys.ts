@@ -32,5 +32,3 @@ export const redisKeys = {
   /** Sorted set of exams with request statistics: member exam id, score the last minute it had traffic. */
   examHealthActive: () => `${PREFIX}:exam-health:active`,
 } as const;
-
-export type RedisKey = ReturnType<(typeof redisKeys)[keyof typeof redisKeys]>;

@@ -21,11 +21,17 @@ export async function signInStaff(options: {
     where: { email: options.input.email },
     select: { id: true, role: true, passwordHash: true },
   });
-  const isValid = user ? await verifyPassword(user.passwordHash, options.input.password) : (await burnPasswordCheck(options.input.password), false);
+  const isValid = user
+    ? await verifyPassword(user.passwordHash, options.input.password)
+    : (await burnPasswordCheck(options.input.password), false);
   if (!user || !isValid) throw new AppError("UNAUTHENTICATED", "Email or password is incorrect.");
 
   if (options.previousToken) await deleteSessionByToken(options.previousToken);
   const session = await createSession({ kind: "staff", staffUserId: user.id, userAgent: options.userAgent });
-  await recordAuditEvent({ actor: { type: "staff", id: user.id }, action: "staff.signed_in", data: { sessionId: session.sessionId } });
+  await recordAuditEvent({
+    actor: { type: "staff", id: user.id },
+    action: "staff.signed_in",
+    data: { sessionId: session.sessionId },
+  });
   return { token: session.token, expiresAt: session.expiresAt, role: user.role };
 }

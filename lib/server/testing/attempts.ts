@@ -22,7 +22,13 @@ export async function startedAttempt(examOverrides: Record<string, unknown> = {}
   const cookie = await join(candidate!.joinToken);
   const started = await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie });
   if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);
-  return { examId: exam.id, attemptId: started.body.attemptId, cookie, enrollmentId: candidate!.id, questions: exam.questions };
+  return {
+    examId: exam.id,
+    attemptId: started.body.attemptId,
+    cookie,
+    enrollmentId: candidate!.id,
+    questions: exam.questions,
+  };
 }
 
 export function autosave(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, body: unknown) {
@@ -40,9 +46,25 @@ export function submit(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, bo
 
 /** A healthy device's heartbeat body (online, nothing pending, device "laptop"); a test overrides what it is about. */
 export function heartbeatBody(overrides: Record<string, unknown> = {}) {
-  return { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0, ...overrides };
+  return {
+    deviceId: "laptop",
+    online: true,
+    pending: 0,
+    oldestPendingMs: 0,
+    lastAckRevision: 0,
+    clock: 0,
+    consecutiveFailures: 0,
+    ...overrides,
+  };
 }
 
-export function heartbeat(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, overrides: Record<string, unknown> = {}) {
-  return call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: heartbeatBody(overrides) });
+export function heartbeat(
+  attempt: Pick<StartedAttempt, "attemptId" | "cookie">,
+  overrides: Record<string, unknown> = {},
+) {
+  return call(heartbeatRoute, {
+    params: { attemptId: attempt.attemptId },
+    cookie: attempt.cookie,
+    json: heartbeatBody(overrides),
+  });
 }

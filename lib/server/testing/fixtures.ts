@@ -21,18 +21,46 @@ export function uniqueSuffix(): string {
 }
 
 export const sampleQuestions = [
-  { type: "single_choice", prompt: "Which layer routes packets?", options: [{ id: "a", label: "Network" }, { id: "b", label: "Link" }], answerKey: "a", points: 1 },
-  { type: "multiple_choice", prompt: "Which are transport protocols?", options: [{ id: "a", label: "TCP" }, { id: "b", label: "IP" }, { id: "c", label: "UDP" }], answerKey: ["a", "c"], points: 2 },
+  {
+    type: "single_choice",
+    prompt: "Which layer routes packets?",
+    options: [
+      { id: "a", label: "Network" },
+      { id: "b", label: "Link" },
+    ],
+    answerKey: "a",
+    points: 1,
+  },
+  {
+    type: "multiple_choice",
+    prompt: "Which are transport protocols?",
+    options: [
+      { id: "a", label: "TCP" },
+      { id: "b", label: "IP" },
+      { id: "c", label: "UDP" },
+    ],
+    answerKey: ["a", "c"],
+    points: 2,
+  },
   { type: "short_text", prompt: "Name the loopback address.", points: 1 },
   { type: "essay", prompt: "Explain congestion control.", points: 5 },
   { type: "numeric", prompt: "How many bits in an IPv4 address?", answerKey: 32, tolerance: 0, points: 1 },
 ] as const;
 
-export async function createExam(overrides: Record<string, unknown> = {}): Promise<{ id: string; questions: { id: string; type: string; position: number }[] }> {
+export async function createExam(
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; questions: { id: string; type: string; position: number }[] }> {
   const response = await call(createExamRoute, {
     path: "/api/admin/exams",
     bearer: adminToken(),
-    json: { title: `Exam ${uniqueSuffix()}`, durationSeconds: 3600, graceSeconds: 60, status: "published", questions: sampleQuestions, ...overrides },
+    json: {
+      title: `Exam ${uniqueSuffix()}`,
+      durationSeconds: 3600,
+      graceSeconds: 60,
+      status: "published",
+      questions: sampleQuestions,
+      ...overrides,
+    },
   });
   if (response.status !== 201) throw new Error(`createExam: ${response.status} ${response.text}`);
   return response.body;
@@ -46,7 +74,13 @@ export async function enroll(examId: string, count = 1, extraSeconds = 0): Promi
     path: `/api/admin/exams/${examId}/candidates`,
     params: { examId },
     bearer: adminToken(),
-    json: { candidates: Array.from({ length: count }, (_, i) => ({ name: `Candidate ${i}`, email: `c${i}-${suffix}@example.test`, extraSeconds })) },
+    json: {
+      candidates: Array.from({ length: count }, (_, i) => ({
+        name: `Candidate ${i}`,
+        email: `c${i}-${suffix}@example.test`,
+        extraSeconds,
+      })),
+    },
   });
   if (response.status !== 201) throw new Error(`enroll: ${response.status} ${response.text}`);
   return response.body.candidates;
@@ -59,7 +93,10 @@ export async function join(joinToken: string): Promise<string> {
   return cookieFrom(response);
 }
 
-export async function createStaff(role: "admin" | "proctor", password = "correct horse battery staple"): Promise<{ id: string; email: string; password: string }> {
+export async function createStaff(
+  role: "admin" | "proctor",
+  password = "correct horse battery staple",
+): Promise<{ id: string; email: string; password: string }> {
   const email = `${role}-${uniqueSuffix()}@holdfast.test`;
   const user = await db.staffUser.create({
     data: { email, name: `Test ${role}`, role, passwordHash: await hashPassword(password) },
@@ -69,7 +106,11 @@ export async function createStaff(role: "admin" | "proctor", password = "correct
 }
 
 export async function signIn(email: string, password: string, previousCookie?: string): Promise<string> {
-  const response = await call(staffSessionRoute, { path: "/api/staff/session", json: { email, password }, cookie: previousCookie });
+  const response = await call(staffSessionRoute, {
+    path: "/api/staff/session",
+    json: { email, password },
+    cookie: previousCookie,
+  });
   if (response.status !== 200) throw new Error(`signIn: ${response.status} ${response.text}`);
   return cookieFrom(response);
 }

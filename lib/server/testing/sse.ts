@@ -6,7 +6,10 @@ export type SseReader = {
   /** Every message read so far, in order (comments included, with event ":"). */
   readonly messages: SseMessage[];
   /** Resolves with the first message (read so far or later) at index ≥ `from` that `match` accepts. */
-  next: (match: (message: SseMessage) => boolean, options?: { timeoutMs?: number; from?: number }) => Promise<SseMessage>;
+  next: (
+    match: (message: SseMessage) => boolean,
+    options?: { timeoutMs?: number; from?: number },
+  ) => Promise<SseMessage>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   /** Stops reading (the client goes away). */
@@ -73,12 +76,20 @@ export function readSse(response: Response): SseReader {
           resolve(found);
         } else if (isEnded) {
           cleanup();
-          reject(new Error(`stream ended without a matching message; read: ${JSON.stringify(messages.map((m) => [m.event, m.id]))}`));
+          reject(
+            new Error(
+              `stream ended without a matching message; read: ${JSON.stringify(messages.map((m) => [m.event, m.id]))}`,
+            ),
+          );
         }
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`no matching message in ${timeoutMs} ms; read: ${JSON.stringify(messages.map((m) => [m.event, m.id]))}`));
+        reject(
+          new Error(
+            `no matching message in ${timeoutMs} ms; read: ${JSON.stringify(messages.map((m) => [m.event, m.id]))}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);

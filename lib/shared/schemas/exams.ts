@@ -118,3 +118,17 @@ export type CandidateQuestion = {
   points: number;
   options?: Option[];
 };
+
+/** One row of the staff's exam list (lib/server/exams/list-exams.ts), as the exams table shows it. */
+export type ExamSummary = {
+  id: string;
+  title: string;
+  status: ExamStatus;
+  durationSeconds: number;
+  opensAt: Date | null;
+  closesAt: Date | null;
+  questionCount: number;
+  candidateCount: number;
+  startedCount: number;
+  submittedCount: number;
+};

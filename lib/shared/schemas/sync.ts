@@ -19,7 +19,6 @@ export const AnswerDeltaItemSchema = z.object({
   /** When the candidate made this edit, by the device's clock. Kept with late answers; never trusted for order. */
   editedAt: z.iso.datetime({ offset: true }).optional(),
 });
-export type AnswerDeltaItem = Omit<z.infer<typeof AnswerDeltaItemSchema>, "value"> & { value: AnswerValue };
 
 /** `POST /api/attempts/{attemptId}/answers` request body. */
 export const AutosaveSchema = z.object({

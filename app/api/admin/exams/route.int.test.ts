@@ -6,7 +6,13 @@ import { call } from "@/lib/server/testing/http";
 
 import { POST as createExamRoute } from "./route";
 
-const validExam = { title: "Networking 101", durationSeconds: 3600, graceSeconds: 60, status: "published", questions: sampleQuestions };
+const validExam = {
+  title: "Networking 101",
+  durationSeconds: 3600,
+  graceSeconds: 60,
+  status: "published",
+  questions: sampleQuestions,
+};
 
 async function tableCounts() {
   const [exams, questions, enrollments, attempts, audit] = await Promise.all([
@@ -42,7 +48,10 @@ describe("POST /api/admin/exams", () => {
     expect(asAdmin.status).toBe(201);
 
     const before = await tableCounts();
-    const asProctor = await call(createExamRoute, { json: validExam, cookie: await signIn(proctor.email, proctor.password) });
+    const asProctor = await call(createExamRoute, {
+      json: validExam,
+      cookie: await signIn(proctor.email, proctor.password),
+    });
     expect(asProctor.status).toBe(403);
     expect(asProctor.body.error.code).toBe("FORBIDDEN");
     const anonymous = await call(createExamRoute, { json: validExam });
@@ -53,51 +62,172 @@ describe("POST /api/admin/exams", () => {
   });
 
   describe("bad input: a 4xx with the one error body, and the database unchanged", () => {
-    const cases: { name: string; raw?: string; json?: unknown; headers?: Record<string, string>; status: number; code: string; paths?: string[] }[] = [
+    const cases: {
+      name: string;
+      raw?: string;
+      json?: unknown;
+      headers?: Record<string, string>;
+      status: number;
+      code: string;
+      paths?: string[];
+    }[] = [
       { name: "malformed JSON", raw: '{"title": "x",', status: 400, code: "BAD_REQUEST" },
       { name: "an empty body", raw: "", status: 400, code: "BAD_REQUEST" },
-      { name: "a JSON array instead of an object", json: [validExam], status: 422, code: "VALIDATION_FAILED", paths: ["(body)"] },
-      { name: "a missing title and a negative duration", json: { ...validExam, title: undefined, durationSeconds: -5 }, status: 422, code: "VALIDATION_FAILED", paths: ["title", "durationSeconds"] },
-      { name: "an unknown question type", json: { ...validExam, questions: [{ type: "drawing", prompt: "Draw" }] }, status: 422, code: "VALIDATION_FAILED", paths: ["questions.0.type"] },
+      {
+        name: "a JSON array instead of an object",
+        json: [validExam],
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["(body)"],
+      },
+      {
+        name: "a missing title and a negative duration",
+        json: { ...validExam, title: undefined, durationSeconds: -5 },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["title", "durationSeconds"],
+      },
+      {
+        name: "an unknown question type",
+        json: { ...validExam, questions: [{ type: "drawing", prompt: "Draw" }] },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["questions.0.type"],
+      },
       {
         name: "an answer key that is not an option",
-        json: { ...validExam, questions: [{ type: "single_choice", prompt: "?", options: [{ id: "a", label: "A" }, { id: "b", label: "B" }], answerKey: "z" }] },
+        json: {
+          ...validExam,
+          questions: [
+            {
+              type: "single_choice",
+              prompt: "?",
+              options: [
+                { id: "a", label: "A" },
+                { id: "b", label: "B" },
+              ],
+              answerKey: "z",
+            },
+          ],
+        },
         status: 422,
         code: "VALIDATION_FAILED",
         paths: ["questions.0.answerKey"],
       },
       {
         name: "duplicate option ids",
-        json: { ...validExam, questions: [{ type: "multiple_choice", prompt: "?", options: [{ id: "a", label: "A" }, { id: "a", label: "B" }] }] },
+        json: {
+          ...validExam,
+          questions: [
+            {
+              type: "multiple_choice",
+              prompt: "?",
+              options: [
+                { id: "a", label: "A" },
+                { id: "a", label: "B" },
+              ],
+            },
+          ],
+        },
         status: 422,
         code: "VALIDATION_FAILED",
         paths: ["questions.0.options.1.id"],
       },
-      { name: "a window that closes before it opens", json: { ...validExam, opensAt: "2026-12-01T12:00:00Z", closesAt: "2026-12-01T08:00:00Z" }, status: 422, code: "VALIDATION_FAILED", paths: ["closesAt"] },
-      { name: "a date without a time zone", json: { ...validExam, opensAt: "2026-12-01 08:00" }, status: 422, code: "VALIDATION_FAILED", paths: ["opensAt"] },
-      { name: "no questions", json: { ...validExam, questions: [] }, status: 422, code: "VALIDATION_FAILED", paths: ["questions"] },
-      { name: "a non-finite numeric answer key as a string", json: { ...validExam, questions: [{ type: "numeric", prompt: "?", answerKey: "Infinity" }] }, status: 422, code: "VALIDATION_FAILED", paths: ["questions.0.answerKey"] },
+      {
+        name: "a window that closes before it opens",
+        json: { ...validExam, opensAt: "2026-12-01T12:00:00Z", closesAt: "2026-12-01T08:00:00Z" },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["closesAt"],
+      },
+      {
+        name: "a date without a time zone",
+        json: { ...validExam, opensAt: "2026-12-01 08:00" },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["opensAt"],
+      },
+      {
+        name: "no questions",
+        json: { ...validExam, questions: [] },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["questions"],
+      },
+      {
+        name: "a non-finite numeric answer key as a string",
+        json: { ...validExam, questions: [{ type: "numeric", prompt: "?", answerKey: "Infinity" }] },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["questions.0.answerKey"],
+      },
       // Found by `npm run bench -- bad-input`. Bug: a NUL in any text field was a 500 (Postgres refuses it in
       // text and jsonb), an unpaired surrogate in an option label too (jsonb), and one in the title was stored
       // as U+FFFD. Cause: the schema checked lengths only. Fix: stored text must be storable (lib/shared/text.ts).
-      { name: "a NUL in the title", json: { ...validExam, title: "Net\u0000works" }, status: 422, code: "VALIDATION_FAILED", paths: ["title"] },
-      { name: "a NUL in the rules", json: { ...validExam, rules: "\u0000" }, status: 422, code: "VALIDATION_FAILED", paths: ["rules"] },
-      { name: "an unpaired surrogate in the title", json: { ...validExam, title: "Net\ud800works" }, status: 422, code: "VALIDATION_FAILED", paths: ["title"] },
+      {
+        name: "a NUL in the title",
+        json: { ...validExam, title: "Net\u0000works" },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["title"],
+      },
+      {
+        name: "a NUL in the rules",
+        json: { ...validExam, rules: "\u0000" },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["rules"],
+      },
+      {
+        name: "an unpaired surrogate in the title",
+        json: { ...validExam, title: "Net\ud800works" },
+        status: 422,
+        code: "VALIDATION_FAILED",
+        paths: ["title"],
+      },
       {
         name: "an unpaired surrogate in an option label",
-        json: { ...validExam, questions: [{ type: "single_choice", prompt: "?", options: [{ id: "a", label: "\udfff" }, { id: "b", label: "B" }] }] },
+        json: {
+          ...validExam,
+          questions: [
+            {
+              type: "single_choice",
+              prompt: "?",
+              options: [
+                { id: "a", label: "\udfff" },
+                { id: "b", label: "B" },
+              ],
+            },
+          ],
+        },
         status: 422,
         code: "VALIDATION_FAILED",
         paths: ["questions.0.options.0.label"],
       },
-      { name: "a body declared over 1 MB", raw: "{}", headers: { "content-length": String(1024 * 1024 + 1) }, status: 413, code: "PAYLOAD_TOO_LARGE" },
-      { name: "a real 2 MB body", raw: JSON.stringify({ ...validExam, description: "x".repeat(2 * 1024 * 1024) }), status: 413, code: "PAYLOAD_TOO_LARGE" },
+      {
+        name: "a body declared over 1 MB",
+        raw: "{}",
+        headers: { "content-length": String(1024 * 1024 + 1) },
+        status: 413,
+        code: "PAYLOAD_TOO_LARGE",
+      },
+      {
+        name: "a real 2 MB body",
+        raw: JSON.stringify({ ...validExam, description: "x".repeat(2 * 1024 * 1024) }),
+        status: 413,
+        code: "PAYLOAD_TOO_LARGE",
+      },
     ];
 
     for (const testCase of cases) {
       it(`${testCase.name} → ${testCase.status}`, async () => {
         const before = await tableCounts();
-        const response = await call(createExamRoute, { bearer: adminToken(), json: testCase.json, raw: testCase.raw, headers: testCase.headers });
+        const response = await call(createExamRoute, {
+          bearer: adminToken(),
+          json: testCase.json,
+          raw: testCase.raw,
+          headers: testCase.headers,
+        });
         expect(response.status).toBe(testCase.status);
         expect(response.body.error.code).toBe(testCase.code);
         expect(typeof response.body.error.message).toBe("string");

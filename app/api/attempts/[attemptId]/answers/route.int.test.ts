@@ -11,12 +11,20 @@ import { compareEdits } from "@/lib/shared/versions";
 import { POST as answersRoute } from "./route";
 
 async function paper(attemptId: string) {
-  const rows = await db.answer.findMany({ where: { attemptId }, select: { questionId: true, value: true, version: true, deviceId: true } });
-  return Object.fromEntries(rows.map((row) => [row.questionId, { value: row.value, version: row.version, deviceId: row.deviceId }]));
+  const rows = await db.answer.findMany({
+    where: { attemptId },
+    select: { questionId: true, value: true, version: true, deviceId: true },
+  });
+  return Object.fromEntries(
+    rows.map((row) => [row.questionId, { value: row.value, version: row.version, deviceId: row.deviceId }]),
+  );
 }
 
 async function snapshot(attemptId: string) {
-  const attempt = await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { revision: true, status: true } });
+  const attempt = await db.attempt.findUniqueOrThrow({
+    where: { id: attemptId },
+    select: { revision: true, status: true },
+  });
   return { ...attempt, answers: await paper(attemptId), late: await db.lateAnswer.count({ where: { attemptId } }) };
 }
 
@@ -36,7 +44,12 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     const first = await autosave(attempt, delta);
     expect(first.status).toBe(200);
     expect(first.body.revision).toBe(1);
-    expect(first.body.results.map((r: { status: string }) => r.status)).toEqual(["applied", "applied", "applied", "applied"]);
+    expect(first.body.results.map((r: { status: string }) => r.status)).toEqual([
+      "applied",
+      "applied",
+      "applied",
+      "applied",
+    ]);
     expect(Date.parse(first.body.serverTime)).not.toBeNaN();
     expect(Date.parse(first.body.deadline)).toBeGreaterThan(Date.now());
 
@@ -44,16 +57,25 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     expect(again.status).toBe(200);
     expect(again.body.revision).toBe(1);
     expect(again.body.results.every((r: { status: string }) => r.status === "duplicate")).toBe(true);
-    expect((await paper(attempt.attemptId))[multiple!.id]).toEqual({ value: ["c", "a"], version: 2, deviceId: "laptop" });
+    expect((await paper(attempt.attemptId))[multiple!.id]).toEqual({
+      value: ["c", "a"],
+      version: 2,
+      deviceId: "laptop",
+    });
   });
 
   it("answers stale with the server's value when it holds a newer edit, and never overwrites it", async () => {
     const attempt = await startedAttempt();
     const question = attempt.questions[2]!.id;
     await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "new", version: 7 }] });
-    const old = await autosave(attempt, { deviceId: "phone", answers: [{ questionId: question, value: "old", version: 5 }] });
+    const old = await autosave(attempt, {
+      deviceId: "phone",
+      answers: [{ questionId: question, value: "old", version: 5 }],
+    });
     expect(old.status).toBe(200);
-    expect(old.body.results).toEqual([{ questionId: question, status: "stale", version: 7, value: "new", deviceId: "laptop" }]);
+    expect(old.body.results).toEqual([
+      { questionId: question, status: "stale", version: 7, value: "new", deviceId: "laptop" },
+    ]);
     expect(old.body.revision).toBe(1);
     expect((await paper(attempt.attemptId))[question]!.value).toBe("new");
   });
@@ -85,18 +107,99 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
 
   describe("bad input: 4xx, and the attempt unchanged", () => {
     const cases: { name: string; body: (q: string[]) => unknown; status: number; code: string; path?: string }[] = [
-      { name: "an unknown question id (with a valid one beside it)", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "ok", version: 1 }, { questionId: randomUUID(), value: "x", version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.1.questionId" },
-      { name: "an option that is not the question's", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[0], value: "z", version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.value" },
-      { name: "a multiple choice with a repeated option", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[1], value: ["a", "a"], version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.value" },
-      { name: "text for a numeric question", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[4], value: "32", version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.value" },
-      { name: "short text over 2,000 characters", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x".repeat(2001), version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.value" },
-      { name: "a forged huge version", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x", version: 2 ** 31 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.version" },
-      { name: "version 0", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x", version: 0 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.version" },
-      { name: "a fractional version", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x", version: 1.5 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.version" },
-      { name: "a deviceId with a space", body: (q) => ({ deviceId: "my phone", answers: [{ questionId: q[2], value: "x", version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "deviceId" },
-      { name: "a deviceId of 65 characters", body: (q) => ({ deviceId: "d".repeat(65), answers: [{ questionId: q[2], value: "x", version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "deviceId" },
-      { name: "a null value", body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: null, version: 1 }] }), status: 422, code: "VALIDATION_FAILED", path: "answers.0.value" },
-      { name: "more answers than questions", body: (q) => ({ deviceId: "d", answers: Array.from({ length: 6 }, (_, i) => ({ questionId: q[2], value: "x", version: i + 1 })) }), status: 422, code: "VALIDATION_FAILED", path: "answers" },
+      {
+        name: "an unknown question id (with a valid one beside it)",
+        body: (q) => ({
+          deviceId: "d",
+          answers: [
+            { questionId: q[2], value: "ok", version: 1 },
+            { questionId: randomUUID(), value: "x", version: 1 },
+          ],
+        }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.1.questionId",
+      },
+      {
+        name: "an option that is not the question's",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[0], value: "z", version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.value",
+      },
+      {
+        name: "a multiple choice with a repeated option",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[1], value: ["a", "a"], version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.value",
+      },
+      {
+        name: "text for a numeric question",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[4], value: "32", version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.value",
+      },
+      {
+        name: "short text over 2,000 characters",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x".repeat(2001), version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.value",
+      },
+      {
+        name: "a forged huge version",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x", version: 2 ** 31 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.version",
+      },
+      {
+        name: "version 0",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x", version: 0 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.version",
+      },
+      {
+        name: "a fractional version",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: "x", version: 1.5 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.version",
+      },
+      {
+        name: "a deviceId with a space",
+        body: (q) => ({ deviceId: "my phone", answers: [{ questionId: q[2], value: "x", version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "deviceId",
+      },
+      {
+        name: "a deviceId of 65 characters",
+        body: (q) => ({ deviceId: "d".repeat(65), answers: [{ questionId: q[2], value: "x", version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "deviceId",
+      },
+      {
+        name: "a null value",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: null, version: 1 }] }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers.0.value",
+      },
+      {
+        name: "more answers than questions",
+        body: (q) => ({
+          deviceId: "d",
+          answers: Array.from({ length: 6 }, (_, i) => ({ questionId: q[2], value: "x", version: i + 1 })),
+        }),
+        status: 422,
+        code: "VALIDATION_FAILED",
+        path: "answers",
+      },
     ];
     for (const testCase of cases) {
       it(`${testCase.name} → ${testCase.status}`, async () => {
@@ -105,7 +208,8 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
         const response = await autosave(attempt, testCase.body(attempt.questions.map((q) => q.id)));
         expect(response.status).toBe(testCase.status);
         expect(response.body.error.code).toBe(testCase.code);
-        if (testCase.path) expect(response.body.error.details.issues.map((i: { path: string }) => i.path)).toContain(testCase.path);
+        if (testCase.path)
+          expect(response.body.error.details.issues.map((i: { path: string }) => i.path)).toContain(testCase.path);
         expect(await snapshot(attempt.attemptId)).toEqual(before);
       });
     }
@@ -114,13 +218,26 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
       const attempt = await startedAttempt();
       const other = await startedAttempt();
       const before = await snapshot(attempt.attemptId);
-      const malformed = await call(answersRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, raw: '{"deviceId":' });
+      const malformed = await call(answersRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        raw: '{"deviceId":',
+      });
       expect(malformed.status).toBe(400);
-      const huge = await autosave(attempt, { deviceId: "d", answers: [{ questionId: attempt.questions[3]!.id, value: "x".repeat(1_100_000), version: 1 }] });
+      const huge = await autosave(attempt, {
+        deviceId: "d",
+        answers: [{ questionId: attempt.questions[3]!.id, value: "x".repeat(1_100_000), version: 1 }],
+      });
       expect(huge.status).toBe(413);
-      const anonymous = await call(answersRoute, { params: { attemptId: attempt.attemptId }, json: { deviceId: "d", answers: [] } });
+      const anonymous = await call(answersRoute, {
+        params: { attemptId: attempt.attemptId },
+        json: { deviceId: "d", answers: [] },
+      });
       expect(anonymous.status).toBe(401);
-      const peek = await autosave({ attemptId: attempt.attemptId, cookie: other.cookie }, { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "x", version: 1 }] });
+      const peek = await autosave(
+        { attemptId: attempt.attemptId, cookie: other.cookie },
+        { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "x", version: 1 }] },
+      );
       expect(peek.status).toBe(404);
       expect(peek.body).toEqual({ error: { code: "NOT_FOUND", message: "No such attempt." } });
       expect(await snapshot(attempt.attemptId)).toEqual(before);
@@ -153,7 +270,10 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     it("a valid delta as text/plain, a form or unlabelled → 415; invalid UTF-8 → 400; nothing applied", async () => {
       const attempt = await startedAttempt();
       const before = await snapshot(attempt.attemptId);
-      const delta = JSON.stringify({ deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "sent as text", version: 9 }] });
+      const delta = JSON.stringify({
+        deviceId: "laptop",
+        answers: [{ questionId: attempt.questions[2]!.id, value: "sent as text", version: 9 }],
+      });
       for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", undefined]) {
         const response = await call(answersRoute, {
           params: { attemptId: attempt.attemptId },
@@ -165,8 +285,17 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
         expect(response.body.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
       }
       const bytes = new TextEncoder().encode(delta.replace("sent as text", "\u0001"));
-      const invalid = new Uint8Array([...bytes.subarray(0, bytes.indexOf(0x5c)), 0xff, ...bytes.subarray(bytes.indexOf(0x5c) + 6)]);
-      const notUtf8 = await call(answersRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, raw: invalid, headers: { "content-type": "application/json" } });
+      const invalid = new Uint8Array([
+        ...bytes.subarray(0, bytes.indexOf(0x5c)),
+        0xff,
+        ...bytes.subarray(bytes.indexOf(0x5c) + 6),
+      ]);
+      const notUtf8 = await call(answersRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        raw: invalid,
+        headers: { "content-type": "application/json" },
+      });
       expect(notUtf8.status).toBe(400);
       expect(await snapshot(attempt.attemptId)).toEqual(before);
     });
@@ -176,7 +305,10 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
       const response = await call(answersRoute, {
         params: { attemptId: attempt.attemptId },
         cookie: attempt.cookie,
-        raw: JSON.stringify({ deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "sent as JSON", version: 9 }] }),
+        raw: JSON.stringify({
+          deviceId: "laptop",
+          answers: [{ questionId: attempt.questions[2]!.id, value: "sent as JSON", version: 9 }],
+        }),
         headers: { "content-type": "application/json; charset=utf-8" },
       });
       expect(response.status).toBe(200);
@@ -201,11 +333,16 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
           ],
         });
         expect(response.status).toBe(422);
-        expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual(["answers.1.value"]);
+        expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+          "answers.1.value",
+        ]);
       }
     }
     expect(await snapshot(attempt.attemptId)).toEqual(before);
-    const astral = await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: essay!.id, value: "emoji 😀 and 𝓼𝓬𝓻𝓲𝓹𝓽", version: 5 }] });
+    const astral = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [{ questionId: essay!.id, value: "emoji 😀 and 𝓼𝓬𝓻𝓲𝓹𝓽", version: 5 }],
+    });
     expect(astral.status).toBe(200);
   });
 
@@ -222,24 +359,39 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
       headers: { "content-type": "application/json" },
     });
     expect(response.status).toBe(422);
-    expect(response.body.error.details.issues).toEqual([{ path: "answers.0.value", message: "has a list where an option id belongs" }]);
+    expect(response.body.error.details.issues).toEqual([
+      { path: "answers.0.value", message: "has a list where an option id belongs" },
+    ]);
     expect(await snapshot(attempt.attemptId)).toEqual(before);
   });
 
   it("after submit: 409 ALREADY_SUBMITTED with the submission id, and the edit kept as a late answer", async () => {
     const attempt = await startedAttempt();
     const question = attempt.questions[2]!.id;
-    const submitted = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "final", version: 1 }] }, randomUUID());
+    const submitted = await submit(
+      attempt,
+      { deviceId: "laptop", answers: [{ questionId: question, value: "final", version: 1 }] },
+      randomUUID(),
+    );
     expect(submitted.status).toBe(200);
 
-    const late = await autosave(attempt, { deviceId: "phone", answers: [{ questionId: question, value: "too late", version: 9, editedAt: "2026-11-29T10:00:00Z" }] });
+    const late = await autosave(attempt, {
+      deviceId: "phone",
+      answers: [{ questionId: question, value: "too late", version: 9, editedAt: "2026-11-29T10:00:00Z" }],
+    });
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe("ALREADY_SUBMITTED");
     expect(late.body.error.details.submissionId).toBe(submitted.body.submissionId);
     expect((await paper(attempt.attemptId))[question]!.value).toBe("final");
     const kept = await db.lateAnswer.findMany({ where: { attemptId: attempt.attemptId } });
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ questionId: question, value: "too late", version: 9, deviceId: "phone", via: "autosave" });
+    expect(kept[0]).toMatchObject({
+      questionId: question,
+      value: "too late",
+      version: 9,
+      deviceId: "phone",
+      via: "autosave",
+    });
     expect(kept[0]!.clientEditedAt?.toISOString()).toBe("2026-11-29T10:00:00.000Z");
   });
 
@@ -249,10 +401,17 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "in time", version: 1 }] });
     await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1000) } });
 
-    const late = await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "after time", version: 2 }] });
+    const late = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [{ questionId: question, value: "after time", version: 2 }],
+    });
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe("DEADLINE_PASSED");
-    expect(late.body.error.details).toMatchObject({ submissionId: expect.any(String), deadline: expect.any(String), serverTime: expect.any(String) });
+    expect(late.body.error.details).toMatchObject({
+      submissionId: expect.any(String),
+      deadline: expect.any(String),
+      serverTime: expect.any(String),
+    });
     const submission = await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } });
     expect(submission.source).toBe("auto");
     expect((await paper(attempt.attemptId))[question]!.value).toBe("in time");
@@ -262,7 +421,10 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
   it("within the grace period, a save is still accepted", async () => {
     const attempt = await startedAttempt({ graceSeconds: 60 });
     await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 5_000) } });
-    const response = await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "just in", version: 1 }] });
+    const response = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [{ questionId: attempt.questions[2]!.id, value: "just in", version: 1 }],
+    });
     expect(response.status).toBe(200);
     expect(response.body.results[0].status).toBe("applied");
   });
@@ -273,7 +435,12 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
   // order, any number of times. The final paper must hold, per question, the greatest (version,
   // deviceId) of all edits sent; the revision must never decrease.
   const deviceIds = ["phone", "Laptop", "tab_2", "tab-1"];
-  const editArb = fc.record({ device: fc.nat({ max: 2 }), question: fc.nat({ max: 2 }), text: fc.string({ maxLength: 8 }), cut: fc.boolean() });
+  const editArb = fc.record({
+    device: fc.nat({ max: 2 }),
+    question: fc.nat({ max: 2 }),
+    text: fc.string({ maxLength: 8 }),
+    cut: fc.boolean(),
+  });
   const historyArb = fc.record({
     devices: fc.shuffledSubarray(deviceIds, { minLength: 1, maxLength: 3 }),
     edits: fc.array(editArb, { minLength: 1, maxLength: 25 }),
@@ -286,7 +453,9 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
   it("ends in the same state whatever the order and duplication of deliveries", async () => {
     await fc.assert(
       fc.asyncProperty(historyArb, async ({ devices, edits, syncs, order, repeats }) => {
-        const attempt = await startedAttempt({ questions: [0, 1, 2].map((i) => ({ type: "short_text", prompt: `Q${i}` })) });
+        const attempt = await startedAttempt({
+          questions: [0, 1, 2].map((i) => ({ type: "short_text", prompt: `Q${i}` })),
+        });
         const questionIds = attempt.questions.map((q) => q.id);
 
         type Edit = { questionId: string; value: string; version: number; deviceId: string };
@@ -302,7 +471,12 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
             for (let i = 0; i < clocks.length; i += 1) clocks[i] = highest;
           }
           clocks[d] = clocks[d]! + 1;
-          pending[d]!.set(questionIds[edit.question]!, { questionId: questionIds[edit.question]!, value: edit.text, version: clocks[d]!, deviceId });
+          pending[d]!.set(questionIds[edit.question]!, {
+            questionId: questionIds[edit.question]!,
+            value: edit.text,
+            version: clocks[d]!,
+            deviceId,
+          });
           if (edit.cut || index === edits.length - 1) {
             for (let i = 0; i < devices.length; i += 1) {
               if (pending[i]!.size === 0) continue;
@@ -315,10 +489,15 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
         });
 
         const deliveries = batches.flatMap((batch, i) => Array<typeof batch>(repeats[i % repeats.length]!).fill(batch));
-        const shuffled = deliveries.map((batch, i) => ({ batch, key: order[i % order.length]! + i / 1000 })).sort((a, b) => a.key - b.key);
+        const shuffled = deliveries
+          .map((batch, i) => ({ batch, key: order[i % order.length]! + i / 1000 }))
+          .sort((a, b) => a.key - b.key);
         let lastRevision = 0;
         for (const { batch } of shuffled) {
-          const response = await autosave(attempt, { deviceId: batch.deviceId, answers: batch.answers.map(({ questionId, value, version }) => ({ questionId, value, version })) });
+          const response = await autosave(attempt, {
+            deviceId: batch.deviceId,
+            answers: batch.answers.map(({ questionId, value, version }) => ({ questionId, value, version })),
+          });
           expect(response.status).toBe(200);
           expect(response.body.revision).toBeGreaterThanOrEqual(lastRevision);
           lastRevision = response.body.revision;
@@ -327,7 +506,8 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
         const expected: Record<string, { value: string; version: number; deviceId: string }> = {};
         for (const edit of sent) {
           const current = expected[edit.questionId];
-          if (!current || compareEdits(edit, current) > 0) expected[edit.questionId] = { value: edit.value, version: edit.version, deviceId: edit.deviceId };
+          if (!current || compareEdits(edit, current) > 0)
+            expected[edit.questionId] = { value: edit.value, version: edit.version, deviceId: edit.deviceId };
         }
         expect(await paper(attempt.attemptId)).toEqual(expected);
       }),
@@ -338,12 +518,26 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
   it("converges when the same deltas arrive concurrently from several devices", async () => {
     const attempt = await startedAttempt();
     const question = attempt.questions[3]!.id;
-    const deltas = Array.from({ length: 60 }, (_, i) => ({ deviceId: ["a", "b", "c"][i % 3]!, answers: [{ questionId: question, value: `v${i}`, version: (i % 20) + 1 }] }));
+    const deltas = Array.from({ length: 60 }, (_, i) => ({
+      deviceId: ["a", "b", "c"][i % 3]!,
+      answers: [{ questionId: question, value: `v${i}`, version: (i % 20) + 1 }],
+    }));
     const responses = await Promise.all(deltas.map((delta) => autosave(attempt, delta)));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     // The greatest is version 20; among the devices that sent version 20 ("a" at i=19? see below) the greatest id wins.
-    const winner = deltas.reduce((best, delta) => (compareEdits({ ...delta.answers[0]!, deviceId: delta.deviceId }, { ...best.answers[0]!, deviceId: best.deviceId }) > 0 ? delta : best));
-    expect((await paper(attempt.attemptId))[question]).toEqual({ value: winner.answers[0]!.value, version: winner.answers[0]!.version, deviceId: winner.deviceId });
+    const winner = deltas.reduce((best, delta) =>
+      compareEdits(
+        { ...delta.answers[0]!, deviceId: delta.deviceId },
+        { ...best.answers[0]!, deviceId: best.deviceId },
+      ) > 0
+        ? delta
+        : best,
+    );
+    expect((await paper(attempt.attemptId))[question]).toEqual({
+      value: winner.answers[0]!.value,
+      version: winner.answers[0]!.version,
+      deviceId: winner.deviceId,
+    });
     const applied = responses.filter((r) => r.body.results[0].status === "applied").length;
     expect((await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } })).revision).toBe(applied);
   });

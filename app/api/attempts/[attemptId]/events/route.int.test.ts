@@ -32,7 +32,8 @@ async function waitFor<T>(read: () => Promise<T>, accept: (value: T) => boolean,
 }
 
 const openSpans = (attemptId: string) => db.deviceOfflineSpan.findMany({ where: { attemptId, endedAt: null } });
-const presence = async (attemptId: string) => (await getRedis())!.hget(redisKeys.heartbeats(attemptId), "presence:laptop");
+const presence = async (attemptId: string) =>
+  (await getRedis())!.hget(redisKeys.heartbeats(attemptId), "presence:laptop");
 
 beforeAll(async () => {
   const client = await getRedis();
@@ -49,7 +50,11 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const stored = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } });
     const ready = await reader!.next((message) => message.event === "ready");
-    expect(ready.data).toEqual({ serverTime: expect.any(String), deadline: stored.deadline.toISOString(), status: "in_progress" });
+    expect(ready.data).toEqual({
+      serverTime: expect.any(String),
+      deadline: stored.deadline.toISOString(),
+      status: "in_progress",
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const extended = new Date(stored.deadline.getTime() + 600_000);
@@ -59,7 +64,12 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     expect(deadline.data).toEqual({ serverTime: expect.any(String), deadline: extended.toISOString() });
 
     // Another attempt's signal is not this page's business.
-    publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: "00000000-0000-4000-8000-000000000000", signal: "submitted" });
+    publishExamMessage({
+      type: "signal",
+      examId: attempt.examId,
+      attemptId: "00000000-0000-4000-8000-000000000000",
+      signal: "submitted",
+    });
     publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "submitted" });
     const submitted = await reader!.next((message) => message.event === "submitted");
     expect(submitted.data).toEqual({ serverTime: expect.any(String) });
@@ -100,7 +110,10 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     const closedAt = Date.now();
     first.abort();
     await first.reader!.ended;
-    const spans = await waitFor(() => openSpans(attempt.attemptId), (rows) => rows.length === 1);
+    const spans = await waitFor(
+      () => openSpans(attempt.attemptId),
+      (rows) => rows.length === 1,
+    );
     expect(spans).toMatchObject([{ deviceId: "laptop", cause: "disconnected", endedAt: null }]);
     expect(Number(await presence(attempt.attemptId))).toBeGreaterThanOrEqual(closedAt);
     const [facts] = await loadCandidateFacts({ examId: attempt.examId, enrollmentIds: [attempt.enrollmentId] });
@@ -109,8 +122,18 @@ describe("GET /api/attempts/{attemptId}/events", () => {
 
     const again = await connect(attempt);
     await again.reader!.next((message) => message.event === "ready");
-    expect(await waitFor(() => openSpans(attempt.attemptId), (rows) => rows.length === 0)).toEqual([]);
-    expect(await waitFor(() => presence(attempt.attemptId), (value) => value === null)).toBeNull();
+    expect(
+      await waitFor(
+        () => openSpans(attempt.attemptId),
+        (rows) => rows.length === 0,
+      ),
+    ).toEqual([]);
+    expect(
+      await waitFor(
+        () => presence(attempt.attemptId),
+        (value) => value === null,
+      ),
+    ).toBeNull();
     await again.reader!.cancel();
   });
 
@@ -124,7 +147,12 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await presence(attempt.attemptId)).toBeNull();
     await second.reader!.cancel();
-    expect(await waitFor(() => presence(attempt.attemptId), (value) => value !== null)).not.toBeNull();
+    expect(
+      await waitFor(
+        () => presence(attempt.attemptId),
+        (value) => value !== null,
+      ),
+    ).not.toBeNull();
   });
 
   it("answers 404 for someone else's attempt before checking the device id, 422 for a bad device id", async () => {
@@ -139,9 +167,12 @@ describe("GET /api/attempts/{attemptId}/events", () => {
       expect(body.error.code).toBe("VALIDATION_FAILED");
       expect(body.error.details.issues[0].path).toBe("deviceId");
     }
-    const anonymous = await eventsRoute(new Request(`http://holdfast.test/api/attempts/${mine.attemptId}/events?deviceId=laptop`), {
-      params: Promise.resolve({ attemptId: mine.attemptId }),
-    });
+    const anonymous = await eventsRoute(
+      new Request(`http://holdfast.test/api/attempts/${mine.attemptId}/events?deviceId=laptop`),
+      {
+        params: Promise.resolve({ attemptId: mine.attemptId }),
+      },
+    );
     expect(anonymous.status).toBe(401);
     expect(postRoute().status).toBe(405);
   });

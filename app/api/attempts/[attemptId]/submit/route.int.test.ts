@@ -19,7 +19,11 @@ async function frozenDigest(attemptId: string): Promise<string> {
 async function state(attemptId: string) {
   const [attempt, answers, submissions, late] = await Promise.all([
     db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { status: true, revision: true } }),
-    db.answer.findMany({ where: { attemptId }, select: { questionId: true, value: true, version: true, deviceId: true }, orderBy: { questionId: "asc" } }),
+    db.answer.findMany({
+      where: { attemptId },
+      select: { questionId: true, value: true, version: true, deviceId: true },
+      orderBy: { questionId: "asc" },
+    }),
     db.submission.count({ where: { attemptId } }),
     db.lateAnswer.count({ where: { attemptId } }),
   ]);
@@ -36,18 +40,42 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
       { questionId: short!.id, value: "final words" },
     ];
     const digest = await answersDigest(local);
-    const response = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: short!.id, value: "final words", version: 2 }], digest }, randomUUID());
+    const response = await submit(
+      attempt,
+      { deviceId: "laptop", answers: [{ questionId: short!.id, value: "final words", version: 2 }], digest },
+      randomUUID(),
+    );
 
     expect(response.status).toBe(200);
     expect(response.headers.get("idempotent-replayed")).toBeNull();
     const body = response.body;
-    expect(body).toMatchObject({ attemptId: attempt.attemptId, source: "candidate", digest, clientDigest: digest, digestMatches: true });
+    expect(body).toMatchObject({
+      attemptId: attempt.attemptId,
+      source: "candidate",
+      digest,
+      clientDigest: digest,
+      digestMatches: true,
+    });
     // Like every sync response, it carries the server's time and the attempt's deadline.
     expect(body.serverTime).toBe(body.submittedAt);
     expect(Date.parse(body.deadline)).toBeGreaterThan(Date.parse(body.submittedAt));
     expect(await frozenDigest(attempt.attemptId)).toBe(body.digest);
-    expect(verifyReceipt({ attemptId: attempt.attemptId, submittedAt: body.submittedAt, digest: body.digest, receipt: body.receipt })).toBe(true);
-    expect(verifyReceipt({ attemptId: attempt.attemptId, submittedAt: body.submittedAt, digest: "0".repeat(64), receipt: body.receipt })).toBe(false);
+    expect(
+      verifyReceipt({
+        attemptId: attempt.attemptId,
+        submittedAt: body.submittedAt,
+        digest: body.digest,
+        receipt: body.receipt,
+      }),
+    ).toBe(true);
+    expect(
+      verifyReceipt({
+        attemptId: attempt.attemptId,
+        submittedAt: body.submittedAt,
+        digest: "0".repeat(64),
+        receipt: body.receipt,
+      }),
+    ).toBe(false);
     expect((await state(attempt.attemptId)).attempt.status).toBe("submitted");
   });
 
@@ -57,7 +85,9 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     expect(response.status).toBe(200);
     expect(response.body.digestMatches).toBe(false);
     expect(response.body.digest).toBe(await answersDigest([]));
-    expect((await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } })).clientDigest).toBe("f".repeat(64));
+    expect((await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } })).clientDigest).toBe(
+      "f".repeat(64),
+    );
   });
 
   describe("the Idempotency-Key rules", () => {
@@ -76,9 +106,17 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     it("same key, different body: 422 IDEMPOTENCY_KEY_REUSED, nothing changed", async () => {
       const attempt = await startedAttempt();
       const key = randomUUID();
-      await submit(attempt, { deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "x", version: 1 }] }, key);
+      await submit(
+        attempt,
+        { deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "x", version: 1 }] },
+        key,
+      );
       const before = await state(attempt.attemptId);
-      const reused = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "y", version: 2 }] }, key);
+      const reused = await submit(
+        attempt,
+        { deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "y", version: 2 }] },
+        key,
+      );
       expect(reused.status).toBe(422);
       expect(reused.body.error.code).toBe("IDEMPOTENCY_KEY_REUSED");
       expect(await state(attempt.attemptId)).toEqual(before);
@@ -102,7 +140,11 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     it("a different key on a submitted attempt: 409 ALREADY_SUBMITTED with the submission id; new answers kept late", async () => {
       const attempt = await startedAttempt();
       const question = attempt.questions[2]!.id;
-      const first = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "laptop", version: 1 }] }, randomUUID());
+      const first = await submit(
+        attempt,
+        { deviceId: "laptop", answers: [{ questionId: question, value: "laptop", version: 1 }] },
+        randomUUID(),
+      );
       // The phone resends what the paper already holds (not late) and one newer edit (late).
       const second = await submit(
         { attemptId: attempt.attemptId, cookie: attempt.cookie },
@@ -110,13 +152,20 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
         randomUUID(),
       );
       expect(second.status).toBe(409);
-      expect(second.body.error).toMatchObject({ code: "ALREADY_SUBMITTED", details: { submissionId: first.body.submissionId } });
+      expect(second.body.error).toMatchObject({
+        code: "ALREADY_SUBMITTED",
+        details: { submissionId: first.body.submissionId },
+      });
       const after = await state(attempt.attemptId);
       expect(after.submissions).toBe(1);
       expect(after.answers.find((a) => a.questionId === question)!.value).toBe("laptop");
       expect(after.late).toBe(1);
 
-      const again = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "laptop", version: 1 }] }, randomUUID());
+      const again = await submit(
+        attempt,
+        { deviceId: "laptop", answers: [{ questionId: question, value: "laptop", version: 1 }] },
+        randomUUID(),
+      );
       expect(again.status).toBe(409);
       expect((await state(attempt.attemptId)).late).toBe(1);
     });
@@ -129,12 +178,41 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     const key = () => ({ "idempotency-key": randomUUID() });
     const results = await Promise.all([
       call(submitRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, raw: "{", headers: key() }),
-      call(submitRoute, { params: { attemptId: attempt.attemptId }, json: { deviceId: "d", answers: [] }, headers: key() }),
-      call(submitRoute, { params: { attemptId: attempt.attemptId }, cookie: other.cookie, json: { deviceId: "d", answers: [] }, headers: key() }),
-      call(submitRoute, { params: { attemptId: randomUUID() }, cookie: attempt.cookie, json: { deviceId: "d", answers: [] }, headers: key() }),
-      call(submitRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, raw: "x".repeat(1_048_577), headers: key() }),
-      call(submitRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: { deviceId: "d", answers: [{ questionId: randomUUID(), value: "x", version: 1 }] }, headers: key() }),
-      call(submitRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: { deviceId: "d", answers: [], digest: "not-hex" }, headers: key() }),
+      call(submitRoute, {
+        params: { attemptId: attempt.attemptId },
+        json: { deviceId: "d", answers: [] },
+        headers: key(),
+      }),
+      call(submitRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: other.cookie,
+        json: { deviceId: "d", answers: [] },
+        headers: key(),
+      }),
+      call(submitRoute, {
+        params: { attemptId: randomUUID() },
+        cookie: attempt.cookie,
+        json: { deviceId: "d", answers: [] },
+        headers: key(),
+      }),
+      call(submitRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        raw: "x".repeat(1_048_577),
+        headers: key(),
+      }),
+      call(submitRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        json: { deviceId: "d", answers: [{ questionId: randomUUID(), value: "x", version: 1 }] },
+        headers: key(),
+      }),
+      call(submitRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        json: { deviceId: "d", answers: [], digest: "not-hex" },
+        headers: key(),
+      }),
     ]);
     expect(results.map((r) => r.status)).toEqual([400, 401, 404, 404, 413, 422, 422]);
     for (const result of results) expect(typeof result.body.error.code).toBe("string");
@@ -167,7 +245,11 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
       expect(response.body.error.code).toBe("VALIDATION_FAILED");
     }
     expect(await state(attempt.attemptId)).toEqual(before);
-    const valid = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: numeric!.id, value: 1e300, version: 2 }] }, randomUUID());
+    const valid = await submit(
+      attempt,
+      { deviceId: "laptop", answers: [{ questionId: numeric!.id, value: 1e300, version: 2 }] },
+      randomUUID(),
+    );
     expect(valid.status).toBe(200);
   });
 
@@ -237,7 +319,10 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     it("200 parallel submits with one key: exactly one submission and 200 identical bodies", async () => {
       const attempt = await startedAttempt();
       const key = randomUUID();
-      const body = { deviceId: "laptop", answers: [{ questionId: attempt.questions[2]!.id, value: "once", version: 1 }] };
+      const body = {
+        deviceId: "laptop",
+        answers: [{ questionId: attempt.questions[2]!.id, value: "once", version: 1 }],
+      };
       const responses = await Promise.all(Array.from({ length: 200 }, () => submit(attempt, body, key)));
       expect(responses.map((r) => r.status)).toEqual(Array(200).fill(200));
       expect(new Set(responses.map((r) => r.text)).size).toBe(1);
@@ -248,13 +333,26 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     it("50 parallel submits with 50 keys: one submission, 49 ALREADY_SUBMITTED naming it", async () => {
       const attempt = await startedAttempt();
       const responses = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => submit(attempt, { deviceId: `device-${i}`, answers: [{ questionId: attempt.questions[2]!.id, value: `from ${i}`, version: 1 }] }, randomUUID())),
+        Array.from({ length: 50 }, (_, i) =>
+          submit(
+            attempt,
+            {
+              deviceId: `device-${i}`,
+              answers: [{ questionId: attempt.questions[2]!.id, value: `from ${i}`, version: 1 }],
+            },
+            randomUUID(),
+          ),
+        ),
       );
       const winners = responses.filter((r) => r.status === 200);
       const losers = responses.filter((r) => r.status === 409);
       expect(winners).toHaveLength(1);
       expect(losers).toHaveLength(49);
-      for (const loser of losers) expect(loser.body.error).toMatchObject({ code: "ALREADY_SUBMITTED", details: { submissionId: winners[0]!.body.submissionId } });
+      for (const loser of losers)
+        expect(loser.body.error).toMatchObject({
+          code: "ALREADY_SUBMITTED",
+          details: { submissionId: winners[0]!.body.submissionId },
+        });
       expect((await state(attempt.attemptId)).submissions).toBe(1);
       // Every losing device's edit is kept as a late answer, never dropped.
       expect((await state(attempt.attemptId)).late).toBe(49);
@@ -264,9 +362,16 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
       const attempt = await startedAttempt();
       const question = attempt.questions[3]!.id;
       const saves = Array.from({ length: 40 }, (_, i) =>
-        autosave(attempt, { deviceId: "phone", answers: [{ questionId: question, value: `draft ${i}`, version: i + 2 }] }),
+        autosave(attempt, {
+          deviceId: "phone",
+          answers: [{ questionId: question, value: `draft ${i}`, version: i + 2 }],
+        }),
       );
-      const submitted = submit(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "submitted", version: 1 }] }, randomUUID());
+      const submitted = submit(
+        attempt,
+        { deviceId: "laptop", answers: [{ questionId: question, value: "submitted", version: 1 }] },
+        randomUUID(),
+      );
       const [submitResponse, ...saveResponses] = await Promise.all([submitted, ...saves]);
       expect(submitResponse!.status).toBe(200);
       for (const response of saveResponses) expect([200, 409]).toContain(response.status);
@@ -284,7 +389,13 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
       const candidate = await findCandidateSession(decodeURIComponent(attempt.cookie.split("=")[1]!));
       const outcomes = await Promise.allSettled(
         Array.from({ length: 30 }, (_, i) =>
-          submitAttempt({ attemptId: attempt.attemptId, candidate: candidate!, idempotencyKey: `key-${i % 3}`, body: { deviceId: "d", answers: [] }, lockTtlMs: 1 }),
+          submitAttempt({
+            attemptId: attempt.attemptId,
+            candidate: candidate!,
+            idempotencyKey: `key-${i % 3}`,
+            body: { deviceId: "d", answers: [] },
+            lockTtlMs: 1,
+          }),
         ),
       );
       const fulfilled = outcomes.filter((o) => o.status === "fulfilled");
@@ -300,12 +411,22 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
     await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "in time", version: 1 }] });
     await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1000) } });
 
-    const late = await submit(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "too late", version: 2 }] }, randomUUID());
+    const late = await submit(
+      attempt,
+      { deviceId: "laptop", answers: [{ questionId: question, value: "too late", version: 2 }] },
+      randomUUID(),
+    );
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe("ALREADY_SUBMITTED");
     const submission = await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } });
-    expect(submission).toMatchObject({ source: "auto", id: late.body.error.details.submissionId, idempotencyKey: null });
+    expect(submission).toMatchObject({
+      source: "auto",
+      id: late.body.error.details.submissionId,
+      idempotencyKey: null,
+    });
     expect(submission.digest).toBe(await answersDigest([{ questionId: question, value: "in time" }]));
-    expect(await db.lateAnswer.findMany({ where: { attemptId: attempt.attemptId }, select: { value: true, via: true } })).toEqual([{ value: "too late", via: "submit" }]);
+    expect(
+      await db.lateAnswer.findMany({ where: { attemptId: attempt.attemptId }, select: { value: true, via: true } }),
+    ).toEqual([{ value: "too late", via: "submit" }]);
   });
 });

@@ -29,14 +29,17 @@ describe("submit with Redis down", () => {
     // Without the lock, duplicates queue on the row lock; any that waited past lock_timeout get 409
     // REQUEST_IN_PROGRESS (retryable), never a second submission.
     for (const response of responses) expect([200, 409]).toContain(response.status);
-    for (const response of responses.filter((r) => r.status === 409)) expect(response.body.error.code).toBe("REQUEST_IN_PROGRESS");
+    for (const response of responses.filter((r) => r.status === 409))
+      expect(response.body.error.code).toBe("REQUEST_IN_PROGRESS");
     expect(new Set(ok.map((r) => r.text)).size).toBe(1);
     expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
   });
 
   it("50 parallel submits with 50 keys: one submission, 49 ALREADY_SUBMITTED", async () => {
     const attempt = await startedAttempt();
-    const responses = await Promise.all(Array.from({ length: 50 }, () => submit(attempt, { deviceId: "d", answers: [] }, randomUUID())));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => submit(attempt, { deviceId: "d", answers: [] }, randomUUID())),
+    );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409 && r.body.error.code === "ALREADY_SUBMITTED")).toHaveLength(49);
     expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
@@ -47,10 +50,17 @@ describe("submit with Redis down", () => {
     const question = attempt.questions[3]!.id;
     const [submitted] = await Promise.all([
       submit(attempt, { deviceId: "laptop", answers: [] }, randomUUID()),
-      ...Array.from({ length: 30 }, (_, i) => autosave(attempt, { deviceId: "phone", answers: [{ questionId: question, value: `d${i}`, version: i + 1 }] })),
+      ...Array.from({ length: 30 }, (_, i) =>
+        autosave(attempt, { deviceId: "phone", answers: [{ questionId: question, value: `d${i}`, version: i + 1 }] }),
+      ),
     ]);
     const { answersDigest } = await import("@/lib/shared/digest");
-    const rows = await db.answer.findMany({ where: { attemptId: attempt.attemptId }, select: { questionId: true, value: true } });
-    expect(await answersDigest(rows.map((r) => ({ questionId: r.questionId, value: r.value as string })))).toBe(submitted!.body.digest);
+    const rows = await db.answer.findMany({
+      where: { attemptId: attempt.attemptId },
+      select: { questionId: true, value: true },
+    });
+    expect(await answersDigest(rows.map((r) => ({ questionId: r.questionId, value: r.value as string })))).toBe(
+      submitted!.body.digest,
+    );
   });
 });

@@ -19,7 +19,9 @@ describe("POST /api/exams/{examId}/attempts", () => {
     const [candidate] = await enroll(exam.id);
     // Five devices (sessions) of the same candidate, ten calls each, all at once.
     const cookies = await Promise.all(Array.from({ length: 5 }, () => join(candidate!.joinToken)));
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => start(exam.id, cookies[i % cookies.length])));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => start(exam.id, cookies[i % cookies.length])),
+    );
 
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -71,7 +73,9 @@ describe("POST /api/exams/{examId}/attempts", () => {
       const [candidate] = await enroll(exam.id);
       // A closed exam's link no longer works at all; make the session directly for the others.
       if (code === "EXAM_CLOSED") {
-        const response = await call((await import("@/app/api/session/route")).POST, { json: { joinToken: candidate!.joinToken } });
+        const response = await call((await import("@/app/api/session/route")).POST, {
+          json: { joinToken: candidate!.joinToken },
+        });
         expect(response.status).toBe(409);
         expect(response.body.error.code).toBe("EXAM_CLOSED");
         continue;

@@ -38,19 +38,27 @@ describe("POST /api/admin/exams/{examId}/candidates", () => {
     const exam = await createExam();
     const email = `repeat-${uniqueSuffix()}@example.test`;
     const first = await enrollRaw(exam.id, [{ name: "Grace Hopper", email }]);
-    const again = await enrollRaw(exam.id, [{ name: "Grace B. Hopper", email: email.toUpperCase(), extraSeconds: 120 }]);
+    const again = await enrollRaw(exam.id, [
+      { name: "Grace B. Hopper", email: email.toUpperCase(), extraSeconds: 120 },
+    ]);
     expect(again.status).toBe(201);
     expect(again.body.candidates[0].id).toBe(first.body.candidates[0].id);
     expect(again.body.candidates[0].joinUrl).toBe(first.body.candidates[0].joinUrl);
     expect(await db.enrollment.count({ where: { examId: exam.id } })).toBe(1);
     // The newer roster's name and extra time win.
-    expect(await db.enrollment.findUniqueOrThrow({ where: { id: first.body.candidates[0].id } })).toMatchObject({ name: "Grace B. Hopper", extraSeconds: 120 });
+    expect(await db.enrollment.findUniqueOrThrow({ where: { id: first.body.candidates[0].id } })).toMatchObject({
+      name: "Grace B. Hopper",
+      extraSeconds: 120,
+    });
   });
 
   it("converges when the same roster is posted 20 times at once", async () => {
     const exam = await createExam();
     const suffix = uniqueSuffix();
-    const roster = Array.from({ length: 10 }, (_, i) => ({ name: `Racer ${i}`, email: `racer${i}-${suffix}@example.test` }));
+    const roster = Array.from({ length: 10 }, (_, i) => ({
+      name: `Racer ${i}`,
+      email: `racer${i}-${suffix}@example.test`,
+    }));
     const responses = await Promise.all(Array.from({ length: 20 }, () => enrollRaw(exam.id, roster)));
     expect(responses.every((r) => r.status === 201)).toBe(true);
     expect(await db.enrollment.count({ where: { examId: exam.id } })).toBe(10);
@@ -69,7 +77,9 @@ describe("POST /api/admin/exams/{examId}/candidates", () => {
     ]);
     expect(bad.status).toBe(422);
     const paths = bad.body.error.details.issues.map((issue: { path: string }) => issue.path);
-    expect(paths).toEqual(expect.arrayContaining(["candidates.1.name", "candidates.1.email", "candidates.1.extraSeconds"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["candidates.1.name", "candidates.1.email", "candidates.1.extraSeconds"]),
+    );
     const empty = await enrollRaw(exam.id, []);
     expect(empty.status).toBe(422);
     expect(await db.enrollment.count()).toBe(before);

@@ -4,8 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { autoSubmitAttempt, autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
-import { freezeAttempt } from "@/lib/server/attempts/freeze-attempt";
-import { lockAttemptRow } from "@/lib/server/attempts/lock-attempt-row";
+import { withLockedAttempt } from "@/lib/server/attempts/with-locked-attempt";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
@@ -13,7 +12,12 @@ import { call } from "@/lib/server/testing/http";
 
 import { GET, POST as extendRoute } from "./route";
 
-function extend(attemptId: string, body: unknown, auth: { bearer?: string; cookie?: string } = { bearer: adminToken() }, key?: string) {
+function extend(
+  attemptId: string,
+  body: unknown,
+  auth: { bearer?: string; cookie?: string } = { bearer: adminToken() },
+  key?: string,
+) {
   return call(extendRoute, {
     params: { attemptId },
     json: body,
@@ -23,11 +27,14 @@ function extend(attemptId: string, body: unknown, auth: { bearer?: string; cooki
 }
 
 async function deadlineOf(attemptId: string): Promise<number> {
-  return (await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { deadline: true } })).deadline.getTime();
+  return (
+    await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { deadline: true } })
+  ).deadline.getTime();
 }
 
 async function extraOf(enrollmentId: string): Promise<number> {
-  return (await db.enrollment.findUniqueOrThrow({ where: { id: enrollmentId }, select: { extraSeconds: true } })).extraSeconds;
+  return (await db.enrollment.findUniqueOrThrow({ where: { id: enrollmentId }, select: { extraSeconds: true } }))
+    .extraSeconds;
 }
 
 async function proctorFor(attempt: Pick<StartedAttempt, "examId">): Promise<string> {
@@ -73,15 +80,29 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
     });
     expect(row.previousDeadline!.getTime()).toBe(before);
     expect(row.newDeadline!.getTime()).toBe(before + 600_000);
-    const audit = await db.auditEvent.findFirstOrThrow({ where: { attemptId: attempt.attemptId, action: "attempt.extended" } });
-    expect(audit).toMatchObject({ actorType: "staff", actorId: proctor.id, examId: attempt.examId, enrollmentId: attempt.enrollmentId });
-    expect(audit.data).toMatchObject({ seconds: 600, reason: "fire alarm", by: `Test proctor <${proctor.email}>`, extensionId: row.id });
+    const audit = await db.auditEvent.findFirstOrThrow({
+      where: { attemptId: attempt.attemptId, action: "attempt.extended" },
+    });
+    expect(audit).toMatchObject({
+      actorType: "staff",
+      actorId: proctor.id,
+      examId: attempt.examId,
+      enrollmentId: attempt.enrollmentId,
+    });
+    expect(audit.data).toMatchObject({
+      seconds: 600,
+      reason: "fire alarm",
+      by: `Test proctor <${proctor.email}>`,
+      extensionId: row.id,
+    });
   });
 
   it("adds up extensions given at the same moment (the deadline moves in SQL under the row lock)", async () => {
     const attempt = await startedAttempt();
     const before = await deadlineOf(attempt.attemptId);
-    const responses = await Promise.all(Array.from({ length: 8 }, () => extend(attempt.attemptId, { seconds: 60, reason: "network outage" })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => extend(attempt.attemptId, { seconds: 60, reason: "network outage" })),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(await deadlineOf(attempt.attemptId)).toBe(before + 8 * 60_000);
     expect(await extraOf(attempt.enrollmentId)).toBe(8 * 60);
@@ -95,8 +116,13 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
     const attempt = await startedAttempt();
     const response = await extend(attempt.attemptId, { seconds: 120, reason: "late start" });
     expect(response.status).toBe(200);
-    expect(await db.timeExtension.findUniqueOrThrow({ where: { id: response.body.extensionId } })).toMatchObject({ actorLabel: "API token", staffUserId: null });
-    expect(await db.auditEvent.findFirstOrThrow({ where: { attemptId: attempt.attemptId, action: "attempt.extended" } })).toMatchObject({ actorType: "api-token", actorId: null });
+    expect(await db.timeExtension.findUniqueOrThrow({ where: { id: response.body.extensionId } })).toMatchObject({
+      actorLabel: "API token",
+      staffUserId: null,
+    });
+    expect(
+      await db.auditEvent.findFirstOrThrow({ where: { attemptId: attempt.attemptId, action: "attempt.extended" } }),
+    ).toMatchObject({ actorType: "api-token", actorId: null });
   });
 
   describe("Idempotency-Key", () => {
@@ -106,7 +132,9 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       const key = randomUUID();
       const body = { seconds: 300, reason: "projector broke" };
       const first = await extend(attempt.attemptId, body, undefined, key);
-      const retries = await Promise.all(Array.from({ length: 6 }, () => extend(attempt.attemptId, body, undefined, key)));
+      const retries = await Promise.all(
+        Array.from({ length: 6 }, () => extend(attempt.attemptId, body, undefined, key)),
+      );
 
       expect(first.status).toBe(200);
       for (const retry of retries) {
@@ -117,7 +145,9 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       expect(await deadlineOf(attempt.attemptId)).toBe(before + 300_000);
       expect(await extraOf(attempt.enrollmentId)).toBe(300);
       expect(await db.timeExtension.count({ where: { enrollmentId: attempt.enrollmentId } })).toBe(1);
-      expect(await db.auditEvent.count({ where: { attemptId: attempt.attemptId, action: "attempt.extended" } })).toBe(1);
+      expect(await db.auditEvent.count({ where: { attemptId: attempt.attemptId, action: "attempt.extended" } })).toBe(
+        1,
+      );
 
       // Another key is another extension.
       const second = await extend(attempt.attemptId, body, undefined, randomUUID());
@@ -129,7 +159,11 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       const attempt = await startedAttempt();
       const before = await deadlineOf(attempt.attemptId);
       const key = randomUUID();
-      const responses = await Promise.all(Array.from({ length: 10 }, () => extend(attempt.attemptId, { seconds: 60, reason: "wifi down" }, undefined, key)));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          extend(attempt.attemptId, { seconds: 60, reason: "wifi down" }, undefined, key),
+        ),
+      );
       expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
       expect(new Set(responses.map((r) => r.body.extensionId)).size).toBe(1);
       expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(9);
@@ -156,7 +190,10 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       const deadline = await deadlineOf(attempt.attemptId);
       const response = await extend(attempt.attemptId, { seconds: 60, reason: "wifi down" }, undefined, key);
       expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/Idempotency-Key/) });
+      expect(response.body.error).toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringMatching(/Idempotency-Key/),
+      });
       expect(await deadlineOf(attempt.attemptId)).toBe(deadline);
     });
   });
@@ -167,7 +204,10 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
     const deadline = await deadlineOf(attempt.attemptId);
     const response = await extend(attempt.attemptId, { seconds: 60, reason: "too late" });
     expect(response.status).toBe(409);
-    expect(response.body.error).toMatchObject({ code: "ALREADY_SUBMITTED", details: { submissionId: submitted.body.submissionId } });
+    expect(response.body.error).toMatchObject({
+      code: "ALREADY_SUBMITTED",
+      details: { submissionId: submitted.body.submissionId },
+    });
     expect(await deadlineOf(attempt.attemptId)).toBe(deadline);
     expect(await extraOf(attempt.enrollmentId)).toBe(0);
     expect(await db.timeExtension.count({ where: { enrollmentId: attempt.enrollmentId } })).toBe(0);
@@ -179,7 +219,10 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
     const response = await extend(attempt.attemptId, { seconds: 600, reason: "too late" });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe("ALREADY_SUBMITTED");
-    expect(await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } })).toMatchObject({ source: "auto", id: response.body.error.details.submissionId });
+    expect(await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } })).toMatchObject({
+      source: "auto",
+      id: response.body.error.details.submissionId,
+    });
     expect(await db.timeExtension.count({ where: { enrollmentId: attempt.enrollmentId } })).toBe(0);
   });
 
@@ -188,13 +231,22 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
     const [candidate] = await enroll(exam.id);
     const response = await extend(candidate!.id, { seconds: 900, reason: "accessibility arrangement" });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ enrollmentId: candidate!.id, attemptId: null, previousDeadline: null, deadline: null, outcome: "pending_start", seconds: 900 });
+    expect(response.body).toMatchObject({
+      enrollmentId: candidate!.id,
+      attemptId: null,
+      previousDeadline: null,
+      deadline: null,
+      outcome: "pending_start",
+      seconds: 900,
+    });
     expect(await extraOf(candidate!.id)).toBe(900);
 
     const cookie = await join(candidate!.joinToken);
     const started = await call(startAttemptRoute, { method: "POST", params: { examId: exam.id }, cookie });
     expect(started.status).toBe(201);
-    const startedAt = (await db.attempt.findUniqueOrThrow({ where: { id: started.body.attemptId } })).startedAt.getTime();
+    const startedAt = (
+      await db.attempt.findUniqueOrThrow({ where: { id: started.body.attemptId } })
+    ).startedAt.getTime();
     expect(Date.parse(started.body.deadline)).toBe(startedAt + (1800 + 900) * 1000);
   });
 
@@ -223,7 +275,10 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       // Both ways the sweeper reaches an attempt: one by id, and the sweep of all (SKIP LOCKED, re-checked on the moved row).
       const sweep = round % 2 === 0 ? autoSubmitAttempt(attempt.attemptId) : autoSubmitOverdue().then(() => null);
       const [extended, swept] = await Promise.all([extend(attempt.attemptId, { seconds: 600, reason: "race" }), sweep]);
-      const stored = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId }, include: { submission: true } });
+      const stored = await db.attempt.findUniqueOrThrow({
+        where: { id: attempt.attemptId },
+        include: { submission: true },
+      });
       if (extended.status === 200) {
         // An overdue attempt is frozen by whichever locks it first; the extension only ever wins if the
         // sweeper found it already moved.
@@ -244,11 +299,9 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1_000) } });
       let extension: ReturnType<typeof extend> | null = null;
       let settledEarly = false;
-      await db.$transaction(async (tx) => {
-        // What autoSubmitAttempt does, held open while the proctor's request arrives.
-        const row = await lockAttemptRow(tx, attempt.attemptId);
-        expect(row).toMatchObject({ status: "in_progress", isOverdue: true });
-        await freezeAttempt(tx, { attemptId: attempt.attemptId, source: "auto" });
+      await withLockedAttempt(attempt.attemptId, async (_tx, locked) => {
+        // What autoSubmitAttempt does (the overdue attempt, locked, is frozen), held open while the proctor's request arrives.
+        expect(locked).toMatchObject({ status: "submitted", isAutoSubmitted: true });
         extension = extend(attempt.attemptId, { seconds: 600, reason: "too late" });
         void extension.then(() => (settledEarly = true));
         await new Promise((resolve) => setTimeout(resolve, 300));
@@ -264,8 +317,8 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       const attempt = await startedAttempt({ graceSeconds: 0 });
       await db.attempt.update({ where: { id: attempt.attemptId }, data: { deadline: new Date(Date.now() - 1_000) } });
       await db.$transaction(async (tx) => {
-        // What extendCandidate does under the lock, held open while the sweepers run.
-        await lockAttemptRow(tx, attempt.attemptId);
+        // What extendCandidate does under the row lock, held open while the sweepers run.
+        await tx.$queryRaw`SELECT id FROM attempts WHERE id = ${attempt.attemptId}::uuid FOR UPDATE`;
         await tx.$executeRaw`UPDATE attempts SET deadline = deadline + make_interval(secs => 600) WHERE id = ${attempt.attemptId}::uuid`;
         await autoSubmitOverdue();
         expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(0);
@@ -273,7 +326,9 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
       // The per-attempt path judges "overdue" after taking the lock, on the moved deadline.
       expect(await autoSubmitAttempt(attempt.attemptId)).toBeNull();
       await autoSubmitOverdue();
-      expect(await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } })).toMatchObject({ status: "in_progress" });
+      expect(await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } })).toMatchObject({
+        status: "in_progress",
+      });
     });
   });
 
@@ -331,7 +386,12 @@ describe("POST /api/proctor/attempts/{attemptId}/extend", () => {
     ])("%s: 422 naming the field (or 400 without a body), nothing changed", async (_name, body, path) => {
       const attempt = await startedAttempt();
       const deadline = await deadlineOf(attempt.attemptId);
-      const response = await call(extendRoute, { method: "POST", params: { attemptId: attempt.attemptId }, json: body, bearer: adminToken() });
+      const response = await call(extendRoute, {
+        method: "POST",
+        params: { attemptId: attempt.attemptId },
+        json: body,
+        bearer: adminToken(),
+      });
       if (body === undefined) {
         expect(response.status).toBe(400);
         expect(response.body.error.code).toBe("BAD_REQUEST");

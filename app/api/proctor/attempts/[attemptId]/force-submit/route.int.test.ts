@@ -10,7 +10,10 @@ import { answersDigest } from "@/lib/shared/digest";
 
 import { DELETE, POST as forceSubmitRoute } from "./route";
 
-function forceSubmit(attemptId: string, options: { json?: unknown; raw?: string; bearer?: string; cookie?: string; headers?: Record<string, string> } = {}) {
+function forceSubmit(
+  attemptId: string,
+  options: { json?: unknown; raw?: string; bearer?: string; cookie?: string; headers?: Record<string, string> } = {},
+) {
   const auth = options.cookie || options.bearer !== undefined ? {} : { bearer: adminToken() };
   return call(forceSubmitRoute, { method: "POST", params: { attemptId }, ...auth, ...options });
 }
@@ -37,7 +40,10 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
     await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "held", version: 1 }] });
     const proctor = await proctorFor(attempt);
 
-    const response = await forceSubmit(attempt.attemptId, { cookie: proctor.cookie, json: { reason: "left the room" } });
+    const response = await forceSubmit(attempt.attemptId, {
+      cookie: proctor.cookie,
+      json: { reason: "left the room" },
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -50,10 +56,26 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
     const after = await state(attempt.attemptId);
     expect(after.status).toBe("submitted");
     expect(after.submissions).toHaveLength(1);
-    expect(after.submissions[0]).toMatchObject({ id: response.body.submissionId, source: "proctor", idempotencyKey: null, clientDigest: null });
-    const audit = await db.auditEvent.findFirstOrThrow({ where: { attemptId: attempt.attemptId, action: "attempt.force_submitted" } });
-    expect(audit).toMatchObject({ actorType: "staff", actorId: proctor.id, examId: attempt.examId, enrollmentId: attempt.enrollmentId });
-    expect(audit.data).toMatchObject({ submissionId: response.body.submissionId, reason: "left the room", by: `Test proctor <${proctor.email}>` });
+    expect(after.submissions[0]).toMatchObject({
+      id: response.body.submissionId,
+      source: "proctor",
+      idempotencyKey: null,
+      clientDigest: null,
+    });
+    const audit = await db.auditEvent.findFirstOrThrow({
+      where: { attemptId: attempt.attemptId, action: "attempt.force_submitted" },
+    });
+    expect(audit).toMatchObject({
+      actorType: "staff",
+      actorId: proctor.id,
+      examId: attempt.examId,
+      enrollmentId: attempt.enrollmentId,
+    });
+    expect(audit.data).toMatchObject({
+      submissionId: response.body.submissionId,
+      reason: "left the room",
+      by: `Test proctor <${proctor.email}>`,
+    });
   });
 
   it("takes an empty body, or {}", async () => {
@@ -65,13 +87,17 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
 
   it("20 parallel force-submits: one submission, every answer 200 with its id, one audit row", async () => {
     const attempt = await startedAttempt();
-    const responses = await Promise.all(Array.from({ length: 20 }, () => forceSubmit(attempt.attemptId, { json: { reason: "time" } })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => forceSubmit(attempt.attemptId, { json: { reason: "time" } })),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const ids = new Set(responses.map((r) => r.body.submissionId));
     expect(ids.size).toBe(1);
     expect(responses.filter((r) => r.body.alreadySubmitted === false)).toHaveLength(1);
     expect((await state(attempt.attemptId)).submissions).toHaveLength(1);
-    expect(await db.auditEvent.count({ where: { attemptId: attempt.attemptId, action: "attempt.force_submitted" } })).toBe(1);
+    expect(
+      await db.auditEvent.count({ where: { attemptId: attempt.attemptId, action: "attempt.force_submitted" } }),
+    ).toBe(1);
   });
 
   it("already submitted by the candidate: 200 with that submission and alreadySubmitted: true, nothing new", async () => {
@@ -86,7 +112,9 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
       source: "candidate",
       alreadySubmitted: true,
     });
-    expect(await db.auditEvent.count({ where: { attemptId: attempt.attemptId, action: "attempt.force_submitted" } })).toBe(0);
+    expect(
+      await db.auditEvent.count({ where: { attemptId: attempt.attemptId, action: "attempt.force_submitted" } }),
+    ).toBe(0);
   });
 
   it("racing the candidate's own submit: exactly one submission; the candidate gets 200 or 409 ALREADY_SUBMITTED", async () => {
@@ -94,7 +122,11 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
       const attempt = await startedAttempt();
       const question = attempt.questions[2]!.id;
       const [candidate, ...proctors] = await Promise.all([
-        submit(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "final", version: 1 }] }, randomUUID()),
+        submit(
+          attempt,
+          { deviceId: "laptop", answers: [{ questionId: question, value: "final", version: 1 }] },
+          randomUUID(),
+        ),
         forceSubmit(attempt.attemptId),
         forceSubmit(attempt.attemptId),
       ]);
@@ -123,13 +155,21 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
     const question = attempt.questions[2]!.id;
     await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "before", version: 1 }] });
     const forced = await forceSubmit(attempt.attemptId);
-    const late = await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: question, value: "after", version: 2 }] });
+    const late = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [{ questionId: question, value: "after", version: 2 }],
+    });
     expect(late.status).toBe(409);
-    expect(late.body.error).toMatchObject({ code: "ALREADY_SUBMITTED", details: { submissionId: forced.body.submissionId } });
+    expect(late.body.error).toMatchObject({
+      code: "ALREADY_SUBMITTED",
+      details: { submissionId: forced.body.submissionId },
+    });
     const rows = await db.lateAnswer.findMany({ where: { attemptId: attempt.attemptId } });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ questionId: question, value: "after", version: 2, via: "autosave" });
-    expect((await db.answer.findFirstOrThrow({ where: { attemptId: attempt.attemptId, questionId: question } })).value).toBe("before");
+    expect(
+      (await db.answer.findFirstOrThrow({ where: { attemptId: attempt.attemptId, questionId: question } })).value,
+    ).toBe("before");
   });
 
   it("a candidate who has not started (named by enrollment id): 409 NOT_STARTED, nothing created", async () => {
@@ -168,7 +208,9 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
       }
       expect((await state(attempt.attemptId)).status).toBe("in_progress");
       const admin = await createStaff("admin");
-      expect((await forceSubmit(attempt.attemptId, { cookie: await signIn(admin.email, admin.password) })).status).toBe(200);
+      expect((await forceSubmit(attempt.attemptId, { cookie: await signIn(admin.email, admin.password) })).status).toBe(
+        200,
+      );
     });
 
     // Found by the bad-input benchmark: the body was checked before the scope, so a proctor of another exam
@@ -178,11 +220,17 @@ describe("POST /api/proctor/attempts/{attemptId}/force-submit", () => {
       const attempt = await startedAttempt();
       const other = await startedAttempt();
       const otherProctor = await proctorFor(other);
-      const foreign = await forceSubmit(attempt.attemptId, { cookie: otherProctor.cookie, json: { seconds: 600, reason: "bench" } });
+      const foreign = await forceSubmit(attempt.attemptId, {
+        cookie: otherProctor.cookie,
+        json: { seconds: 600, reason: "bench" },
+      });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error.code).toBe("NOT_FOUND");
       const assigned = await proctorFor(attempt);
-      const refused = await forceSubmit(attempt.attemptId, { cookie: assigned.cookie, json: { seconds: 600, reason: "bench" } });
+      const refused = await forceSubmit(attempt.attemptId, {
+        cookie: assigned.cookie,
+        json: { seconds: 600, reason: "bench" },
+      });
       expect(refused.status).toBe(422);
       expect((await state(attempt.attemptId)).status).toBe("in_progress");
     });

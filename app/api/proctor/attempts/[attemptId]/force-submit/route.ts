@@ -1,18 +1,20 @@
+import { z } from "zod";
+
 import { forceSubmitAttempt } from "@/lib/server/attempts/force-submit-attempt";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { readJsonBody } from "@/lib/server/http/read-json-body";
 import { json, route } from "@/lib/server/http/route";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 
 /**
  * Submits the attempt on the candidate's behalf with what the server holds. Idempotent without a key: an
  * attempt already submitted (by anyone) answers 200 with that submission and `alreadySubmitted: true`.
- * The body is optional (`{ "reason" }`, or nothing), so it is read here rather than by `route()`, and its
- * fields are checked by the operation after the scope: another exam's attempt is a 404 whatever the body.
+ * The body is optional (`{ "reason" }`, or nothing), and its fields are checked by the operation after the
+ * scope: another exam's attempt is a 404 whatever the body.
  */
-export const POST = route({ access: "proctor", params: AttemptParamsSchema }, async ({ params, principal, request }) => {
-  const body = (await readJsonBody(request)) ?? {};
-  return json(await forceSubmitAttempt({ id: params.attemptId, caller: principal, body }));
-});
+export const POST = route(
+  { access: "proctor", params: AttemptParamsSchema, body: z.unknown(), isBodyOptional: true },
+  async ({ params, principal, body }) =>
+    json(await forceSubmitAttempt({ id: params.attemptId, caller: principal, body: body ?? {} })),
+);
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");

@@ -40,7 +40,15 @@ describe("GET /api/proctor/exams/{examId}/candidates", () => {
   it("tells API clients each candidate's status in words, derived at serverTime", async () => {
     const attempt = await startedAttempt();
     const [waiting] = await enroll(attempt.examId, 1);
-    const beat = { deviceId: "laptop", online: false, pending: 2, oldestPendingMs: 4_000, lastAckRevision: 0, clock: 2, consecutiveFailures: 1 };
+    const beat = {
+      deviceId: "laptop",
+      online: false,
+      pending: 2,
+      oldestPendingMs: 4_000,
+      lastAckRevision: 0,
+      clock: 2,
+      consecutiveFailures: 1,
+    };
     const heartbeat = await call(heartbeatRoute, {
       path: `/api/attempts/${attempt.attemptId}/heartbeat`,
       params: { attemptId: attempt.attemptId },
@@ -50,7 +58,13 @@ describe("GET /api/proctor/exams/{examId}/candidates", () => {
     expect(heartbeat.status).toBe(200);
     const body = (await snapshot(attempt.examId, { bearer: adminToken() })).body;
     const started = body.candidates.find((candidate) => candidate.enrollmentId === attempt.enrollmentId)!;
-    expect(started.status).toMatchObject({ connection: "offline", sync: "pending", pending: 2, isAtRisk: false, devicesUsed: 1 });
+    expect(started.status).toMatchObject({
+      connection: "offline",
+      sync: "pending",
+      pending: 2,
+      isAtRisk: false,
+      devicesUsed: 1,
+    });
     expect(started.status.timeLeftMs).toBeGreaterThan(0);
     const notStarted = body.candidates.find((candidate) => candidate.enrollmentId === waiting!.id)!;
     expect(notStarted.status).toMatchObject({ connection: "never", sync: "none", timeLeftMs: null });
@@ -88,7 +102,9 @@ describe("GET /api/proctor/exams/{examId}/candidates", () => {
     const attempt = await startedAttempt();
     expect((await snapshot(attempt.examId, {})).status).toBe(401);
     expect((await snapshot(attempt.examId, { cookie: attempt.cookie })).status).toBe(401);
-    expect((await snapshot(attempt.examId, { bearer: "wrong-token" })).body).toMatchObject({ error: { code: "UNAUTHENTICATED" } });
+    expect((await snapshot(attempt.examId, { bearer: "wrong-token" })).body).toMatchObject({
+      error: { code: "UNAUTHENTICATED" },
+    });
     const post = postRoute();
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET");

@@ -18,16 +18,20 @@ import { GET as eventsRoute, POST as postRoute } from "./route";
 const open: SseReader[] = [];
 
 async function connect(examId: string, options: { lastEventId?: string; query?: string; cookie?: string } = {}) {
-  const headers = new Headers(options.cookie ? { cookie: options.cookie } : { authorization: `Bearer ${adminToken()}` });
+  const headers = new Headers(
+    options.cookie ? { cookie: options.cookie } : { authorization: `Bearer ${adminToken()}` },
+  );
   if (options.lastEventId) headers.set("last-event-id", options.lastEventId);
   const controller = new AbortController();
-  const request = new Request(`http://holdfast.test/api/proctor/exams/${examId}/events${options.query ?? ""}`, { headers, signal: controller.signal });
+  const request = new Request(`http://holdfast.test/api/proctor/exams/${examId}/events${options.query ?? ""}`, {
+    headers,
+    signal: controller.signal,
+  });
   const response = await eventsRoute(request, { params: Promise.resolve({ examId }) });
   const reader = response.status === 200 ? readSse(response) : null;
   if (reader) open.push(reader);
   return { response, reader: reader!, abort: () => controller.abort() };
 }
-
 
 const candidatesOf = (message: SseMessage) => (message.data as { candidates: CandidateFacts[] }).candidates;
 const names = (message: SseMessage) => candidatesOf(message).map((candidate) => candidate.enrollmentId);
@@ -71,13 +75,22 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     const [facts] = candidatesOf(event);
     expect(facts).toMatchObject({ enrollmentId: attempt.enrollmentId, phase: "in_progress" });
     expect(facts!.devices[0]).toMatchObject({ deviceId: "laptop", online: false, pending: 4 });
-    expect((facts as unknown as { status: unknown }).status).toMatchObject({ connection: "offline", sync: "pending", pending: 4 });
+    expect((facts as unknown as { status: unknown }).status).toMatchObject({
+      connection: "offline",
+      sync: "pending",
+      pending: 4,
+    });
     expect(event.id).toMatch(/\.1$/);
 
     // An autosave is an event too.
     const questionId = attempt.questions[0]!.id;
-    expect((await autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] })).status).toBe(200);
-    const saved = await reader.next((message) => message.event === "candidates" && candidatesOf(message)[0]!.answered === 1, { timeoutMs: 1_500 });
+    expect(
+      (await autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version: 1 }] })).status,
+    ).toBe(200);
+    const saved = await reader.next(
+      (message) => message.event === "candidates" && candidatesOf(message)[0]!.answered === 1,
+      { timeoutMs: 1_500 },
+    );
     expect(saved.id).toMatch(/\.2$/);
   });
 
@@ -102,7 +115,9 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     const from = reader.messages.length;
 
     for (let round = 0; round < 5; round += 1) {
-      const statuses = await Promise.all(attempts.map((attempt) => heartbeat(attempt, { clock: round }).then((response) => response.status)));
+      const statuses = await Promise.all(
+        attempts.map((attempt) => heartbeat(attempt, { clock: round }).then((response) => response.status)),
+      );
       expect(statuses.every((status) => status === 200)).toBe(true);
     }
     // Every candidate's last heartbeat has been sent in an event once the last event names them all.
@@ -153,14 +168,19 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
 
   it("resumes from a snapshot's lastEventId", async () => {
     const attempt = await startedAttempt();
-    const snapshot = await call<CandidatesSnapshot>(snapshotRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
+    const snapshot = await call<CandidatesSnapshot>(snapshotRoute, {
+      params: { examId: attempt.examId },
+      bearer: adminToken(),
+    });
     expect(snapshot.body.lastEventId).toMatch(/^[0-9a-z]+\.\d+$/);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await heartbeat(attempt, { pending: 2, oldestPendingMs: 5 })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 700));
     const { reader } = await connect(attempt.examId, { lastEventId: snapshot.body.lastEventId! });
     expect((await reader.next((message) => message.event === "ready")).data).toMatchObject({ resumed: true });
-    expect(candidatesOf(await reader.next((message) => message.event === "candidates"))[0]!.enrollmentId).toBe(attempt.enrollmentId);
+    expect(candidatesOf(await reader.next((message) => message.event === "candidates"))[0]!.enrollmentId).toBe(
+      attempt.enrollmentId,
+    );
   });
 
   it("heals a lost bus message: the periodic reload sends only candidates whose facts changed", async () => {
@@ -178,7 +198,9 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
       // A change no message announced.
       await db.attempt.update({ where: { id: attempt.attemptId }, data: { revision: 41 } });
       const healed = await reader.next((message) => message.event === "candidates", { timeoutMs: 2_000 });
-      expect(candidatesOf(healed).map((candidate) => [candidate.enrollmentId, candidate.revision])).toEqual([[attempt.enrollmentId, 41]]);
+      expect(candidatesOf(healed).map((candidate) => [candidate.enrollmentId, candidate.revision])).toEqual([
+        [attempt.enrollmentId, 41],
+      ]);
     } finally {
       EXAM_FEED_TIMINGS.healMs = healMs;
     }
@@ -192,7 +214,10 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     try {
       const attempt = await startedAttempt();
       await enroll(attempt.examId, 2);
-      const snapshot = await call<CandidatesSnapshot>(snapshotRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
+      const snapshot = await call<CandidatesSnapshot>(snapshotRoute, {
+        params: { examId: attempt.examId },
+        bearer: adminToken(),
+      });
       expect(snapshot.body.candidates).toHaveLength(3);
       // A change no message announced, right after the snapshot: only a heal that compares with the
       // snapshot's read can see it (a feed that seeded itself now would take it as the starting point).
@@ -201,7 +226,9 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
       const { reader } = await connect(attempt.examId);
       await reader.next((message) => message.event === "ready");
       const healed = await reader.next((message) => message.event === "candidates", { timeoutMs: 2_000 });
-      expect(candidatesOf(healed).map((candidate) => [candidate.enrollmentId, candidate.revision])).toEqual([[attempt.enrollmentId, 17]]);
+      expect(candidatesOf(healed).map((candidate) => [candidate.enrollmentId, candidate.revision])).toEqual([
+        [attempt.enrollmentId, 17],
+      ]);
     } finally {
       Object.assign(EXAM_FEED_TIMINGS, timings);
     }
@@ -256,7 +283,9 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     expect(assigned.response.status).toBe(200);
     await assigned.reader.next((message) => message.event === "ready");
 
-    const anonymous = await eventsRoute(new Request(`http://holdfast.test/api/proctor/exams/${exam.id}/events`), { params: Promise.resolve({ examId: exam.id }) });
+    const anonymous = await eventsRoute(new Request(`http://holdfast.test/api/proctor/exams/${exam.id}/events`), {
+      params: Promise.resolve({ examId: exam.id }),
+    });
     expect(anonymous.status).toBe(401);
     expect(postRoute().status).toBe(405);
   });

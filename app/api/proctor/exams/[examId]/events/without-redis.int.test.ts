@@ -20,9 +20,26 @@ const { GET: attemptEventsRoute } = await import("@/app/api/attempts/[attemptId]
 const { GET: snapshotRoute } = await import("../candidates/route");
 const { GET: eventsRoute } = await import("./route");
 
-type Facts = { enrollmentId: string; devices: { deviceId: string; online: boolean; pending: number; disconnectedAt: number | null; offlineSince: number | null }[] };
+type Facts = {
+  enrollmentId: string;
+  devices: {
+    deviceId: string;
+    online: boolean;
+    pending: number;
+    disconnectedAt: number | null;
+    offlineSince: number | null;
+  }[];
+};
 
-const beat = { deviceId: "laptop", online: true, pending: 0, oldestPendingMs: 0, lastAckRevision: 0, clock: 0, consecutiveFailures: 0 };
+const beat = {
+  deviceId: "laptop",
+  online: true,
+  pending: 0,
+  oldestPendingMs: 0,
+  lastAckRevision: 0,
+  clock: 0,
+  consecutiveFailures: 0,
+};
 
 describe("the proctor's live view with Redis down", () => {
   it("really has no Redis", async () => {
@@ -34,12 +51,18 @@ describe("the proctor's live view with Redis down", () => {
 
   it("streams a heartbeat's candidate from Postgres within about a second, and the snapshot agrees", async () => {
     const attempt = await startedAttempt();
-    const request = new Request(`http://holdfast.test/api/proctor/exams/${attempt.examId}/events`, { headers: { authorization: `Bearer ${adminToken()}` } });
+    const request = new Request(`http://holdfast.test/api/proctor/exams/${attempt.examId}/events`, {
+      headers: { authorization: `Bearer ${adminToken()}` },
+    });
     const reader = readSse(await eventsRoute(request, { params: Promise.resolve({ examId: attempt.examId }) }));
     try {
       await reader.next((message) => message.event === "ready");
       const sentAt = Date.now();
-      const response = await call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: { ...beat, online: false, pending: 2, oldestPendingMs: 50 } });
+      const response = await call(heartbeatRoute, {
+        params: { attemptId: attempt.attemptId },
+        cookie: attempt.cookie,
+        json: { ...beat, online: false, pending: 2, oldestPendingMs: 50 },
+      });
       expect(response.status).toBe(200);
       const event = await reader.next((message) => message.event === "candidates", { timeoutMs: 1_500 });
       expect(Date.now() - sentAt).toBeLessThan(1_500);
@@ -58,9 +81,16 @@ describe("the proctor's live view with Redis down", () => {
 
   it("keeps presence in this process: a closed candidate stream marks the device disconnected", async () => {
     const attempt = await startedAttempt();
-    expect((await call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: beat })).status).toBe(200);
-    const request = new Request(`http://holdfast.test/api/attempts/${attempt.attemptId}/events?deviceId=laptop`, { headers: { cookie: attempt.cookie } });
-    const reader = readSse(await attemptEventsRoute(request, { params: Promise.resolve({ attemptId: attempt.attemptId }) }));
+    expect(
+      (await call(heartbeatRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie, json: beat }))
+        .status,
+    ).toBe(200);
+    const request = new Request(`http://holdfast.test/api/attempts/${attempt.attemptId}/events?deviceId=laptop`, {
+      headers: { cookie: attempt.cookie },
+    });
+    const reader = readSse(
+      await attemptEventsRoute(request, { params: Promise.resolve({ attemptId: attempt.attemptId }) }),
+    );
     await reader.next((message) => message.event === "ready");
     await reader.cancel();
 
@@ -72,6 +102,10 @@ describe("the proctor's live view with Redis down", () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(devices[0]!.disconnectedAt).not.toBeNull();
-    expect(await db.deviceOfflineSpan.count({ where: { attemptId: attempt.attemptId, cause: "disconnected", endedAt: null } })).toBe(1);
+    expect(
+      await db.deviceOfflineSpan.count({
+        where: { attemptId: attempt.attemptId, cause: "disconnected", endedAt: null },
+      }),
+    ).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
-import { lockAttemptRow } from "@/lib/server/attempts/lock-attempt-row";
+import { withLockedAttempt } from "@/lib/server/attempts/with-locked-attempt";
 import { db } from "@/lib/server/db/client";
 import { startedAttempt, submit } from "@/lib/server/testing/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
@@ -11,8 +11,18 @@ import { call } from "@/lib/server/testing/http";
 
 import { PUT, POST as bulkExtendRoute } from "./route";
 
-function bulkExtend(examId: string, body: unknown, auth: { bearer?: string; cookie?: string } = { bearer: adminToken() }, key?: string) {
-  return call(bulkExtendRoute, { params: { examId }, json: body, ...auth, headers: key === undefined ? {} : { "idempotency-key": key } });
+function bulkExtend(
+  examId: string,
+  body: unknown,
+  auth: { bearer?: string; cookie?: string } = { bearer: adminToken() },
+  key?: string,
+) {
+  return call(bulkExtendRoute, {
+    params: { examId },
+    json: body,
+    ...auth,
+    headers: key === undefined ? {} : { "idempotency-key": key },
+  });
 }
 
 /** One exam with a running, a submitted and a not-started candidate. */
@@ -27,13 +37,28 @@ async function mixedExam() {
   const runningAttempt = await start(running!.joinToken);
   const doneAttempt = await start(done!.joinToken);
   const submitted = await submit(doneAttempt, { deviceId: "laptop", answers: [] }, randomUUID());
-  return { exam, running: running!, done: done!, waiting: waiting!, runningAttempt, submissionId: submitted.body.submissionId as string };
+  return {
+    exam,
+    running: running!,
+    done: done!,
+    waiting: waiting!,
+    runningAttempt,
+    submissionId: submitted.body.submissionId as string,
+  };
 }
 
 async function snapshot(examId: string) {
   return {
-    enrollments: await db.enrollment.findMany({ where: { examId }, select: { id: true, extraSeconds: true }, orderBy: { id: "asc" } }),
-    attempts: await db.attempt.findMany({ where: { examId }, select: { id: true, deadline: true, status: true }, orderBy: { id: "asc" } }),
+    enrollments: await db.enrollment.findMany({
+      where: { examId },
+      select: { id: true, extraSeconds: true },
+      orderBy: { id: "asc" },
+    }),
+    attempts: await db.attempt.findMany({
+      where: { examId },
+      select: { id: true, deadline: true, status: true },
+      orderBy: { id: "asc" },
+    }),
     extensions: await db.timeExtension.count({ where: { examId } }),
   };
 }
@@ -53,18 +78,30 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
 
     expect(response.status).toBe(200);
     expect(response.body.results).toEqual([
-      { enrollmentId: running.id, outcome: "extended", extensionId: expect.any(String), deadline: new Date(before.deadline.getTime() + 300_000).toISOString() },
+      {
+        enrollmentId: running.id,
+        outcome: "extended",
+        extensionId: expect.any(String),
+        deadline: new Date(before.deadline.getTime() + 300_000).toISOString(),
+      },
       { enrollmentId: done.id, outcome: "already_submitted", submissionId },
       { enrollmentId: waiting.id, outcome: "pending_start", extensionId: expect.any(String) },
       { enrollmentId: other.enrollmentId, outcome: "not_found" },
       { enrollmentId: stranger, outcome: "not_found" },
     ]);
     // Another exam's candidate was never touched.
-    expect(await db.enrollment.findUniqueOrThrow({ where: { id: other.enrollmentId } })).toMatchObject({ extraSeconds: 0 });
+    expect(await db.enrollment.findUniqueOrThrow({ where: { id: other.enrollmentId } })).toMatchObject({
+      extraSeconds: 0,
+    });
     expect(await db.timeExtension.count({ where: { enrollmentId: other.enrollmentId } })).toBe(0);
     expect(await db.enrollment.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({ extraSeconds: 0 });
     expect(await db.enrollment.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ extraSeconds: 300 });
-    expect(await db.timeExtension.findFirstOrThrow({ where: { enrollmentId: waiting.id } })).toMatchObject({ attemptId: null, previousDeadline: null, newDeadline: null, reason: "room change" });
+    expect(await db.timeExtension.findFirstOrThrow({ where: { enrollmentId: waiting.id } })).toMatchObject({
+      attemptId: null,
+      previousDeadline: null,
+      newDeadline: null,
+      reason: "room change",
+    });
     expect(await db.auditEvent.count({ where: { examId: exam.id, action: "attempt.extended" } })).toBe(2);
   });
 
@@ -74,7 +111,10 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
     const body = { enrollmentIds: [running.id, waiting.id], seconds: 120, reason: "fire drill" };
     const first = await bulkExtend(exam.id, body, undefined, key);
     const after = await snapshot(exam.id);
-    const retries = await Promise.all([bulkExtend(exam.id, body, undefined, key), bulkExtend(exam.id, body, undefined, key)]);
+    const retries = await Promise.all([
+      bulkExtend(exam.id, body, undefined, key),
+      bulkExtend(exam.id, body, undefined, key),
+    ]);
     for (const retry of retries) {
       expect(retry.status).toBe(200);
       expect(retry.headers.get("idempotent-replayed")).toBe("true");
@@ -84,9 +124,18 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
 
     // The key covers the candidates it extended; a candidate added to the selection is extended once.
     const [late] = await enroll(exam.id);
-    const widened = await bulkExtend(exam.id, { ...body, enrollmentIds: [...body.enrollmentIds, late!.id] }, undefined, key);
+    const widened = await bulkExtend(
+      exam.id,
+      { ...body, enrollmentIds: [...body.enrollmentIds, late!.id] },
+      undefined,
+      key,
+    );
     expect(widened.headers.get("idempotent-replayed")).toBeNull();
-    expect(widened.body.results.map((result: { replayed?: boolean }) => result.replayed ?? false)).toEqual([true, true, false]);
+    expect(widened.body.results.map((result: { replayed?: boolean }) => result.replayed ?? false)).toEqual([
+      true,
+      true,
+      false,
+    ]);
 
     const reused = await bulkExtend(exam.id, { ...body, seconds: 180 }, undefined, key);
     expect(reused.status).toBe(422);
@@ -98,18 +147,17 @@ describe("POST /api/proctor/exams/{examId}/extend", () => {
   it("a candidate whose attempt row is held past the 3 s lock timeout is tried again, not failed", async () => {
     const { exam, running, runningAttempt } = await mixedExam();
     const before = await db.attempt.findUniqueOrThrow({ where: { id: runningAttempt.attemptId } });
-    const held = db.$transaction(
-      async (tx) => {
-        await lockAttemptRow(tx, runningAttempt.attemptId);
-        await new Promise((resolve) => setTimeout(resolve, 3_500));
-      },
-      { timeout: 10_000 },
-    );
+    const held = withLockedAttempt(runningAttempt.attemptId, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const response = await bulkExtend(exam.id, { enrollmentIds: [running.id], seconds: 60, reason: "long submit" });
     await held;
     expect(response.status).toBe(200);
-    expect(response.body.results[0]).toMatchObject({ outcome: "extended", deadline: new Date(before.deadline.getTime() + 60_000).toISOString() });
+    expect(response.body.results[0]).toMatchObject({
+      outcome: "extended",
+      deadline: new Date(before.deadline.getTime() + 60_000).toISOString(),
+    });
     expect(await db.timeExtension.count({ where: { enrollmentId: running.id } })).toBe(1);
   });
 

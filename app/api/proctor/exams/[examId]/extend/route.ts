@@ -17,7 +17,12 @@ export const POST = route(
   { access: "proctor", params: ExamParamsSchema, body: z.unknown() },
   async ({ params, body, principal, request }) => {
     const requestKey = optionalIdempotencyKey(request);
-    const { results, isReplay } = await extendCandidates({ examId: params.examId, caller: principal, body, requestKey });
+    const { results, isReplay } = await extendCandidates({
+      examId: params.examId,
+      caller: principal,
+      body,
+      requestKey,
+    });
     return json({ results }, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });
   },
 );

@@ -65,7 +65,8 @@ describe("GET /api/proctor/exams/{examId}/health", () => {
     ).toBe(200);
     // It also gets a late answer: one submission with both counts once in the loss rate, not twice.
     expect(
-      (await autosave(mismatched, { deviceId: "d", answers: [{ questionId: question, value: "later", version: 7 }] })).status,
+      (await autosave(mismatched, { deviceId: "d", answers: [{ questionId: question, value: "later", version: 7 }] }))
+        .status,
     ).toBe(409);
     // One attempt with a late answer: an edit that arrived after its submission.
     expect((await submit(late, { deviceId: "d", answers: [] }, randomUUID())).status).toBe(200);

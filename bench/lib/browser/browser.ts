@@ -1,0 +1,46 @@
+// Debian's Chromium driven by Playwright, as the e2e suite runs it (playwright.config.ts): Playwright cannot
+// download its own browsers on these machines. The browser is closed by the run's cleanup (after a normal
+// end, an error, --max-minutes or Ctrl-C); Playwright's own signal handlers are off so that there is one
+// cleanup path, and a browser whose parent was SIGKILLed exits when its pipe closes.
+import { chromium, type Browser } from "@playwright/test";
+
+import { onCleanup } from "../run/cleanup";
+import { errorMessage, say } from "../run/log";
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const LAUNCH_TIMEOUT_MS = 60_000;
+const CLOSE_TIMEOUT_MS = 10_000;
+
+export async function launchChromium(): Promise<{ browser: Browser; version: string; close: () => Promise<void> }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    timeout: LAUNCH_TIMEOUT_MS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const version = browser.version();
+  const close = onCleanup(`close Chromium ${version}`, async () => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([browser.close(), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
+    } catch (error) {
+      say(`closing Chromium: ${errorMessage(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+  say(`Chromium ${version} started (${CHROMIUM_PATH}, headless)`);
+  return { browser, version, close };
+}

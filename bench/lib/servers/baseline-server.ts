@@ -1,0 +1,193 @@
+// The baseline: the least a server can do for the same work on this box. Bare node:http and a pg.Pool,
+// no framework, no auth, no validation beyond JSON.parse, no Redis, no audit trail. It runs the app's
+// own SQL: the very files the app reads (lib/server/db/statements/*.sql, through statement-files.ts).
+//
+// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert (prepared
+//   once per connection, like the app's, with --baseline-prepared).
+// - POST /attempts/{id}/submit   { deviceId, answers, digest }: the freeze transaction's shape, as in
+//   lib/server/attempts/submit-attempt.ts and freeze-attempt.ts: BEGIN, lock_timeout, SELECT … FOR UPDATE,
+//   apply the final delta with the same upsert, conditional UPDATE of the status, read the answers,
+//   digest them, sign a receipt, INSERT the submission (with key, request hash and response), COMMIT.
+// - GET /health.
+//
+// Started by bench/lib/servers/baseline.ts as a child process: `node --import tsx baseline-server.ts '<json config>'`.
+import { createHash, createHmac, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+
+import pg from "pg";
+
+import { bindStatement, loadStatement } from "../../../lib/server/db/statement-files";
+import { canonicalJson } from "../../../lib/shared/digest";
+
+type Config = {
+  port: number;
+  databaseUrl: string;
+  poolMax: number;
+  parentPid: number;
+  receiptSecret: string;
+  isAutosavePrepared?: boolean;
+};
+type Answer = { questionId: string; value: unknown; version: number };
+type Body = { deviceId: string; answers?: Answer[]; digest?: string };
+
+const config = JSON.parse(process.argv[2] ?? "{}") as Config;
+const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolMax, connectionTimeoutMillis: 5_000 });
+
+const APPLY = loadStatement("apply-answer-delta");
+const LOCK = loadStatement("lock-attempt");
+const FREEZE = loadStatement("freeze-attempt");
+const READ_ANSWERS = 'SELECT question_id::text AS "questionId", value FROM answers WHERE attempt_id = $1::uuid';
+const INSERT_SUBMISSION = `INSERT INTO submissions (id, attempt_id, idempotency_key, request_hash, digest, client_digest, receipt, source, submitted_at, response)
+  VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, 'candidate', $8, $9)`;
+
+function deltaValues(attemptId: string, body: Body): Record<string, unknown> {
+  const answers = body.answers ?? [];
+  return {
+    attemptId,
+    // The app scopes an autosave to the caller's enrollment; the baseline has no callers (null: unscoped).
+    enrollmentId: null,
+    deviceId: body.deviceId,
+    questionIds: answers.map((answer) => answer.questionId),
+    values: answers.map((answer) => JSON.stringify(answer.value)),
+    versions: answers.map((answer) => answer.version),
+  };
+}
+
+function sha256Hex(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+async function autosave(attemptId: string, body: Body): Promise<[number, unknown]> {
+  // With --baseline-prepared, prepared per connection as the app's autosave runs it (lib/server/db/sql.ts,
+  // `prepared`). Submit runs it unprepared, as the app's transaction does.
+  const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>({
+    name: config.isAutosavePrepared ? "apply-answer-delta" : undefined,
+    text: APPLY.text,
+    values: bindStatement(APPLY, deltaValues(attemptId, body)),
+  });
+  const row = rows[0];
+  if (!row || row.open === 0 || row.revision === null) return [409, { error: { code: "ALREADY_SUBMITTED" } }];
+  return [200, { revision: row.revision, applied: row.applied }];
+}
+
+async function submit(attemptId: string, body: Body, idempotencyKey: string): Promise<[number, unknown]> {
+  const requestHash = sha256Hex(canonicalJson(body));
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SET LOCAL lock_timeout = '3s'");
+    const locked = await client.query<{ status: string; overdue: boolean }>(
+      LOCK.text,
+      bindStatement(LOCK, { attemptId }),
+    );
+    const row = locked.rows[0];
+    if (!row || row.status === "submitted" || row.overdue) {
+      await client.query("ROLLBACK");
+      return [409, { error: { code: row?.overdue ? "DEADLINE_PASSED" : "ALREADY_SUBMITTED" } }];
+    }
+    await client.query(APPLY.text, bindStatement(APPLY, deltaValues(attemptId, body)));
+    const frozen = await client.query(FREEZE.text, bindStatement(FREEZE, { attemptId }));
+    if (frozen.rowCount === 0) throw new Error(`attempt ${attemptId} frozen while its row was locked`);
+    const answers = await client.query<{ questionId: string; value: unknown }>(READ_ANSWERS, [attemptId]);
+    const paper: Record<string, unknown> = {};
+    for (const answer of answers.rows) paper[answer.questionId] = answer.value;
+    const digest = sha256Hex(canonicalJson(paper));
+    const submissionId = randomUUID();
+    const submittedAt = new Date();
+    const clientDigest = body.digest ?? null;
+    const receipt = createHmac("sha256", config.receiptSecret)
+      .update(["holdfast-receipt-v1", attemptId, submittedAt.toISOString(), digest].join("\n"), "utf8")
+      .digest("base64url");
+    const response = {
+      submissionId,
+      attemptId,
+      submittedAt: submittedAt.toISOString(),
+      source: "candidate",
+      digest,
+      clientDigest,
+      digestMatches: clientDigest === null ? null : clientDigest === digest,
+      receipt,
+    };
+    await client.query(INSERT_SUBMISSION, [
+      submissionId,
+      attemptId,
+      idempotencyKey,
+      requestHash,
+      digest,
+      clientDigest,
+      receipt,
+      submittedAt,
+      JSON.stringify(response),
+    ]);
+    await client.query("COMMIT");
+    return [200, response];
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const ROUTE = /^\/attempts\/([0-9a-f-]{36})\/(answers|submit)$/;
+
+async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  try {
+    if (request.method === "GET" && request.url === "/health") return send(response, 200, { ok: true });
+    const match = ROUTE.exec(request.url ?? "");
+    if (request.method !== "POST" || !match) return send(response, 404, { error: { code: "NOT_FOUND" } });
+    const [, attemptId = "", action] = match;
+    let body: Body;
+    try {
+      body = JSON.parse(await readBody(request)) as Body;
+    } catch {
+      return send(response, 400, { error: { code: "BAD_REQUEST" } });
+    }
+    const [status, result] =
+      action === "answers"
+        ? await autosave(attemptId, body)
+        : await submit(attemptId, body, String(request.headers["idempotency-key"] ?? randomUUID()));
+    send(response, status, result);
+  } catch (error) {
+    console.error(
+      `baseline: ${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    if (!response.headersSent) send(response, 500, { error: { code: "INTERNAL" } });
+  }
+}
+
+const server = createServer((request, response) => void handle(request, response));
+server.keepAliveTimeout = 65_000;
+server.listen(config.port, "127.0.0.1", () => console.log(`baseline listening on 127.0.0.1:${config.port}`));
+
+async function shutdown(): Promise<void> {
+  server.close();
+  server.closeAllConnections();
+  await pool.end().catch(() => undefined);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown());
+process.on("SIGINT", () => void shutdown());
+// Never outlive the run that started it, even if that run was killed with SIGKILL.
+setInterval(() => {
+  try {
+    process.kill(config.parentPid, 0);
+  } catch {
+    void shutdown();
+  }
+}, 1_000).unref();

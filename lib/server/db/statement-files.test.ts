@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+
+import { describe, expect, it } from "vitest";
+
+import { bindStatement, compileStatement, loadStatement, type StatementName } from "./statement-files";
+
+const NAMES: StatementName[] = ["apply-answer-delta", "lock-attempt", "freeze-attempt"];
+
+describe("compileStatement", () => {
+  it("numbers :name parameters in order of first use, reusing a number, and leaves ::casts alone", () => {
+    const statement = compileStatement(
+      "lock-attempt",
+      "-- header :ignored\nSELECT a.id::text FROM attempts a\nWHERE a.id = :attemptId::uuid AND (:enrollmentId::uuid IS NULL OR a.enrollment_id = :enrollmentId::uuid)",
+    );
+    expect(statement.text).toBe(
+      "SELECT a.id::text FROM attempts a\nWHERE a.id = $1::uuid AND ($2::uuid IS NULL OR a.enrollment_id = $2::uuid)",
+    );
+    expect(statement.params).toEqual(["attemptId", "enrollmentId"]);
+  });
+
+  it("binds values by name, and refuses a missing one rather than sending null", () => {
+    const statement = compileStatement("lock-attempt", "SELECT :b, :a, :b");
+    expect(bindStatement(statement, { a: 1, b: null })).toEqual([null, 1]);
+    expect(() => bindStatement(statement, { a: 1 })).toThrow(/no value for :b/);
+  });
+});
+
+describe("the statement files", () => {
+  it.each(NAMES)("%s.sql loads, and its header documents every parameter it uses", (name) => {
+    const statement = loadStatement(name);
+    expect(statement.params.length).toBeGreaterThan(0);
+    expect(statement.text).not.toMatch(/(?<![:\w]):[A-Za-z_]/);
+    const header = readFileSync(new URL(`./statements/${name}.sql`, import.meta.url), "utf8")
+      .split("\n")
+      .filter((line) => line.trim().startsWith("--"))
+      .join("\n");
+    for (const param of statement.params) expect(header).toContain(`:${param}`);
+  });
+});

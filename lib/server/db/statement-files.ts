@@ -1,0 +1,75 @@
+import "server-only";
+
+import { readFileSync } from "node:fs";
+
+/**
+ * The hot statements, kept as `.sql` files in lib/server/db/statements/ (ADR 010): read by the app, and run
+ * as they are by the benchmark's baseline server (bench/servers/baseline-server.ts), so the baseline does the
+ * app's SQL with no copy to drift. Each file names its parameters `:name` (outside string literals; `::type`
+ * casts are not parameters) and says what they are in its header comment.
+ *
+ * Each file is read by a literal `readFileSync(new URL("./statements/….sql", import.meta.url))`: Next's
+ * bundler sees the file, copies it into the build (.next/server/assets/) and points the URL at the copy, so
+ * `next start` finds it from any working directory and in a copied build; under tsx and vitest the URL is
+ * the source file itself. Keep the paths literal: a computed one would make the bundler trace the whole
+ * project.
+ */
+const FILES = {
+  "apply-answer-delta": () => readFileSync(new URL("./statements/apply-answer-delta.sql", import.meta.url), "utf8"),
+  "lock-attempt": () => readFileSync(new URL("./statements/lock-attempt.sql", import.meta.url), "utf8"),
+  "freeze-attempt": () => readFileSync(new URL("./statements/freeze-attempt.sql", import.meta.url), "utf8"),
+} as const;
+
+export type StatementName = keyof typeof FILES;
+
+/** A statement ready for node-postgres: `:name` parameters became `$1…$n`, in order of first use. */
+export type CompiledStatement = { name: StatementName; text: string; params: readonly string[] };
+
+/** A `:name` parameter: not part of a `::type` cast, not the tail of a word. */
+const PARAMETER = /(?<![:\w]):([A-Za-z_]\w*)/g;
+
+/** Turns a statement file's text into node-postgres's form; whole-line `--` comments are dropped. */
+export function compileStatement(name: StatementName, source: string): CompiledStatement {
+  const params: string[] = [];
+  const text = source
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("--"))
+    .join("\n")
+    .trim()
+    .replace(PARAMETER, (_, param: string) => {
+      let index = params.indexOf(param);
+      if (index === -1) index = params.push(param) - 1;
+      return `$${index + 1}`;
+    });
+  return { name, text, params };
+}
+
+const globalForStatements = globalThis as unknown as { holdfastStatements?: Map<StatementName, CompiledStatement> };
+const compiled = (globalForStatements.holdfastStatements ??= new Map());
+
+/** A hot statement, read and compiled once per process. */
+export function loadStatement(name: StatementName): CompiledStatement {
+  let statement = compiled.get(name);
+  if (!statement) {
+    statement = compileStatement(name, FILES[name]());
+    compiled.set(name, statement);
+  }
+  return statement;
+}
+
+/** The values for a statement's parameters, in its `$n` order; a missing one is a bug, not a null. */
+export function bindStatement(statement: CompiledStatement, values: Readonly<Record<string, unknown>>): unknown[] {
+  return statement.params.map((param) => {
+    if (!(param in values)) throw new Error(`${statement.name}.sql: no value for :${param}`);
+    return values[param];
+  });
+}
+
+/** A hot statement with its parameters bound, as `{ text, values }` (lib/server/db/sql.ts's SqlStatement). */
+export function fileStatement(
+  name: StatementName,
+  values: Readonly<Record<string, unknown>>,
+): { text: string; values: unknown[] } {
+  const statement = loadStatement(name);
+  return { text: statement.text, values: bindStatement(statement, values) };
+}
