@@ -37,6 +37,10 @@ const RULES = {
     group: reaching("scripts"),
     message: "lib/ never imports scripts/: scripts use lib, not the other way round.",
   },
+  testSupport: {
+    group: ["@/test-support", "@/test-support/*", "**/test-support/*", "**/test-support/**"],
+    message: "Production code never imports test support (test-support/ is for tests only).",
+  },
 };
 
 /**
@@ -47,8 +51,8 @@ function shut(...doors) {
   return { "no-restricted-imports": ["error", { patterns: doors.map((door) => RULES[door]) }] };
 }
 
-// Tests and their support (lib/**/testing, moving out of lib/ with issue 12) drive route handlers from app/.
-const TESTS = ["**/*.test.ts", "lib/**/testing/**"];
+// Tests drive route handlers from app/ and use test-support/; production files may do neither.
+const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 
 const config = [
   ...nextVitals,
@@ -69,9 +73,11 @@ const config = [
   { files: ["lib/server/**"], rules: shut("client") },
   { files: ["lib/client/**", "components/**"], rules: shut("server") },
   { files: ["lib/shared/**"], rules: shut("server", "client") },
-  { files: ["lib/server/**"], ignores: TESTS, rules: shut("client", "app", "scripts") },
-  { files: ["lib/client/**"], ignores: TESTS, rules: shut("server", "app", "scripts") },
-  { files: ["lib/shared/**"], ignores: TESTS, rules: shut("server", "client", "app", "scripts") },
+  { files: ["lib/server/**"], ignores: TESTS, rules: shut("client", "app", "scripts", "testSupport") },
+  { files: ["lib/client/**"], ignores: TESTS, rules: shut("server", "app", "scripts", "testSupport") },
+  { files: ["lib/shared/**"], ignores: TESTS, rules: shut("server", "client", "app", "scripts", "testSupport") },
+  { files: ["app/**", "components/**", "i18n/**", "messages/**"], ignores: TESTS, rules: shut("testSupport") },
+  { files: ["components/**"], ignores: TESTS, rules: shut("server", "testSupport") },
 ];
 
 export default config;

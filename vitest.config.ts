@@ -9,7 +9,7 @@ const shared = {
     alias: [
       { find: /^@\//, replacement: `${root}/` },
       // `server-only` throws outside React Server Components; tests import server code directly.
-      { find: /^server-only$/, replacement: `${root}/lib/server/testing/server-only-stub.ts` },
+      { find: /^server-only$/, replacement: `${root}/test-support/server/server-only-stub.ts` },
     ],
   },
 };
@@ -30,7 +30,7 @@ export default defineConfig({
             "messages/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "node_modules/**", "lib/client/**"],
-          setupFiles: ["lib/server/testing/unit-env.ts"],
+          setupFiles: ["test-support/server/unit-env.ts"],
         },
       },
       {
@@ -39,7 +39,7 @@ export default defineConfig({
           name: "client",
           environment: "node",
           include: ["lib/client/**/*.test.ts"],
-          setupFiles: ["lib/client/testing/setup.ts"],
+          setupFiles: ["test-support/client/setup.ts"],
         },
       },
       {
@@ -48,8 +48,8 @@ export default defineConfig({
           name: "integration",
           environment: "node",
           include: ["lib/**/*.int.test.ts", "app/**/*.int.test.ts"],
-          globalSetup: ["lib/server/testing/integration-global-setup.ts"],
-          setupFiles: ["lib/server/testing/integration-env.ts"],
+          globalSetup: ["test-support/server/integration-global-setup.ts"],
+          setupFiles: ["test-support/server/integration-env.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Files run one after another: several assert that bad input left whole tables unchanged,

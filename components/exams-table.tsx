@@ -2,20 +2,9 @@ import Link from "next/link";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 
 import { formatDuration, formatNumber, formatWindow } from "@/lib/shared/format";
-import type { ExamStatus } from "@/lib/shared/schemas/exams";
+import type { ExamStatus, ExamSummary } from "@/lib/shared/schemas/exams";
 
-export type ExamRow = {
-  id: string;
-  title: string;
-  status: ExamStatus;
-  durationSeconds: number;
-  opensAt: Date | null;
-  closesAt: Date | null;
-  questionCount: number;
-  candidateCount: number;
-  startedCount: number;
-  submittedCount: number;
-};
+export type ExamRow = ExamSummary;
 
 export function StatusBadge({ status }: { status: ExamStatus }) {
   const t = useTranslations("common");

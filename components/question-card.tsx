@@ -2,7 +2,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 
 import { LIMITS } from "@/lib/shared/limits";
-import type { Option, QuestionType } from "@/lib/shared/schemas/exams";
+import type { CandidateQuestion, QuestionType } from "@/lib/shared/schemas/exams";
 
 /** How to answer each type, in the reader's language (common.answerHints). */
 export function useAnswerHint(): (type: QuestionType) => string {
@@ -15,14 +15,8 @@ export function useAnswerHint(): (type: QuestionType) => string {
         : t(type);
 }
 
-export type QuestionCardQuestion = {
-  id: string;
-  position: number;
-  type: QuestionType;
-  prompt: string;
-  points: number;
-  options?: Option[];
-};
+/** A question as the card shows it: the candidate's view (staff pass the key separately). */
+export type QuestionCardQuestion = CandidateQuestion;
 
 /**
  * One question, read-only: number, type, points, prompt and options. Staff pages pass `keyOptionIds` to

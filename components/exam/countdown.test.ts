@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { translatorFor } from "@/lib/shared/testing/translator";
+import { translatorFor } from "@/test-support/shared/translator";
 
 import { extensionParts, stageOf, warningThresholds } from "./countdown";
 

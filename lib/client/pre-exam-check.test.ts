@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { translatorFor } from "@/lib/shared/testing/translator";
+import { translatorFor } from "@/test-support/shared/translator";
 
 import {
   assessAll,

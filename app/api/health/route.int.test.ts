@@ -36,8 +36,8 @@ delete (globalThis as { holdfastRedis?: unknown }).holdfastRedis;
 
 const { GET: healthRoute } = await import("./route");
 const { POST: startAttemptRoute } = await import("@/app/api/exams/[examId]/attempts/route");
-const { createExam, enroll, join } = await import("@/lib/server/testing/fixtures");
-const { call } = await import("@/lib/server/testing/http");
+const { createExam, enroll, join } = await import("@/test-support/server/fixtures");
+const { call } = await import("@/test-support/server/http");
 const { getRedis } = await import("@/lib/server/redis/client");
 
 function startRedis(): ChildProcess {

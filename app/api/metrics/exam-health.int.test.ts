@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { flushExamRequestStats } from "@/lib/server/exam-health/exam-request-stats";
 import { getRedis } from "@/lib/server/redis/client";
-import { autosave, startedAttempt, submit } from "@/lib/server/testing/attempts";
-import { adminToken, createExam } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
+import { adminToken, createExam } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { GET as metricsRoute } from "./route";
 

@@ -10,9 +10,9 @@ afterAll(() => {
 });
 
 const { GET: metricsRoute } = await import("./route");
-const { adminToken, createStaff, signIn } = await import("@/lib/server/testing/fixtures");
-const { startedAttempt } = await import("@/lib/server/testing/attempts");
-const { call } = await import("@/lib/server/testing/http");
+const { adminToken, createStaff, signIn } = await import("@/test-support/server/fixtures");
+const { startedAttempt } = await import("@/test-support/server/attempts");
+const { call } = await import("@/test-support/server/http");
 
 describe("GET /api/metrics with METRICS_TOKEN set", () => {
   it("refuses anonymous callers, candidates and wrong tokens", async () => {

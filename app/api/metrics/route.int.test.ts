@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { adminToken } from "@/lib/server/testing/fixtures";
-import { autosave, startedAttempt, submit } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { adminToken } from "@/test-support/server/fixtures";
+import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
+import { call } from "@/test-support/server/http";
 
 import { GET as metricsRoute } from "./route";
 

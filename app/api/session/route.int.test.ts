@@ -4,8 +4,8 @@ import { GET as joinRoute } from "@/app/join/[token]/route";
 import { GET as getAttemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
-import { createExam, enroll, join } from "@/lib/server/testing/fixtures";
-import { call, cookieFrom } from "@/lib/server/testing/http";
+import { createExam, enroll, join } from "@/test-support/server/fixtures";
+import { call, cookieFrom } from "@/test-support/server/http";
 
 import { DELETE as signOutRoute, POST as sessionRoute } from "./route";
 

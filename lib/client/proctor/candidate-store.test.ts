@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 
 import { CandidateStore, flushIntervalMs } from "./candidate-store";
-import { candidateFacts, NOW } from "@/lib/shared/testing/candidate-facts";
+import { candidateFacts, NOW } from "@/test-support/shared/candidate-facts";
 
 /** A scheduler the test flushes by hand, standing in for the animation frame. */
 function manualScheduler() {

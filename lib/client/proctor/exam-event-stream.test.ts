@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { CandidateStore } from "./candidate-store";
-import { candidateFacts, NOW } from "@/lib/shared/testing/candidate-facts";
+import { candidateFacts, NOW } from "@/test-support/shared/candidate-facts";
 import { ExamEventStream, type EventSourceLike } from "./exam-event-stream";
 
 /** An EventSource the test drives: it records its listeners and lets the test send events and errors. */

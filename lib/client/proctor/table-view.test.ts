@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { candidateFacts, deviceFacts, NOW } from "@/lib/shared/testing/candidate-facts";
+import { candidateFacts, deviceFacts, NOW } from "@/test-support/shared/candidate-facts";
 import { countRows, deriveRows, DEFAULT_VIEW, viewRows, type TableView } from "./table-view";
 
 const names = (view: TableView, rows = deriveRows(mixedClass(), NOW)) =>

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { listDrafts } from "../offline/drafts";
-import { Q } from "../testing/fake-server";
-import { createHarness, type Harness } from "../testing/harness";
+import { Q } from "@/test-support/client/fake-server";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 let h: Harness;
 beforeEach(() => {

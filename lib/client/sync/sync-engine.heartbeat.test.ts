@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { Q, respond } from "../testing/fake-server";
-import { testEnvironment } from "../testing/fake-tabs";
-import { createHarness, type Harness } from "../testing/harness";
+import { Q, respond } from "@/test-support/client/fake-server";
+import { testEnvironment } from "@/test-support/client/fake-tabs";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /** Heartbeat (docs/sync-protocol.md, "The client", H1–H3). */
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getAttemptRecord } from "../offline/attempts";
 import type { DraftRecord } from "../offline/db";
 import { listDrafts } from "../offline/drafts";
-import { ATTEMPT_ID, Q, respond } from "../testing/fake-server";
-import { createHarness, type Harness } from "../testing/harness";
+import { ATTEMPT_ID, Q, respond } from "@/test-support/client/fake-server";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
  * Merge on load (docs/sync-protocol.md, "The client", L1–L3): per question the greater (version, deviceId)

@@ -4,9 +4,9 @@ import type { AttemptView } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { listDrafts } from "../offline/drafts";
-import { ATTEMPT_ID } from "../testing/fake-server";
-import { testEnvironment } from "../testing/fake-tabs";
-import { createHarness, type Harness } from "../testing/harness";
+import { ATTEMPT_ID } from "@/test-support/client/fake-server";
+import { testEnvironment } from "@/test-support/client/fake-tabs";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
  * The pending count after an offline reload (issue 11, defect 2): it is the number of questions whose latest

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { Q } from "../testing/fake-server";
-import { FakeEventStreams, FakeLockManager, FakeChannelHub, testEnvironment } from "../testing/fake-tabs";
-import { createHarness, type Harness } from "../testing/harness";
+import { Q } from "@/test-support/client/fake-server";
+import { FakeEventStreams, FakeLockManager, FakeChannelHub, testEnvironment } from "@/test-support/client/fake-tabs";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
  * A proctor's actions reaching the candidate's page (docs/sync-protocol.md, "Proctor actions"): the heartbeat

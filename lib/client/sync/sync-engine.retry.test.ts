@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { listDrafts } from "../offline/drafts";
-import { Q, respond } from "../testing/fake-server";
-import { createHarness, type Harness } from "../testing/harness";
+import { Q, respond } from "@/test-support/client/fake-server";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
  * The contract's retry discipline (docs/sync-protocol.md, "The client", F3–F7): network errors, 5xx, 429 and

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { answersDigest } from "@/lib/shared/digest";
 
 import { getAttemptRecord } from "../offline/attempts";
-import { ATTEMPT_ID, Q, respond } from "../testing/fake-server";
-import { createHarness, type Harness } from "../testing/harness";
+import { ATTEMPT_ID, Q, respond } from "@/test-support/client/fake-server";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
  * Submit (docs/sync-protocol.md, "The client", S1–S5): unsubmitted → submitting → submitted; the body and the

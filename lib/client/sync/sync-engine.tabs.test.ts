@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import type { FetchLike } from "./http";
-import { Q, respond } from "../testing/fake-server";
-import { FakeChannelHub, FakeLockManager, testEnvironment } from "../testing/fake-tabs";
-import { createHarness, type Harness } from "../testing/harness";
+import { Q, respond } from "@/test-support/client/fake-server";
+import { FakeChannelHub, FakeLockManager, testEnvironment } from "@/test-support/client/fake-tabs";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /** Several tabs on one attempt (docs/sync-protocol.md, "The client", T1–T2). */
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { listDrafts } from "../offline/drafts";
-import { ATTEMPT_ID, Q } from "../testing/fake-server";
-import { createHarness, type Harness } from "../testing/harness";
+import { ATTEMPT_ID, Q } from "@/test-support/client/fake-server";
+import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
  * Fast typing (docs/sync-protocol.md, "The client", E1): edits are written one transaction at a time, and a

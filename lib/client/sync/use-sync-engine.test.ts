@@ -2,8 +2,8 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 
-import { FakeServer, Q } from "../testing/fake-server";
-import { FakeClock } from "../testing/fake-clock";
+import { FakeServer, Q } from "@/test-support/client/fake-server";
+import { FakeClock } from "@/test-support/client/fake-clock";
 import { useSyncEngine } from "./use-sync-engine";
 
 describe("useSyncEngine", () => {

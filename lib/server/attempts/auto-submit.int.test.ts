@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt } from "@/lib/server/testing/attempts";
+import { autosave, startedAttempt } from "@/test-support/server/attempts";
 import { answersDigest } from "@/lib/shared/digest";
 
 import { autoSubmitAttempt, autoSubmitOverdue } from "./auto-submit";

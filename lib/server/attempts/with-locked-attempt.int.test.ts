@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
 import { subscribeExam, type ExamMessage } from "@/lib/server/live/exam-bus";
-import { startedAttempt } from "@/lib/server/testing/attempts";
+import { startedAttempt } from "@/test-support/server/attempts";
 import { AppError } from "@/lib/shared/errors";
 
 import { withAttemptLocks, withLockedAttempt } from "./with-locked-attempt";

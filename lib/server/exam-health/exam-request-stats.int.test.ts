@@ -8,7 +8,7 @@ import { createSyncLimiters, type SyncLimitSpecs } from "@/lib/server/limits/cre
 import { setSyncLimiters } from "@/lib/server/limits/sync-limiters";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { autosave, heartbeat, startedAttempt, submit } from "@/lib/server/testing/attempts";
+import { autosave, heartbeat, startedAttempt, submit } from "@/test-support/server/attempts";
 
 import {
   ExamRequestStats,

@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 process.env.REDIS_URL = "redis://127.0.0.1:1";
 delete (globalThis as { holdfastRedis?: unknown }).holdfastRedis;
 
-const { autosave, startedAttempt, submit } = await import("@/lib/server/testing/attempts");
+const { autosave, startedAttempt, submit } = await import("@/test-support/server/attempts");
 const { getRedis } = await import("@/lib/server/redis/client");
-const { call } = await import("@/lib/server/testing/http");
-const { adminToken } = await import("@/lib/server/testing/fixtures");
+const { call } = await import("@/test-support/server/http");
+const { adminToken } = await import("@/test-support/server/fixtures");
 const { GET: healthRoute } = await import("@/app/api/proctor/exams/[examId]/health/route");
 const { flushExamRequestStats } = await import("./exam-request-stats");
 

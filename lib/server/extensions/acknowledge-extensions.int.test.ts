@@ -6,9 +6,9 @@ import { parseLiveHeartbeat } from "@/lib/server/heartbeats/live-heartbeat";
 import { subscribeAttemptSignals, subscribeExam, type ExamMessage } from "@/lib/server/live/exam-bus";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { heartbeat, startedAttempt, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { heartbeat, startedAttempt, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 /** A heartbeat from `deviceId` saying which deadline it shows (none: an older page that does not say). */
 function showing(attempt: StartedAttempt, deviceId: string, deadline?: string) {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 
-import { call } from "@/lib/server/testing/http";
+import { call } from "@/test-support/server/http";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 
 import { getMetrics } from "../metrics/registry";

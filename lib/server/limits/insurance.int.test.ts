@@ -37,7 +37,7 @@ delete (globalThis as { holdfastSyncLimiters?: unknown }).holdfastSyncLimiters;
 const { getRedis } = await import("@/lib/server/redis/client");
 const { redisKeys } = await import("@/lib/server/redis/keys");
 const { db } = await import("@/lib/server/db/client");
-const { autosave, startedAttempt } = await import("@/lib/server/testing/attempts");
+const { autosave, startedAttempt } = await import("@/test-support/server/attempts");
 const { consumeAutosave } = await import("./consume-sync-capacity");
 const { createSyncLimiters } = await import("./create-sync-limiters");
 const { setSyncLimiters } = await import("./sync-limiters");

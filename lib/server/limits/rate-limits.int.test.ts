@@ -7,8 +7,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import type { CallResult } from "@/lib/server/testing/http";
+import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import type { CallResult } from "@/test-support/server/http";
 
 import { createSyncLimiters, DEFAULT_SYNC_LIMITS, type SyncLimitSpecs } from "./create-sync-limiters";
 import { setSyncLimiters } from "./sync-limiters";

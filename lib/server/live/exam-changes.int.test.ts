@@ -7,9 +7,9 @@ import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/rou
 import { autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
 import { db } from "@/lib/server/db/client";
 import { getRedis } from "@/lib/server/redis/client";
-import { autosave, submit } from "@/lib/server/testing/attempts";
-import { createExam, enroll, join } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, submit } from "@/test-support/server/attempts";
+import { createExam, enroll, join } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { subscribeExam, type ExamMessage } from "./exam-bus";
 

@@ -9,9 +9,9 @@ import { db } from "@/lib/server/db/client";
 import { queryRows, sql } from "@/lib/server/db/sql";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { autosave, heartbeat, heartbeatBody, submit } from "@/lib/server/testing/attempts";
-import { createExam, enroll, join } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, heartbeat, heartbeatBody, submit } from "@/test-support/server/attempts";
+import { createExam, enroll, join } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 import { countCandidates } from "@/lib/shared/proctor/live-status";
 
 import { markDeviceDisconnected } from "./device-presence";

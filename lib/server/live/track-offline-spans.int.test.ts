@@ -4,7 +4,7 @@ import { db } from "@/lib/server/db/client";
 import { parseLiveHeartbeat } from "@/lib/server/heartbeats/live-heartbeat";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { heartbeat, startedAttempt } from "@/lib/server/testing/attempts";
+import { heartbeat, startedAttempt } from "@/test-support/server/attempts";
 
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeExam, type ExamMessage } from "./exam-bus";

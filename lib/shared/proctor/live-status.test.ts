@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { CandidateFacts, DeviceFacts } from "../schemas/proctor";
-import { candidateFacts, deviceFacts, NOW } from "../testing/candidate-facts";
+import { candidateFacts, deviceFacts, NOW } from "@/test-support/shared/candidate-facts";
 import { countCandidates, deriveCandidateStatus, deriveDeviceStatus, LIVE_THRESHOLDS } from "./live-status";
 
 // The shared fixtures, with the device name and deadline these cases read their numbers against.

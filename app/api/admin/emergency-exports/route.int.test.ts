@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 
 import { GET as exportKeyRoute } from "@/app/api/attempts/[attemptId]/export-key/route";
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createStaff, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createStaff, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 import {
   encryptEmergencyExport,
   fromBase64url,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { adminToken, createStaff, sampleQuestions, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { adminToken, createStaff, sampleQuestions, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { POST as createExamRoute } from "./route";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { POST as createExamRoute } from "@/app/api/admin/exams/route";
 import { db } from "@/lib/server/db/client";
-import { createStaff, sampleQuestions, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { createStaff, sampleQuestions, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { DELETE as signOutRoute, POST as signInRoute } from "./route";
 

@@ -4,8 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
+import { call } from "@/test-support/server/http";
 import { compareEdits } from "@/lib/shared/versions";
 
 import { POST as answersRoute } from "./route";

@@ -5,8 +5,8 @@ import { publishExamMessage } from "@/lib/server/live/exam-bus";
 import { loadCandidateFacts } from "@/lib/server/live/load-candidate-facts";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { heartbeat, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { readSse } from "@/lib/server/testing/sse";
+import { heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { readSse } from "@/test-support/server/sse";
 import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 
 import { GET as eventsRoute, POST as postRoute } from "./route";

@@ -8,8 +8,8 @@ import { createSyncLimiters } from "@/lib/server/limits/create-sync-limiters";
 import { setSyncLimiters } from "@/lib/server/limits/sync-limiters";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { call } from "@/test-support/server/http";
 
 import { POST as heartbeatRoute } from "./route";
 

@@ -7,8 +7,8 @@ delete (globalThis as { holdfastRedis?: unknown }).holdfastRedis;
 delete (globalThis as { holdfastSyncLimiters?: unknown }).holdfastSyncLimiters;
 
 const { db } = await import("@/lib/server/db/client");
-const { startedAttempt } = await import("@/lib/server/testing/attempts");
-const { call } = await import("@/lib/server/testing/http");
+const { startedAttempt } = await import("@/test-support/server/attempts");
+const { call } = await import("@/test-support/server/http");
 const { getRedis } = await import("@/lib/server/redis/client");
 const { POST: heartbeatRoute } = await import("./route");
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 
 import { verifyReceipt } from "@/lib/server/attempts/receipt";
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit } from "@/lib/server/testing/attempts";
-import { call } from "@/lib/server/testing/http";
+import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
+import { call } from "@/test-support/server/http";
 import { answersDigest } from "@/lib/shared/digest";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 

@@ -8,7 +8,7 @@ process.env.REDIS_URL = "redis://127.0.0.1:1";
 delete (globalThis as { holdfastRedis?: unknown }).holdfastRedis;
 
 const { db } = await import("@/lib/server/db/client");
-const { autosave, startedAttempt, submit } = await import("@/lib/server/testing/attempts");
+const { autosave, startedAttempt, submit } = await import("@/test-support/server/attempts");
 const { getRedis } = await import("@/lib/server/redis/client");
 
 describe("submit with Redis down", () => {

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 
 import { GET as getAttemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { db } from "@/lib/server/db/client";
-import { createExam, enroll, join } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { createExam, enroll, join } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { POST as startAttemptRoute } from "./route";
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
 import { sha256Hex } from "@/lib/server/crypto";
-import { adminToken, createExam, uniqueSuffix } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { adminToken, createExam, uniqueSuffix } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { POST as enrollRoute } from "./route";
 

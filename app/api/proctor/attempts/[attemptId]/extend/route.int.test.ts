@@ -6,9 +6,9 @@ import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/rou
 import { autoSubmitAttempt, autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
 import { withLockedAttempt } from "@/lib/server/attempts/with-locked-attempt";
 import { db } from "@/lib/server/db/client";
-import { startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { GET, POST as extendRoute } from "./route";
 

@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 import { answersDigest } from "@/lib/shared/digest";
 
 import { DELETE, POST as forceSubmitRoute } from "./route";

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 
 import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat/route";
 import { db } from "@/lib/server/db/client";
-import { startedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { startedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
 import { GET as snapshotRoute, POST as postRoute } from "./route";

@@ -6,10 +6,10 @@ import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/rou
 import { db } from "@/lib/server/db/client";
 import { EXAM_FEED_TIMINGS, examFeed, hasExamFeed, type FeedConnection } from "@/lib/server/live/exam-feed";
 import { getRedis } from "@/lib/server/redis/client";
-import { autosave, heartbeat, startedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
-import { readSse, type SseMessage, type SseReader } from "@/lib/server/testing/sse";
+import { autosave, heartbeat, startedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
+import { readSse, type SseMessage, type SseReader } from "@/test-support/server/sse";
 import type { CandidateFacts, CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
 import { GET as snapshotRoute } from "../candidates/route";

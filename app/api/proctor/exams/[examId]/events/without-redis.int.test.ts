@@ -10,10 +10,10 @@ delete (globalThis as { holdfastSyncLimiters?: unknown }).holdfastSyncLimiters;
 
 const { db } = await import("@/lib/server/db/client");
 const { getRedis } = await import("@/lib/server/redis/client");
-const { startedAttempt } = await import("@/lib/server/testing/attempts");
-const { adminToken } = await import("@/lib/server/testing/fixtures");
-const { call } = await import("@/lib/server/testing/http");
-const { readSse } = await import("@/lib/server/testing/sse");
+const { startedAttempt } = await import("@/test-support/server/attempts");
+const { adminToken } = await import("@/test-support/server/fixtures");
+const { call } = await import("@/test-support/server/http");
+const { readSse } = await import("@/test-support/server/sse");
 const { loadCandidateFacts } = await import("@/lib/server/live/load-candidate-facts");
 const { POST: heartbeatRoute } = await import("@/app/api/attempts/[attemptId]/heartbeat/route");
 const { GET: attemptEventsRoute } = await import("@/app/api/attempts/[attemptId]/events/route");

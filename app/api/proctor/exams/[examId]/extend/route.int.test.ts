@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { withLockedAttempt } from "@/lib/server/attempts/with-locked-attempt";
 import { db } from "@/lib/server/db/client";
-import { startedAttempt, submit } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { startedAttempt, submit } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 
 import { PUT, POST as bulkExtendRoute } from "./route";
 

@@ -8,9 +8,9 @@ import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/rou
 import { db } from "@/lib/server/db/client";
 import { flushExamRequestStats } from "@/lib/server/exam-health/exam-request-stats";
 import { getRedis } from "@/lib/server/redis/client";
-import { autosave, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 import type { ExamHealth } from "@/lib/shared/schemas/proctor";
 
 import { GET, POST } from "./route";

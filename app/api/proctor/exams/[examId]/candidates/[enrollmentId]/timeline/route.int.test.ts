@@ -11,9 +11,9 @@ import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]
 import { POST as sessionRoute } from "@/app/api/session/route";
 import { proctorWords, type Translate } from "@/lib/client/proctor/describe";
 import { db } from "@/lib/server/db/client";
-import { autosave, heartbeat, startedAttempt, submit, type StartedAttempt } from "@/lib/server/testing/attempts";
-import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/lib/server/testing/fixtures";
-import { call } from "@/lib/server/testing/http";
+import { autosave, heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
 import type { CandidateTimeline } from "@/lib/shared/schemas/proctor";
 import { MESSAGES } from "@/messages";
 

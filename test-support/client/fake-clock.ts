@@ -1,4 +1,4 @@
-import type { Timers } from "../sync/http";
+import type { Timers } from "@/lib/client/sync/http";
 
 /**
  * A device clock and timers the test drives by hand. The engine takes them by injection, so IndexedDB

@@ -4,7 +4,7 @@ import type {
   LockManagerLike,
   OpenEventStream,
   SyncEnvironment,
-} from "../sync/environment";
+} from "@/lib/client/sync/environment";
 
 type Waiter = {
   callback: () => Promise<void>;

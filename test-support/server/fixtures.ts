@@ -6,9 +6,9 @@ import { POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/r
 import { POST as sessionRoute } from "@/app/api/session/route";
 import { POST as staffSessionRoute } from "@/app/api/staff/session/route";
 
-import { hashPassword } from "../auth/password";
-import { db } from "../db/client";
-import { env } from "../env.mjs";
+import { hashPassword } from "@/lib/server/auth/password";
+import { db } from "@/lib/server/db/client";
+import { env } from "@/lib/server/env.mjs";
 import { call, cookieFrom } from "./http";
 
 export const adminToken = (): string => {

@@ -3,7 +3,7 @@
 // so runs never share rows.
 import type { TestProject } from "vitest/node";
 
-import { createScratchDatabase, dropDatabase } from "../../../scripts/scratch-database.mjs";
+import { createScratchDatabase, dropDatabase } from "../../scripts/scratch-database.mjs";
 import { migrateDeploy } from "./prisma-cli";
 
 declare module "vitest" {

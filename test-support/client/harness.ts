@@ -1,5 +1,5 @@
-import { HoldfastDb } from "../offline/db";
-import { SyncEngine, type SyncEngineOptions } from "../sync/sync-engine";
+import { HoldfastDb } from "@/lib/client/offline/db";
+import { SyncEngine, type SyncEngineOptions } from "@/lib/client/sync/sync-engine";
 import { FakeClock } from "./fake-clock";
 import { ATTEMPT_ID, FakeServer } from "./fake-server";
 import { testEnvironment, type TestEnvironment } from "./fake-tabs";

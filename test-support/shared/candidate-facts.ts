@@ -1,4 +1,4 @@
-import type { CandidateFacts, DeviceFacts } from "../schemas/proctor";
+import type { CandidateFacts, DeviceFacts } from "@/lib/shared/schemas/proctor";
 
 // Facts the way the server sends them, for the live-status and dashboard unit tests: a running, online, synced
 // candidate unless the overrides say otherwise. Test-only (imported by *.test.ts files).

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 
-const projectRoot = resolve(import.meta.dirname, "../../..");
+const projectRoot = resolve(import.meta.dirname, "../..");
 
 /** `prisma migrate deploy` through scripts/prisma.mjs, which picks the schema engine (README, "Air-gapped machines"). */
 export function migrateDeploy(databaseUrl: string): void {
