@@ -19,9 +19,9 @@ import { ATTEMPT_URL, expectReady, question } from "./exam-page";
 // not, its text) on every DOM mutation, every animation frame and every few ms. The device's newest draft is read
 // from IndexedDB once the page has settled.
 //
-// KILL_CYCLES sets the number of cycles (default 15; e.g. KILL_CYCLES=200 locally).
+// KILL_CYCLES sets the number of cycles (default 10; e.g. KILL_CYCLES=200 locally).
 
-const CYCLES = Math.max(1, Number(process.env.KILL_CYCLES || "15"));
+const CYCLES = Math.max(1, Number(process.env.KILL_CYCLES || "10"));
 
 type Sample = { t: number; editable: boolean; value: string; source: string };
 
