@@ -1,21 +1,21 @@
-import { answerValueProblem } from "@/lib/shared/answers";
 import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { getAttemptRecord, saveServerView, toggleFlag as toggleFlagRecord } from "../offline/attempts";
 import type { HoldfastDb } from "../offline/db";
 import { getOrCreateDeviceId } from "../offline/device";
-import { writeEdit } from "../offline/drafts";
 import { clockOffsetMs } from "./clock";
+import { Editor } from "./editor";
 import { browserEnvironment, type SyncEnvironment } from "./environment";
 import { Heartbeat, recordServerFacts, type ServerFacts } from "./heartbeat";
 import type { FetchLike, Timers } from "./http";
-import { clearSubmitErrorRecord, storeFinalDelta } from "./job-submit";
 import { SyncKernel } from "./kernel";
+import { attachPageEvents } from "./page-events";
 import { PresenceStream } from "./presence";
 import { Scheduler } from "./scheduler";
 import { buildSnapshot } from "./snapshot";
+import { SubmitClick } from "./submit-click";
 import { DEFAULT_SYNC_CONFIG, type SyncConfig } from "./sync-config";
-import { EDIT_REFUSAL_MESSAGES, type AnswerState, type EditResult, type SyncSnapshot } from "./sync-state";
+import type { AnswerState, EditResult, SyncSnapshot } from "./sync-state";
 import { Tabs } from "./tabs";
 
 /**
@@ -52,9 +52,6 @@ export type SyncEngineOptions = {
   baseUrl?: string;
 };
 
-/** An edit's write waiting its turn: it writes the newest `value`, and clears the optimistic value of `token`. */
-type WaitingWrite = { value: AnswerValue; token: object; result: Promise<EditResult> };
-
 export class SyncEngine {
   readonly attemptId: string;
   private readonly kernel: SyncKernel;
@@ -62,24 +59,21 @@ export class SyncEngine {
   private readonly heartbeat: Heartbeat;
   private readonly presence: PresenceStream;
   private readonly tabs: Tabs;
+  private readonly editor: Editor;
+  private readonly submitClick: SubmitClick;
+  private detachListeners: (() => void) | null = null;
   private readonly initialView: AttemptView | null;
   private env: SyncEnvironment | null;
 
   private readonly listeners = new Set<() => void>();
   private snapshot: SyncSnapshot;
   private readonly answerCache = new Map<string, AnswerState>();
-  /** Edits shown before their Dexie write finished (the token says which edit put it there). */
-  private readonly optimistic = new Map<string, { value: AnswerValue; at: number; token: object }>();
-  private readonly waitingWrites = new Map<string, WaitingWrite>();
   private ready = false;
   private running = false;
   private generation = 0;
   private startPromise: Promise<void> | null = null;
   private storageError: string | null = null;
   private isLeader = false;
-  private submitRequested = false;
-  private submitPromise: Promise<SyncSnapshot> | null = null;
-  private readonly submitWaiters = new Set<() => void>();
 
   constructor(options: SyncEngineOptions) {
     this.attemptId = options.attemptId;
@@ -92,29 +86,15 @@ export class SyncEngine {
     const snapshot = () => this.snapshot;
     const applyServerFacts = (facts: ServerFacts, isSubmitted: boolean, receivedAt: number) =>
       this.applyServerFacts(facts, isSubmitted, receivedAt);
-    this.tabs = new Tabs(options.attemptId, {
+    this.tabs = new Tabs(this.kernel, {
       running,
       isLeader,
       emit,
       netStatus: () => this.scheduler.netStatus(),
-      // After any re-read already queued, so the leader sends what the follower wrote.
-      onFlushRequest: () =>
-        this.kernel.track(
-          this.kernel
-            .serial(async () => undefined)
-            .then(() => {
-              if (!this.isLeader) return;
-              this.scheduler.clearDebounce();
-              this.scheduler.pump();
-            }),
-        ),
-      onChanged: (questionIds) =>
-        this.kernel.track(
-          (async () => {
-            await (questionIds === null ? this.kernel.reloadAll() : this.kernel.reload(questionIds));
-            this.emit();
-          })(),
-        ),
+      sendNow: () => {
+        this.scheduler.clearDebounce();
+        this.scheduler.pump();
+      },
     });
     this.scheduler = new Scheduler(this.kernel, {
       running,
@@ -124,7 +104,7 @@ export class SyncEngine {
       postChanged: (questionIds) => this.tabs.post({ type: "changed", questionIds }),
       postFlush: () => this.tabs.post({ type: "flush" }),
       navigatorOnline: () => this.env?.isOnline() ?? true,
-      clearSubmitError: () => this.clearSubmitError(),
+      clearSubmitError: () => this.submitClick.clearError(),
     });
     this.heartbeat = new Heartbeat(this.kernel, {
       active: () => this.running && this.isLeader,
@@ -141,6 +121,21 @@ export class SyncEngine {
       shownDeadline: () => this.snapshot.deadline,
       applyServerFacts,
       sendHeartbeat: () => this.heartbeat.send(),
+    });
+    this.submitClick = new SubmitClick(this.kernel, {
+      started: () => this.startPromise,
+      running,
+      snapshot,
+      emit,
+      afterLocalWrite: (questionIds, work) => this.afterLocalWrite(questionIds, work),
+      sendNow: () => this.scheduler.trigger("probe"),
+    });
+    this.editor = new Editor(this.kernel, {
+      ready: () => this.ready,
+      submitRequested: () => this.submitClick.requested,
+      emit,
+      afterLocalWrite: (questionIds, work) => this.afterLocalWrite(questionIds, work),
+      reloadAttempt: () => void this.kernel.reloadAttempt().then(emit),
     });
     this.snapshot = this.buildSnapshot();
   }
@@ -194,83 +189,17 @@ export class SyncEngine {
     this.generation += 1;
     this.scheduler.stopTimers();
     this.heartbeat.stop();
-    this.detachListeners();
+    this.detachListeners?.();
+    this.detachListeners = null;
     this.presence.close();
     this.tabs.close();
     this.isLeader = false;
     this.startPromise = null;
-    for (const resolve of this.submitWaiters) resolve();
-    this.submitWaiters.clear();
+    this.submitClick.release();
   }
 
-  /**
-   * Step E1 — an edit: validated like the server does (`answerValueProblem`), shown at once, written to Dexie in
-   * one transaction (clock + 1, dirty, this device's id), then sent 1.5 s after the last edit (debounce).
-   *
-   * Writes run one at a time (`serial`). A keystroke made while its question's write is still waiting for its
-   * turn joins that write (the write takes the newest text, and both calls get its result): a burst of typing
-   * costs one transaction per turn, not one per key, so the device never falls behind the candidate, and a
-   * crash right after typing loses at most the keystrokes of the transaction then committing.
-   */
-  edit = (questionId: string, value: AnswerValue): Promise<EditResult> => {
-    const kernel = this.kernel;
-    const refusal = this.editRefusal(questionId, value);
-    if (refusal) return Promise.resolve(refusal);
-    const deviceId = kernel.deviceId!;
-    const token = {};
-    this.optimistic.set(questionId, { value, at: kernel.now(), token });
-    this.emit();
-
-    const waiting = this.waitingWrites.get(questionId);
-    if (waiting) {
-      waiting.value = value;
-      waiting.token = token;
-      return waiting.result;
-    }
-    const write: WaitingWrite = { value, token, result: Promise.resolve({ ok: true, version: 0 }) };
-    this.waitingWrites.set(questionId, write);
-
-    const run = kernel.serial(async () => {
-      // From here on a new keystroke queues a write of its own.
-      if (this.waitingWrites.get(questionId) === write) this.waitingWrites.delete(questionId);
-      const outcome = await writeEdit(kernel.db, {
-        attemptId: kernel.attemptId,
-        questionId,
-        value: write.value,
-        deviceId,
-        now: kernel.now(),
-      });
-      if (outcome.kind === "written") {
-        kernel.attempt = outcome.attempt;
-        kernel.drafts.set(questionId, outcome.draft);
-      }
-      return outcome;
-    });
-    const clearOptimistic = () => {
-      if (this.optimistic.get(questionId)?.token === write.token) this.optimistic.delete(questionId);
-    };
-    write.result = kernel.track(
-      run.then(
-        (outcome): EditResult => {
-          clearOptimistic();
-          if (outcome.kind === "refused") {
-            if (outcome.reason !== "no-attempt") void this.reloadAttempt();
-            this.emit();
-            return { ok: false, reason: outcome.reason, message: EDIT_REFUSAL_MESSAGES[outcome.reason] };
-          }
-          this.emit();
-          this.afterLocalWrite([questionId], true);
-          return { ok: true, version: outcome.draft.version };
-        },
-        (): EditResult => {
-          clearOptimistic();
-          this.emit();
-          return { ok: false, reason: "storage", message: EDIT_REFUSAL_MESSAGES.storage };
-        },
-      ),
-    );
-    return write.result;
-  };
+  /** Step E1 — an edit (editor.ts): validated, shown at once, written to Dexie, then sent after the debounce. */
+  edit = (questionId: string, value: AnswerValue): Promise<EditResult> => this.editor.edit(questionId, value);
 
   /** Flags or unflags a question for review (kept on this device only). */
   toggleFlag = async (questionId: string): Promise<void> => {
@@ -285,25 +214,12 @@ export class SyncEngine {
   };
 
   /**
-   * Step S1 — Submit. The first call stores the final delta and the digest as the exact request body and
-   * moves to `submitting` (editing is refused from then on, in every tab); the leader sends it with the stored
-   * Idempotency-Key until the server answers (S2). Resolves when the attempt is submitted, or when the server
-   * gave a final answer (`submitError`; calling submit again sends the same body again). A second call while
-   * one is running returns the same promise.
+   * Step S1 — Submit (submit-click.ts): stores the final delta and the digest as the exact request body, then the
+   * leader sends it with the stored Idempotency-Key until the server answers (S2). Resolves when the attempt is
+   * submitted, or when the server gave a final answer (`submitError`; calling submit again sends the same body
+   * again). A second call while one is running returns the same promise.
    */
-  submit = (): Promise<SyncSnapshot> => {
-    if (this.submitPromise) return this.submitPromise;
-    if (this.kernel.attempt?.submitState === "unsubmitted") {
-      // The button locks on the click itself, before any await.
-      this.submitRequested = true;
-      this.emit();
-    }
-    const promise = this.runSubmitClick().finally(() => {
-      if (this.submitPromise === promise) this.submitPromise = null;
-    });
-    this.submitPromise = promise;
-    return promise;
-  };
+  submit = (): Promise<SyncSnapshot> => this.submitClick.submit();
 
   /** Send now: skips the debounce and the backoff wait (never a Retry-After), lets an open breaker probe at once. */
   flushNow = async (): Promise<void> => {
@@ -360,7 +276,7 @@ export class SyncEngine {
         if (generation !== this.generation) return;
         // S5. A submit that got a final answer before is tried once more by each new page (or new leader).
         if (this.kernel.attempt?.submitState === "submitting" && this.kernel.attempt.submitError)
-          await this.clearSubmitError();
+          await this.submitClick.clearError();
         this.emit();
         this.scheduler.scheduleProbe();
         this.heartbeat.send();
@@ -368,58 +284,6 @@ export class SyncEngine {
         this.scheduler.pump();
       })(),
     );
-  }
-
-  // ---------------------------------------------------------------------------------------------------------
-  // S — the Submit click (the request itself is a job of the scheduler)
-
-  private async runSubmitClick(): Promise<SyncSnapshot> {
-    await this.startPromise;
-    const current = this.kernel.attempt;
-    if (!current || !this.kernel.deviceId || current.submitState === "submitted") {
-      this.submitRequested = false;
-      this.emit();
-      return this.snapshot;
-    }
-
-    if (current.submitState === "unsubmitted") {
-      // S1. Editing is locked in this tab (submit() set submitRequested); store the body, which locks every tab.
-      this.submitRequested = true;
-      try {
-        await storeFinalDelta(this.kernel);
-      } finally {
-        this.submitRequested = false;
-      }
-      this.emit();
-      this.afterLocalWrite(null, true);
-    } else if (current.submitError) {
-      // A click after a final answer: send the same body again, once.
-      await this.clearSubmitError();
-    }
-
-    if (this.kernel.attempt?.submitState !== "submitting") return this.snapshot;
-    this.scheduler.trigger("probe");
-    return this.waitForSubmitOutcome();
-  }
-
-  private async clearSubmitError(): Promise<void> {
-    await clearSubmitErrorRecord(this.kernel);
-    this.emit();
-    this.afterLocalWrite(null, true);
-  }
-
-  private waitForSubmitOutcome(): Promise<SyncSnapshot> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const snapshot = this.snapshot;
-        if (!this.running || snapshot.submitState === "submitted" || snapshot.submitError !== null) {
-          this.submitWaiters.delete(check);
-          resolve(snapshot);
-        }
-      };
-      this.submitWaiters.add(check);
-      check();
-    });
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -452,70 +316,36 @@ export class SyncEngine {
     }
   }
 
-  private readonly onOnline = () => {
-    this.emit();
-    this.scheduler.trigger("online");
-    this.presence.open();
-  };
-  private readonly onOffline = () => {
-    this.presence.close();
-    this.emit();
-  };
-  private readonly onVisibility = () => {
-    if (this.env?.isVisible() ?? true) {
-      this.scheduler.trigger("visible");
-      // Back from the back/forward cache after a pagehide closed it.
-      this.presence.open();
-    } else this.scheduler.onHidden();
-  };
-  private readonly onPageHide = () => {
-    this.presence.close();
-    this.scheduler.onHidden();
-  };
-
+  /** The page's own events: `online`, `offline`, `visibilitychange`, `pagehide`. */
   private attachListeners(): void {
-    const env = this.env!;
-    env.window?.addEventListener("online", this.onOnline);
-    env.window?.addEventListener("offline", this.onOffline);
-    env.window?.addEventListener("pagehide", this.onPageHide);
-    env.document?.addEventListener("visibilitychange", this.onVisibility);
-  }
-
-  private detachListeners(): void {
-    const env = this.env;
-    env?.window?.removeEventListener("online", this.onOnline);
-    env?.window?.removeEventListener("offline", this.onOffline);
-    env?.window?.removeEventListener("pagehide", this.onPageHide);
-    env?.document?.removeEventListener("visibilitychange", this.onVisibility);
-  }
-
-  private async reloadAttempt(): Promise<void> {
-    await this.kernel.reloadAttempt();
-    this.emit();
-  }
-
-  private editRefusal(questionId: string, value: AnswerValue): EditResult | null {
-    const refuse = (reason: Exclude<EditResult, { ok: true }>["reason"], message?: string): EditResult => ({
-      ok: false,
-      reason,
-      message: message ?? EDIT_REFUSAL_MESSAGES[reason],
+    this.detachListeners = attachPageEvents(this.env!, {
+      online: () => {
+        this.emit();
+        this.scheduler.trigger("online");
+        this.presence.open();
+      },
+      offline: () => {
+        this.presence.close();
+        this.emit();
+      },
+      visibility: (visible) => {
+        if (visible) {
+          this.scheduler.trigger("visible");
+          // Back from the back/forward cache after a pagehide closed it.
+          this.presence.open();
+        } else this.scheduler.onHidden();
+      },
+      pageHide: () => {
+        this.presence.close();
+        this.scheduler.onHidden();
+      },
     });
-    const attempt = this.kernel.attempt;
-    if (!this.ready || !this.kernel.deviceId || !attempt) return refuse("not-ready");
-    const question = attempt.questions.find((candidate) => candidate.id === questionId);
-    if (!question) return refuse("unknown-question");
-    const problem = answerValueProblem(question, value);
-    if (problem) return refuse("invalid", `This answer ${problem}.`);
-    if (this.submitRequested || attempt.submitState === "submitting") return refuse("submitting");
-    if (attempt.submitState === "submitted") return refuse("submitted");
-    if (attempt.closed) return refuse("closed");
-    return null;
   }
 
   private emit(): void {
     this.snapshot = this.buildSnapshot();
     for (const listener of this.listeners) listener();
-    for (const check of [...this.submitWaiters]) check();
+    this.submitClick.notify();
     if (this.running && this.isLeader) {
       this.tabs.broadcastNet(this.scheduler.netStatus());
       this.heartbeat.sendOnChange();
@@ -533,10 +363,10 @@ export class SyncEngine {
         attempt: kernel.attempt,
         initialView: this.initialView,
         drafts: kernel.drafts,
-        optimistic: this.optimistic,
+        optimistic: this.editor.optimistic,
         net: this.isLeader || !this.tabs.leaderNet ? this.scheduler.netStatus() : this.tabs.leaderNet,
         now: kernel.now(),
-        submitRequested: this.submitRequested,
+        submitRequested: this.submitClick.requested,
         isLeader: this.isLeader,
       },
       this.answerCache,

@@ -1,4 +1,5 @@
 import type { ChannelLike, SyncEnvironment } from "./environment";
+import type { SyncKernel } from "./kernel";
 import type { NetStatus } from "./sync-state";
 
 /** Messages between the tabs of one attempt (step T2). */
@@ -24,10 +25,8 @@ export type TabsHost = {
   isLeader(): boolean;
   netStatus(): NetStatus;
   emit(): void;
-  /** A follower asks the leader to send now. */
-  onFlushRequest(): void;
-  /** Another tab wrote Dexie: re-read these questions (null: everything). */
-  onChanged(questionIds: string[] | null): void;
+  /** The leader sends now, skipping the debounce (a follower asked). */
+  sendNow(): void;
 };
 
 /**
@@ -42,10 +41,14 @@ export class Tabs {
   private releaseLeadership: (() => void) | null = null;
   private lastNetKey = "";
 
+  private readonly attemptId: string;
+
   constructor(
-    private readonly attemptId: string,
+    private readonly kernel: SyncKernel,
     private readonly host: TabsHost,
-  ) {}
+  ) {
+    this.attemptId = kernel.attemptId;
+  }
 
   openChannel(env: SyncEnvironment): void {
     this.channel = env.openChannel?.(`holdfast-${this.attemptId}`, (data) => this.onMessage(data)) ?? null;
@@ -117,10 +120,25 @@ export class Tabs {
       }
       return;
     }
+    const kernel = this.kernel;
     if (data.type === "flush") {
-      this.host.onFlushRequest();
+      // After any re-read already queued, so the leader sends what the follower wrote.
+      kernel.track(
+        kernel
+          .serial(async () => undefined)
+          .then(() => {
+            if (this.host.isLeader()) this.host.sendNow();
+          }),
+      );
       return;
     }
-    this.host.onChanged(data.questionIds);
+    // Another tab wrote Dexie: re-read these questions (null: everything).
+    const questionIds = data.questionIds;
+    kernel.track(
+      (async () => {
+        await (questionIds === null ? kernel.reloadAll() : kernel.reload(questionIds));
+        this.host.emit();
+      })(),
+    );
   }
 }
