@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { formatDuration } from "@/lib/shared/format";
+import { clockOffsetMs as offsetFromRoundTrip } from "./sync/clock";
 
 // The checks a candidate runs before the exam (app/exam/[examId]/check). Two halves:
 //
@@ -91,7 +92,7 @@ export type Measurements = {
  * somewhere inside the round trip; the midpoint is the best guess, off by at most half the round trip.
  */
 export function clockOffsetMs(sample: HealthSample): number {
-  return sample.serverTime - (sample.sentAt + sample.receivedAt) / 2;
+  return offsetFromRoundTrip(sample.serverTime, sample.sentAt, sample.receivedAt);
 }
 
 /** The sample with the shortest round trip: the tightest bound on the offset. */

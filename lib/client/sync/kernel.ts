@@ -1,0 +1,161 @@
+import { classifySyncResponse } from "@/lib/shared/backoff";
+
+import { getAttemptRecord } from "../offline/attempts";
+import { getDb, type AttemptRecord, type DraftRecord, type HoldfastDb, type RecordedError } from "../offline/db";
+import { getDrafts, listDrafts } from "../offline/drafts";
+import { send, type FetchLike, type HttpOutcome, type Timers } from "./http";
+import { DEFAULT_SYNC_CONFIG, type SyncConfig } from "./sync-config";
+
+/** What the kernel is built from: the engine's options less the page's view and the browser environment. */
+export type KernelOptions = {
+  attemptId: string;
+  db?: HoldfastDb;
+  fetch?: FetchLike;
+  /** Device clock in epoch milliseconds. */
+  now?: () => number;
+  timers?: Timers;
+  random?: () => number;
+  config?: Partial<SyncConfig>;
+  /** Prefix of the API paths; "" in the browser (same origin). */
+  baseUrl?: string;
+};
+
+export type RequestExtra = { keepalive?: boolean; headers?: Record<string, string>; timeoutMs?: number };
+
+function defaultTimers(): Timers {
+  return {
+    setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+  };
+}
+
+export function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** F3 — the contract's retry classes (lib/shared/backoff.ts). */
+export function classify(outcome: HttpOutcome) {
+  return outcome.kind === "network" ? classifySyncResponse(null) : classifySyncResponse(outcome.status, outcome.code);
+}
+
+/** A final answer as the device keeps it (shown, and kept with the drafts or the submit it concerns). */
+export function recordedError(outcome: HttpOutcome): RecordedError {
+  if (outcome.kind === "network") return { status: 0, code: null, message: outcome.message };
+  return {
+    status: outcome.status,
+    code: outcome.code,
+    message: outcome.message ?? `The server answered ${outcome.status}.`,
+  };
+}
+
+/**
+ * The engine's kernel, shared by every part: the injected clock, timers and fetch, the requests to the attempt's
+ * routes, the serial queue of Dexie operations and the in-memory copy of Dexie they keep up to date, and the
+ * tasks `whenIdle` waits for. It knows nothing of leadership, timers' meaning or the page.
+ */
+export class SyncKernel {
+  readonly attemptId: string;
+  readonly db: HoldfastDb;
+  readonly now: () => number;
+  readonly timers: Timers;
+  readonly random: () => number;
+  readonly config: SyncConfig;
+  readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+  private awaitingNetwork = 0;
+  private readonly tasks = new Set<Promise<unknown>>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  // The in-memory copy of Dexie, only written by operations run through `serial`.
+  deviceId: string | null = null;
+  attempt: AttemptRecord | null = null;
+  drafts = new Map<string, DraftRecord>();
+
+  constructor(options: KernelOptions) {
+    this.attemptId = options.attemptId;
+    this.db = options.db ?? getDb();
+    const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetchFn = (input, init) => {
+      this.awaitingNetwork += 1;
+      return fetchFn(input, init).finally(() => {
+        this.awaitingNetwork -= 1;
+      });
+    };
+    this.now = options.now ?? Date.now;
+    this.timers = options.timers ?? defaultTimers();
+    this.random = options.random ?? Math.random;
+    this.config = { ...DEFAULT_SYNC_CONFIG, ...options.config };
+    this.baseUrl = options.baseUrl ?? "";
+  }
+
+  /** The attempt's API path plus `suffix`. */
+  url(suffix: string): string {
+    return `${this.baseUrl}/api/attempts/${encodeURIComponent(this.attemptId)}${suffix}`;
+  }
+
+  request(
+    method: "GET" | "POST",
+    suffix: string,
+    body: string | undefined,
+    extra: RequestExtra = {},
+  ): Promise<HttpOutcome> {
+    return send({
+      fetch: this.fetchFn,
+      timers: this.timers,
+      now: this.now,
+      method,
+      url: this.url(suffix),
+      body,
+      headers: extra.headers,
+      keepalive: extra.keepalive,
+      timeoutMs: extra.timeoutMs ?? this.config.requestTimeoutMs,
+    });
+  }
+
+  /**
+   * Every Dexie operation whose result updates the in-memory copy runs through this queue, one after another,
+   * so the copy always reflects transactions in the order they ran (a slow re-read can never overwrite a newer
+   * edit). Network requests never run inside it.
+   */
+  serial<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch(() => undefined);
+    return this.track(run);
+  }
+
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.tasks.add(promise);
+    const remove = () => this.tasks.delete(promise);
+    promise.then(remove, remove);
+    return promise;
+  }
+
+  /** True while anything runs except requests waiting for the server. */
+  busy(): boolean {
+    return this.tasks.size > this.awaitingNetwork;
+  }
+
+  reloadAll(): Promise<void> {
+    return this.serial(async () => {
+      const attempt = await getAttemptRecord(this.db, this.attemptId);
+      const drafts = await listDrafts(this.db, this.attemptId);
+      this.attempt = attempt ?? this.attempt;
+      this.drafts = new Map(drafts.map((draft) => [draft.questionId, draft]));
+    });
+  }
+
+  reload(questionIds: readonly string[]): Promise<void> {
+    return this.serial(async () => {
+      const attempt = await getAttemptRecord(this.db, this.attemptId);
+      const drafts = await getDrafts(this.db, this.attemptId, questionIds);
+      this.attempt = attempt ?? this.attempt;
+      for (const draft of drafts) this.drafts.set(draft.questionId, draft);
+    });
+  }
+
+  reloadAttempt(): Promise<void> {
+    return this.serial(async () => {
+      this.attempt = (await getAttemptRecord(this.db, this.attemptId)) ?? this.attempt;
+    });
+  }
+}

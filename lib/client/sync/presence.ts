@@ -1,0 +1,70 @@
+import type { SyncEnvironment, EventStreamLike } from "./environment";
+import type { ServerFacts } from "./heartbeat";
+import type { SyncKernel } from "./kernel";
+import { PRESENCE_EVENTS, readPresenceEvent, type PresenceEvent } from "./presence-events";
+
+/** What the presence stream needs from the engine around it. */
+export type PresenceHost = {
+  environment(): SyncEnvironment | null;
+  running(): boolean;
+  isLeader(): boolean;
+  /** Changes on stop and start: events of a stream opened before are dropped. */
+  generation(): number;
+  /** The deadline on the candidate's screen. */
+  shownDeadline(): string | null;
+  applyServerFacts(facts: ServerFacts, isSubmitted: boolean, receivedAt: number): Promise<void>;
+  sendHeartbeat(): void;
+};
+
+/** Step P — the presence stream (leader only). */
+export class PresenceStream {
+  private stream: EventStreamLike | null = null;
+
+  constructor(
+    private readonly kernel: SyncKernel,
+    private readonly host: PresenceHost,
+  ) {}
+
+  /**
+   * P1 — while this tab holds the sync role, is online and the attempt is open, keep the page's event stream
+   * open (`GET /api/attempts/{id}/events?deviceId=…`). The browser reconnects it by itself; the engine closes it
+   * on `offline`, `pagehide` and stop, and opens it again on `online` and when the page is shown again.
+   * Without it (no EventSource, or no such route yet) the 15 s heartbeat brings the same news, later.
+   */
+  open(): void {
+    const env = this.host.environment();
+    const open = env?.openEventStream;
+    const deviceId = this.kernel.deviceId;
+    if (!open || this.stream || !this.host.running() || !this.host.isLeader() || !deviceId) return;
+    const attempt = this.kernel.attempt;
+    if (!(env?.isOnline() ?? true) || attempt?.closed || attempt?.submitState === "submitted") return;
+    const url = `${this.kernel.url("/events")}?deviceId=${encodeURIComponent(deviceId)}`;
+    const generation = this.host.generation();
+    this.stream = open(url, PRESENCE_EVENTS, (name, data) => {
+      if (generation !== this.host.generation() || !this.host.running()) return;
+      for (const event of readPresenceEvent(name, data) ?? []) this.kernel.track(this.onEvent(event));
+    });
+  }
+
+  close(): void {
+    this.stream?.close();
+    this.stream = null;
+  }
+
+  /**
+   * P2 — a deadline other than the one shown (a proctor's extension): show it and send a heartbeat at once,
+   * which carries it and so acknowledges it (H4). A submission (a proctor's force-submit): the same path as a
+   * heartbeat saying so; the page ends on its submitted screen.
+   */
+  private async onEvent(event: PresenceEvent): Promise<void> {
+    const receivedAt = this.kernel.now();
+    if (event.kind === "submitted") {
+      // The stream stays open while the page does: its closing is what tells the dashboard the device left.
+      await this.host.applyServerFacts({ serverTime: event.serverTime }, true, receivedAt);
+      return;
+    }
+    if (event.deadline === this.host.shownDeadline()) return;
+    await this.host.applyServerFacts({ serverTime: event.serverTime, deadline: event.deadline }, false, receivedAt);
+    this.host.sendHeartbeat();
+  }
+}
