@@ -1,26 +1,29 @@
-import * as z from "zod/mini";
+import * as r from "./reader";
 
 /**
  * Events of a candidate page's own stream, `GET /api/attempts/{attemptId}/events?deviceId=…`
  * (docs/sync-protocol.md, "Proctor dashboard" and "Proctor actions"). The server writes them with these
- * types; the page reads them with these schemas (`zod/mini`: the exam page ships them).
+ * types; the page reads them with these readers (./reader.ts: the exam page ships them, zod it does not).
  */
 export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted"] as const;
 
-const Instant = z.iso.datetime({ offset: true });
-
 /** First event of every connection: the attempt's deadline and status now. */
-export const AttemptReadyEventSchema = z.object({
-  serverTime: Instant,
-  deadline: Instant,
-  status: z.enum(["in_progress", "submitted"]),
-});
-export type AttemptReadyEvent = z.infer<typeof AttemptReadyEventSchema>;
+export type AttemptReadyEvent = { serverTime: string; deadline: string; status: "in_progress" | "submitted" };
+export const AttemptReadyEventSchema = r.object({
+  serverTime: r.instant,
+  deadline: r.instant,
+  status: r.oneOf(["in_progress", "submitted"]),
+}) satisfies r.Reader<AttemptReadyEvent>;
 
 /** A proctor moved the deadline. */
-export const AttemptDeadlineEventSchema = z.object({ serverTime: Instant, deadline: Instant });
-export type AttemptDeadlineEvent = z.infer<typeof AttemptDeadlineEventSchema>;
+export type AttemptDeadlineEvent = { serverTime: string; deadline: string };
+export const AttemptDeadlineEventSchema = r.object({
+  serverTime: r.instant,
+  deadline: r.instant,
+}) satisfies r.Reader<AttemptDeadlineEvent>;
 
 /** The attempt was submitted elsewhere (another device, a proctor, the deadline). */
-export const AttemptSubmittedEventSchema = z.object({ serverTime: Instant });
-export type AttemptSubmittedEvent = z.infer<typeof AttemptSubmittedEventSchema>;
+export type AttemptSubmittedEvent = { serverTime: string };
+export const AttemptSubmittedEventSchema = r.object({
+  serverTime: r.instant,
+}) satisfies r.Reader<AttemptSubmittedEvent>;

@@ -1,82 +1,84 @@
-import * as z from "zod/mini";
-
 import type { AttemptView } from "./attempts";
 import { ATTEMPT_STATUSES, QUESTION_TYPES } from "./constants";
 import type { HeartbeatResponse } from "./heartbeat";
+import * as r from "./reader";
 import type { AutosaveResponse, SubmitResponse } from "./sync";
 
 /**
- * Schemas of the sync endpoints' 200 bodies, for the client that reads them. A body that does not parse
+ * Readers of the sync endpoints' 200 bodies, for the client that reads them. A body that does not parse
  * (a captive portal's login page answering 200, a proxy's HTML) is not a server answer: the sync engine
- * treats it like a network error and retries. Each schema `satisfies` the type the server builds, so the
- * two cannot drift apart silently. Written with `zod/mini`: the exam page ships these, and the full zod
- * build would add 30 KB (gzip) to its first load.
+ * treats it like a network error and retries. Each reader `satisfies` the type the server builds, so the
+ * two cannot drift apart silently. Hand-written readers, not zod: the exam page ships them (./reader.ts).
  */
 
-const AnswerValueSchema = z.union([z.string(), z.number(), z.array(z.string())]);
-const InstantSchema = z.string().check(z.refine((text) => !Number.isNaN(Date.parse(text)), "must be a date-time"));
-const CountSchema = z.int().check(z.minimum(0));
+const AnswerValue = r.anyOf<string | number | string[]>(r.string, r.number, r.array(r.string));
+const SUBMISSION_SOURCES = ["candidate", "proctor", "auto"] as const;
 
-export const AutosaveResponseSchema = z.object({
-  revision: CountSchema,
-  serverTime: InstantSchema,
-  deadline: InstantSchema,
-  results: z.array(
-    z.discriminatedUnion("status", [
-      z.object({ questionId: z.string(), status: z.enum(["applied", "duplicate"]), version: CountSchema }),
-      z.object({
-        questionId: z.string(),
-        status: z.literal("stale"),
-        version: CountSchema,
-        value: AnswerValueSchema,
-        deviceId: z.string(),
+export const AutosaveResponseSchema = r.object({
+  revision: r.count,
+  serverTime: r.instant,
+  deadline: r.instant,
+  results: r.array(
+    r.anyOf<AutosaveResponse["results"][number]>(
+      r.object({ questionId: r.string, status: r.oneOf(["applied", "duplicate"]), version: r.count }),
+      r.object({
+        questionId: r.string,
+        status: r.oneOf(["stale"]),
+        version: r.count,
+        value: AnswerValue,
+        deviceId: r.string,
       }),
-    ]),
+    ),
   ),
-}) satisfies z.ZodMiniType<AutosaveResponse>;
+}) satisfies r.Reader<AutosaveResponse>;
 
-export const SubmitResponseSchema = z.object({
-  submissionId: z.string(),
-  attemptId: z.string(),
-  submittedAt: InstantSchema,
-  source: z.enum(["candidate", "proctor", "auto"]),
-  digest: z.string(),
-  clientDigest: z.nullable(z.string()),
-  digestMatches: z.nullable(z.boolean()),
-  receipt: z.string(),
-  serverTime: InstantSchema,
-  deadline: InstantSchema,
-}) satisfies z.ZodMiniType<SubmitResponse>;
+export const SubmitResponseSchema = r.object({
+  submissionId: r.string,
+  attemptId: r.string,
+  submittedAt: r.instant,
+  source: r.oneOf(SUBMISSION_SOURCES),
+  digest: r.string,
+  clientDigest: r.nullable(r.string),
+  digestMatches: r.nullable(r.boolean),
+  receipt: r.string,
+  serverTime: r.instant,
+  deadline: r.instant,
+}) satisfies r.Reader<SubmitResponse>;
 
-export const HeartbeatResponseSchema = z.object({
-  serverTime: InstantSchema,
-  deadline: InstantSchema,
-  revision: CountSchema,
-  status: z.enum(ATTEMPT_STATUSES),
-}) satisfies z.ZodMiniType<HeartbeatResponse>;
+export const HeartbeatResponseSchema = r.object({
+  serverTime: r.instant,
+  deadline: r.instant,
+  revision: r.count,
+  status: r.oneOf(ATTEMPT_STATUSES),
+}) satisfies r.Reader<HeartbeatResponse>;
 
-const CandidateQuestionSchema = z.object({
-  id: z.string(),
-  position: z.number(),
-  type: z.enum(QUESTION_TYPES),
-  prompt: z.string(),
-  points: z.number(),
-  options: z.optional(z.array(z.object({ id: z.string(), label: z.string() }))),
+const CandidateQuestion = r.object({
+  id: r.string,
+  position: r.number,
+  type: r.oneOf(QUESTION_TYPES),
+  prompt: r.string,
+  points: r.number,
+  options: r.optional(r.array(r.object({ id: r.string, label: r.string }))),
 });
 
-export const AttemptViewSchema = z.object({
-  attemptId: z.string(),
-  examId: z.string(),
-  examTitle: z.string(),
-  status: z.enum(ATTEMPT_STATUSES),
-  startedAt: InstantSchema,
-  deadline: InstantSchema,
-  acceptsUntil: InstantSchema,
-  serverTime: InstantSchema,
-  revision: CountSchema,
-  questions: z.array(CandidateQuestionSchema),
-  answers: z.array(
-    z.object({ questionId: z.string(), value: AnswerValueSchema, version: CountSchema, deviceId: z.string() }),
+export const AttemptViewSchema = r.object({
+  attemptId: r.string,
+  examId: r.string,
+  examTitle: r.string,
+  status: r.oneOf(ATTEMPT_STATUSES),
+  startedAt: r.instant,
+  deadline: r.instant,
+  acceptsUntil: r.instant,
+  serverTime: r.instant,
+  revision: r.count,
+  questions: r.array(CandidateQuestion),
+  answers: r.array(r.object({ questionId: r.string, value: AnswerValue, version: r.count, deviceId: r.string })),
+  submission: r.nullable(
+    r.object({
+      submissionId: r.string,
+      submittedAt: r.instant,
+      digest: r.string,
+      source: r.optional(r.oneOf(SUBMISSION_SOURCES)),
+    }),
   ),
-  submission: z.nullable(z.object({ submissionId: z.string(), submittedAt: InstantSchema, digest: z.string() })),
-}) satisfies z.ZodMiniType<AttemptView>;
+}) satisfies r.Reader<AttemptView>;
