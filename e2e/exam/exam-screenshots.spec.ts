@@ -94,7 +94,8 @@ for (const viewport of VIEWPORTS) {
         createExam,
         enrollCandidate,
       }) => {
-        test.setTimeout(120_000);
+        // Generous: a dozen full-page pictures at two scales, on a machine that may be busy.
+        test.setTimeout(300_000);
         const hour = 3600 * 1000;
         const exam = await createExam({
           title: words.name === "zh" ? "网络基础 — 期末考试" : "Networking 101 — final exam",
@@ -160,7 +161,7 @@ for (const viewport of VIEWPORTS) {
         await capture(page, "submitting");
 
         await page.unroute(submitPath);
-        await expect(page.getByRole("heading", { name: words.submitted })).toBeVisible({ timeout: 30_000 });
+        await expect(page.getByRole("heading", { name: words.submitted })).toBeVisible({ timeout: 60_000 });
         await capture(page, "submitted");
 
         await page.getByRole("link", { name: words.viewPaper }).click();
@@ -178,7 +179,7 @@ for (const viewport of VIEWPORTS) {
         createExam,
         enrollCandidate,
       }) => {
-        test.setTimeout(120_000);
+        test.setTimeout(240_000);
         const exam = await createExam({ title: words.name === "zh" ? "网络基础 — 小测验" : "Networking 101 — quiz" });
         const candidate = await enrollCandidate(exam.id);
         const attemptId = await openExam(page, candidate.joinUrl);
@@ -215,6 +216,7 @@ for (const viewport of VIEWPORTS) {
       });
 
       test("join link problems and pages without a session", async ({ page, createExam }) => {
+        test.setTimeout(120_000);
         const exam = await createExam();
         await page.goto("/join/not-a-valid-token");
         await capture(page, "join-problem");

@@ -77,5 +77,12 @@ export const AttemptViewSchema = z.object({
   answers: z.array(
     z.object({ questionId: z.string(), value: AnswerValueSchema, version: CountSchema, deviceId: z.string() }),
   ),
-  submission: z.object({ submissionId: z.string(), submittedAt: InstantSchema, digest: z.string() }).nullable(),
+  submission: z
+    .object({
+      submissionId: z.string(),
+      submittedAt: InstantSchema,
+      digest: z.string(),
+      source: z.enum(["candidate", "proctor", "auto"]).optional(),
+    })
+    .nullable(),
 }) satisfies z.ZodType<AttemptView>;
