@@ -43,6 +43,8 @@ const LANGUAGES = [
     viewPaper: "View your submitted paper",
     timeUp: "Time is up.",
     emergency: "Download emergency file",
+    leave: "Leave this device…",
+    stay: "Stay",
   },
   {
     name: "zh",
@@ -63,6 +65,8 @@ const LANGUAGES = [
     viewPaper: "查看已提交的答卷",
     timeUp: "时间到。",
     emergency: "下载应急文件",
+    leave: "退出本设备…",
+    stay: "留下",
   },
 ] as const;
 
@@ -199,6 +203,10 @@ for (const viewport of VIEWPORTS) {
         await question(page, 4).getByLabel(words.answer).fill("Written with no connection, near the end.");
         await question(page, 4).scrollIntoViewIfNeeded();
         await capture(page, "deadline-unsent", false);
+        await page.getByRole("button", { name: words.leave }).click();
+        await expect(page.getByRole("button", { name: words.stay })).toBeVisible();
+        await capture(page, "leave-unsent", false);
+        await page.getByRole("button", { name: words.stay }).click();
         await context.setOffline(false);
         await expectSaved(page, [4]);
 
