@@ -232,7 +232,7 @@ function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit,
     });
     const saved =
       answer !== undefined ? t("numeric.stillSaved", { value: asText(answer.value) }) : t("numeric.nothingSaved");
-    note = `${problem} ${saved}`;
+    note = t("numeric.problemAndSaved", { problem, saved });
   } else if (!note && reading?.kind === "empty" && answer !== undefined) {
     note = t("numeric.emptyKept", { value: asText(answer.value) });
   }

@@ -54,10 +54,13 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
           {retryInSeconds !== null ? <p aria-live="off">{t("busy", { seconds: retryInSeconds })}</p> : null}
           {state.blocked ? <p>{t("blocked", { reason: describe(failureOf(state.blocked)) })}</p> : null}
           <p>
-            {t("waiting", { count: state.pendingCount })}{" "}
-            {state.lastSyncAt !== null
-              ? t("lastSaved", { time: formatClock(state.lastSyncAt, locale, timeZone) })
-              : t("neverSaved")}
+            {t("status", {
+              waiting: t("waiting", { count: state.pendingCount }),
+              saved:
+                state.lastSyncAt !== null
+                  ? t("lastSaved", { time: formatClock(state.lastSyncAt, locale, timeZone) })
+                  : t("neverSaved"),
+            })}
           </p>
           {!isOffline ? (
             <button type="button" className="button button--quiet" onClick={onRetryNow}>

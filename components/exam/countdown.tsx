@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 
 import type { ConnectionState } from "@/lib/client/sync/sync-state";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
@@ -144,7 +144,8 @@ export function Countdown(props: Props) {
   }
   // Announced: the stage, and the warning when answers are stuck on the device. Not every change of the
   // count, which would speak at each keystroke near the deadline.
-  const announcement = pendingCount > 0 && connection !== "ok" ? `${when} ${what}` : when;
+  const announcement = pendingCount > 0 && connection !== "ok" ? t("short.announcement", { when, what }) : when;
+  const stageMark = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
   return (
     <div className={`countdown countdown--${stage}`}>
@@ -155,11 +156,19 @@ export function Countdown(props: Props) {
         </strong>
       </p>
       <p className="countdown__note">
-        {when ? <strong>{when}</strong> : null} {what}{" "}
-        {what && emergencyHref && pendingCount > 0 ? <a href={emergencyHref}>{t("short.emergencyLink")}</a> : null}
+        {stage === "plenty"
+          ? null
+          : emergencyHref && pendingCount > 0
+            ? t.rich("short.noteWithLink", {
+                when,
+                what,
+                stage: stageMark,
+                link: (chunks) => <a href={emergencyHref}>{chunks}</a>,
+              })
+            : t.rich("short.note", { when, what, stage: stageMark })}
       </p>
       <p className="visually-hidden" aria-live="polite">
-        {announcement.trim()}
+        {announcement}
       </p>
       <p className="countdown__extended" role="status">
         {addedMs !== null ? t("extended", extensionParts(addedMs)) : ""}
@@ -188,10 +197,12 @@ export function DeadlineWarning(props: TimeFacts & { pendingCount: number; conne
         : t("lateOver", values);
   return (
     <p className="notice notice--warn deadline-warning">
-      <strong>
-        {when} {t("pending", values)}
-      </strong>{" "}
-      {what}
+      {t.rich("warning", {
+        when,
+        pending: t("pending", values),
+        what,
+        strong: (chunks) => <strong>{chunks}</strong>,
+      })}
     </p>
   );
 }

@@ -43,6 +43,8 @@ const LANGUAGES = [
     viewPaper: "View your submitted paper",
     timeUp: "Time is up.",
     emergency: "Download emergency file",
+    leave: "Leave this device…",
+    stay: "Stay",
   },
   {
     name: "zh",
@@ -63,6 +65,8 @@ const LANGUAGES = [
     viewPaper: "查看已提交的答卷",
     timeUp: "时间到。",
     emergency: "下载应急文件",
+    leave: "退出本设备…",
+    stay: "留下",
   },
 ] as const;
 
@@ -94,7 +98,8 @@ for (const viewport of VIEWPORTS) {
         createExam,
         enrollCandidate,
       }) => {
-        test.setTimeout(120_000);
+        // Generous: a dozen full-page pictures at two scales, on a machine that may be busy.
+        test.setTimeout(300_000);
         const hour = 3600 * 1000;
         const exam = await createExam({
           title: words.name === "zh" ? "网络基础 — 期末考试" : "Networking 101 — final exam",
@@ -160,7 +165,7 @@ for (const viewport of VIEWPORTS) {
         await capture(page, "submitting");
 
         await page.unroute(submitPath);
-        await expect(page.getByRole("heading", { name: words.submitted })).toBeVisible({ timeout: 30_000 });
+        await expect(page.getByRole("heading", { name: words.submitted })).toBeVisible({ timeout: 60_000 });
         await capture(page, "submitted");
 
         await page.getByRole("link", { name: words.viewPaper }).click();
@@ -178,7 +183,7 @@ for (const viewport of VIEWPORTS) {
         createExam,
         enrollCandidate,
       }) => {
-        test.setTimeout(120_000);
+        test.setTimeout(240_000);
         const exam = await createExam({ title: words.name === "zh" ? "网络基础 — 小测验" : "Networking 101 — quiz" });
         const candidate = await enrollCandidate(exam.id);
         const attemptId = await openExam(page, candidate.joinUrl);
@@ -198,6 +203,10 @@ for (const viewport of VIEWPORTS) {
         await question(page, 4).getByLabel(words.answer).fill("Written with no connection, near the end.");
         await question(page, 4).scrollIntoViewIfNeeded();
         await capture(page, "deadline-unsent", false);
+        await page.getByRole("button", { name: words.leave }).click();
+        await expect(page.getByRole("button", { name: words.stay })).toBeVisible();
+        await capture(page, "leave-unsent", false);
+        await page.getByRole("button", { name: words.stay }).click();
         await context.setOffline(false);
         await expectSaved(page, [4]);
 
@@ -215,6 +224,7 @@ for (const viewport of VIEWPORTS) {
       });
 
       test("join link problems and pages without a session", async ({ page, createExam }) => {
+        test.setTimeout(120_000);
         const exam = await createExam();
         await page.goto("/join/not-a-valid-token");
         await capture(page, "join-problem");

@@ -105,6 +105,23 @@ test.describe("In a Chinese browser", () => {
     await expect(page.getByRole("article", { name: "第 5 题" }).getByText("已保存到服务器")).toBeVisible();
   });
 
+  test("offline, a page never opened here says so in Chinese", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    await page.goto(candidate.joinUrl);
+    await expect.poll(() => isKeptForOffline(page)).toBe(true);
+
+    await context.setOffline(true);
+    await page.goto(`/exam/${exam.id}/check`);
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+    await expect(page.getByRole("heading", { level: 1, name: "此页面首次打开时需要网络连接" })).toBeVisible();
+  });
+
   test("a bad join link and a missing page say so in Chinese", async ({ page }) => {
     await page.goto("/join/not-a-valid-token");
     await expect(page.getByRole("heading", { level: 1, name: "此加入链接无效" })).toBeVisible();
