@@ -7,17 +7,19 @@ import { useEffect, useRef, useState } from "react";
 import {
   assessAll,
   describeCheck,
-  measureConnection,
-  measureEstimate,
-  measureIndexedDb,
-  measurePersistence,
-  measureServiceWorker,
   verdictOf,
   type CheckMessage,
   type CheckResult,
   type Measurements,
   type Verdict,
 } from "@/lib/client/pre-exam-check";
+import {
+  measureConnection,
+  measureEstimate,
+  measureIndexedDb,
+  measurePersistence,
+  measureServiceWorker,
+} from "@/lib/client/pre-exam-measure";
 
 import styles from "./pre-exam-check.module.css";
 

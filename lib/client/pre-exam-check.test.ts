@@ -15,11 +15,6 @@ import {
   fastestSample,
   formatBytes,
   formatMs,
-  measureConnection,
-  measureEstimate,
-  measureIndexedDb,
-  measurePersistence,
-  measureServiceWorker,
   verdictOf,
   type CheckMessage,
   type CheckResult,
@@ -27,6 +22,13 @@ import {
   type HealthSample,
   type Measurements,
 } from "./pre-exam-check";
+import {
+  measureConnection,
+  measureEstimate,
+  measureIndexedDb,
+  measurePersistence,
+  measureServiceWorker,
+} from "./pre-exam-measure";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 
