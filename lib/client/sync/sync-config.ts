@@ -2,7 +2,7 @@ import { BREAKER_DEFAULTS, type BreakerOptions } from "@/lib/shared/backoff";
 
 /**
  * The sync engine's timings and sizes, apart from the engine so the load harness's simulated candidates
- * (bench/lib/sim-candidate.ts) run with the same numbers without loading IndexedDB code.
+ * (bench/lib/candidates/sim-candidate.ts) run with the same numbers without loading IndexedDB code.
  */
 export type SyncConfig = {
   /** Send this long after the last edit. */
