@@ -95,10 +95,12 @@ async function refuseFrozen(
   answers: readonly ValidatedAnswer[],
 ): Promise<never> {
   await storeLateAnswers({ attemptId, deviceId, answers, via: "autosave" });
-  const current = await db.attempt.findUniqueOrThrow({
+  const current = await db.attempt.findUnique({
     where: { id: attemptId },
     select: { status: true, deadline: true, submission: { select: { id: true } } },
   });
+  // Deleted with its exam a moment ago.
+  if (!current) throw new AppError("NOT_FOUND", "No such attempt.");
   if (current.submission) {
     publishExamChange(candidate.examId, candidate.enrollmentId, "late_answer");
     throw new AppError(
