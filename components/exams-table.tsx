@@ -5,8 +5,6 @@ import { ExamWindow } from "@/components/i18n/exam-window";
 import { formatDuration, formatNumber } from "@/lib/shared/format";
 import type { ExamStatus, ExamSummary } from "@/lib/shared/schemas/exams";
 
-export type ExamRow = ExamSummary;
-
 export function StatusBadge({ status }: { status: ExamStatus }) {
   const t = useTranslations("common");
   return <span className={`badge badge--${status}`}>{t(`examStatus.${status}`)}</span>;
@@ -16,7 +14,15 @@ export function StatusBadge({ status }: { status: ExamStatus }) {
  * Exams with their counts (one card per exam on a phone). Titles link to the exam's admin page (`"admin"`)
  * or its live proctoring dashboard (`"proctor"`).
  */
-export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo: "admin" | "proctor"; label: string }) {
+export function ExamsTable({
+  exams,
+  linkTo,
+  label,
+}: {
+  exams: ExamSummary[];
+  linkTo: "admin" | "proctor";
+  label: string;
+}) {
   const t = useTranslations("common.examsTable");
   const locale = useLocale();
   const cols = {

@@ -1,6 +1,6 @@
 import { failureFromBody, type ApiFailure } from "@/lib/shared/i18n/api-failure";
 
-export type ApiCallResult = { ok: true; body: unknown } | { ok: false; failure: ApiFailure };
+type ApiCallResult = { ok: true; body: unknown } | { ok: false; failure: ApiFailure };
 
 /**
  * One request to our API from a form or button of the staff and start pages, or from the proctor dashboard:
