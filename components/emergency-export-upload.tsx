@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
-import { callApi } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import type { EmergencyImportResult } from "@/lib/shared/emergency-export";
 import { formatNumber } from "@/lib/shared/format";

@@ -1,10 +1,9 @@
 import Link from "next/link";
-import { useLocale, useTimeZone, useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 
-import { formatDuration, formatNumber, formatWindow } from "@/lib/shared/format";
+import { ExamWindow } from "@/components/i18n/exam-window";
+import { formatDuration, formatNumber } from "@/lib/shared/format";
 import type { ExamStatus, ExamSummary } from "@/lib/shared/schemas/exams";
-
-export type ExamRow = ExamSummary;
 
 export function StatusBadge({ status }: { status: ExamStatus }) {
   const t = useTranslations("common");
@@ -15,11 +14,17 @@ export function StatusBadge({ status }: { status: ExamStatus }) {
  * Exams with their counts (one card per exam on a phone). Titles link to the exam's admin page (`"admin"`)
  * or its live proctoring dashboard (`"proctor"`).
  */
-export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo: "admin" | "proctor"; label: string }) {
+export function ExamsTable({
+  exams,
+  linkTo,
+  label,
+}: {
+  exams: ExamSummary[];
+  linkTo: "admin" | "proctor";
+  label: string;
+}) {
   const t = useTranslations("common.examsTable");
-  const tc = useTranslations("common");
   const locale = useLocale();
-  const timeZone = useTimeZone() ?? "UTC";
   const cols = {
     exam: t("exam"),
     status: t("status"),
@@ -66,13 +71,7 @@ export function ExamsTable({ exams, linkTo, label }: { exams: ExamRow[]; linkTo:
               </td>
               <td data-label={cols.duration}>{formatDuration(exam.durationSeconds, locale)}</td>
               <td data-label={cols.window} className="window-cell">
-                {formatWindow(
-                  exam.opensAt,
-                  exam.closesAt,
-                  (key, values) => tc(`window.${key}`, values),
-                  locale,
-                  timeZone,
-                )}
+                <ExamWindow opensAt={exam.opensAt} closesAt={exam.closesAt} />
               </td>
               <td data-label={cols.questions} className="num">
                 {formatNumber(exam.questionCount, locale)}

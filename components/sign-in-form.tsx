@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { z } from "zod";
 
-import { callApi } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
-import { callApi } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
 /** Ends the staff session on the server (not only the cookie) and returns to the sign-in page. */

@@ -6,7 +6,7 @@ import { LanguageSwitch } from "./i18n/language-switch";
 import { SignOutButton } from "./sign-out-button";
 
 /** As wide as the page below it, so the name lines up with the content. */
-export type PageWidth = "wide" | "reading" | "narrow";
+type PageWidth = "wide" | "reading" | "narrow";
 
 /** The bar at the top of every page: the name of the place, whatever the page adds, and the language. */
 export function SiteHeader({ width = "wide", children }: { width?: PageWidth; children?: ReactNode }) {

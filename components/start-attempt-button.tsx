@@ -6,7 +6,7 @@ import { useState } from "react";
 import { z } from "zod";
 
 import { FOCUS_FIRST_QUESTION_KEY } from "@/components/exam/ids";
-import { callApi } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
 const StartedSchema = z.object({ attemptId: z.uuid() });

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
 
-import { callApi } from "@/lib/client/api-error-message";
+import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
 /** The service worker's kept pages (public/sw.js, `holdfast-pages-<version>`): the exam as it was last shown. */

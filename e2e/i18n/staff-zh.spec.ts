@@ -3,7 +3,8 @@ import { drawer, heartbeat, startThroughApi } from "../proctor/dashboard-page";
 
 // Staff whose browser asks for Chinese get every staff page in Chinese — sign-in, the exam list, the live
 // dashboard — with times in their own zone, named on the screen. The language menu in the header switches
-// to English, and the choice sticks across pages and visits (a cookie); an English browser sees English.
+// to English in place (what was typed stays), and the choice sticks across pages and visits (a cookie); an
+// English browser sees English.
 
 test.describe("Staff pages in a Chinese browser", () => {
   test.use({ locale: "zh-CN", timezoneId: "Asia/Shanghai" });
@@ -89,6 +90,18 @@ test.describe("Staff pages in a Chinese browser", () => {
     await dialog.getByLabel("10 分钟").check();
     await dialog.getByRole("button", { name: "延长", exact: true }).click();
     await expect(dialog.getByRole("status")).toHaveText("已延长 10 分钟。考生开始作答时生效。");
+  });
+
+  test("the language menu changes the page's language and leaves what was typed where it is", async ({ page }) => {
+    await page.goto("/signin");
+    await page.getByLabel("电子邮箱").fill("typed.before.switching@example.org");
+    await page.getByLabel("密码").fill("half a password");
+
+    await page.getByLabel("语言").selectOption("en");
+    await expect(page.getByRole("heading", { level: 1, name: "Staff sign-in" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByLabel("Email")).toHaveValue("typed.before.switching@example.org");
+    await expect(page.getByLabel("Password")).toHaveValue("half a password");
   });
 
   test("the language menu switches to English, and English stays on every page after", async ({

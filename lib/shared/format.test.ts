@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { describeTimeZone, formatClock, formatDuration, formatInstant, formatNumber, formatPercent } from "./format";
+import {
+  describeTimeZone,
+  formatClock,
+  formatDuration,
+  formatInstant,
+  formatNumber,
+  formatPercent,
+  formatWindow,
+} from "./format";
 
 describe("formatDuration", () => {
   it.each([
@@ -43,5 +51,26 @@ describe("numbers", () => {
     expect(formatNumber(1234.5, "en")).toBe("1,234.5");
     expect(formatNumber(1234.5, "zh-CN")).toBe("1,234.5");
     expect(formatPercent(0.125, "en")).toBe("12.5%");
+  });
+});
+
+describe("formatWindow", () => {
+  // Stands in for common.window in the catalogs: the key, then the values it was given.
+  const words = (key: string, values?: Record<string, string>) =>
+    values
+      ? `${key}: ${Object.entries(values)
+          .map(([name, value]) => `${name}=${value}`)
+          .join(", ")}`
+      : key;
+
+  it("picks the words for the ends the window has, each end in the screen's zone", () => {
+    const opensAt = "2026-12-01T08:00:00Z";
+    const closesAt = new Date("2026-12-01T10:30:00Z");
+    expect(formatWindow(opensAt, closesAt, words, "en", "Asia/Shanghai")).toBe(
+      "range: opensAt=Dec 1, 2026, 16:00, closesAt=Dec 1, 2026, 18:30",
+    );
+    expect(formatWindow(opensAt, null, words, "zh-CN", "UTC")).toBe("from: opensAt=2026年12月1日 08:00");
+    expect(formatWindow(null, closesAt, words, "en", "UTC")).toBe("until: closesAt=Dec 1, 2026, 10:30");
+    expect(formatWindow(null, null, words, "en", "UTC")).toBe("always");
   });
 });

@@ -109,7 +109,7 @@ export function formatPercent(ratio: number, locale: Locale, maximumFractionDigi
 }
 
 /** The words `formatWindow` needs (common.window in the catalogs). */
-export type WindowWords = (key: "always" | "from" | "until" | "range", values?: Record<string, string>) => string;
+type WindowWords = (key: "always" | "from" | "until" | "range", values?: Record<string, string>) => string;
 
 /** The exam window in words: "Always open", "From …", "Until …" or "… to …", in the screen's zone. */
 export function formatWindow(

@@ -4,12 +4,13 @@ import { notFound } from "next/navigation";
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 
 import { ClientMessages } from "@/components/i18n/client-messages";
+import { ExamWindow } from "@/components/i18n/exam-window";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { CandidateHeader } from "@/components/site-header";
 import { StartAttemptButton } from "@/components/start-attempt-button";
 import { currentCandidate } from "@/lib/server/auth/current-principal";
 import { findExamForCandidate, type CandidateExam } from "@/lib/server/exams/find-exam-for-candidate";
-import { formatDuration, formatInstant, formatWindow } from "@/lib/shared/format";
+import { formatDuration, formatInstant } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -81,12 +82,7 @@ export default async function ExamStartPage({ params }: Props) {
   if (!candidate || !UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamForCandidate({ examId, candidate });
   if (!exam) notFound();
-  const [t, tc, locale, timeZone] = await Promise.all([
-    getTranslations("candidate.start"),
-    getTranslations("common"),
-    getLocale(),
-    getTimeZone(),
-  ]);
+  const [t, locale] = await Promise.all([getTranslations("candidate.start"), getLocale()]);
   const duration = formatDuration(exam.durationSeconds, locale);
 
   return (
@@ -113,13 +109,7 @@ export default async function ExamStartPage({ params }: Props) {
           <div className="facts__wide">
             <dt>{t("when")}</dt>
             <dd>
-              {formatWindow(
-                exam.opensAt,
-                exam.closesAt,
-                (key, values) => tc(`window.${key}`, values),
-                locale,
-                timeZone,
-              )}
+              <ExamWindow opensAt={exam.opensAt} closesAt={exam.closesAt} />
             </dd>
           </div>
         </dl>

@@ -1,4 +1,5 @@
-import { failureFromBody, type ApiFailure } from "@/lib/shared/i18n/api-failure";
+import { callApi } from "@/lib/client/call-api";
+import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
 import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
 import type {
   BulkExtendResponse,
@@ -27,24 +28,11 @@ export function failureOf(error: Error): ApiFailure {
   return error instanceof ProctorApiError ? error.failure : { kind: "network" };
 }
 
-async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init.headers } });
-  } catch {
-    throw new ProctorApiError({ kind: "network" });
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new ProctorApiError(failureFromBody(response.status, body));
-  return body as T;
-}
-
-function postJson<T>(url: string, json: unknown, headers: Record<string, string> = {}): Promise<T> {
-  return request<T>(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...headers },
-    body: JSON.stringify(json),
-  });
+/** One call through `callApi`; a failure is thrown as a `ProctorApiError`, for React Query. */
+async function request<T>(url: string, init: Parameters<typeof callApi>[1] = {}): Promise<T> {
+  const result = await callApi(url, init);
+  if (!result.ok) throw new ProctorApiError(result.failure);
+  return result.body as T;
 }
 
 const examPath = (examId: string) => `/api/proctor/exams/${encodeURIComponent(examId)}`;
@@ -70,7 +58,11 @@ export function examEventsUrl(examId: string): string {
 
 /** `id` is the attempt's, or the enrollment's for a candidate who has not started (the time waits for them). */
 export function extendAttempt(id: string, body: ExtendBody, idempotencyKey: string): Promise<ExtendResponse> {
-  return postJson<ExtendResponse>(`${attemptPath(id)}/extend`, body, { "Idempotency-Key": idempotencyKey });
+  return request<ExtendResponse>(`${attemptPath(id)}/extend`, {
+    method: "POST",
+    json: body,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
 }
 
 export function extendMany(
@@ -78,9 +70,13 @@ export function extendMany(
   body: ExtendBody & { enrollmentIds: string[] },
   idempotencyKey: string,
 ): Promise<BulkExtendResponse> {
-  return postJson<BulkExtendResponse>(`${examPath(examId)}/extend`, body, { "Idempotency-Key": idempotencyKey });
+  return request<BulkExtendResponse>(`${examPath(examId)}/extend`, {
+    method: "POST",
+    json: body,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
 }
 
 export function forceSubmit(attemptId: string, body: ForceSubmitBody): Promise<ForceSubmitResponse> {
-  return postJson<ForceSubmitResponse>(`${attemptPath(attemptId)}/force-submit`, body);
+  return request<ForceSubmitResponse>(`${attemptPath(attemptId)}/force-submit`, { method: "POST", json: body });
 }

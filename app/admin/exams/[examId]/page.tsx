@@ -2,12 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
-import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 
 import { EmergencyExportUpload } from "@/components/emergency-export-upload";
 import { StatusBadge } from "@/components/exams-table";
 import { ClientMessages } from "@/components/i18n/client-messages";
+import { ExamWindow } from "@/components/i18n/exam-window";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QuestionCard } from "@/components/question-card";
 import { StaffHeader } from "@/components/site-header";
@@ -17,7 +18,7 @@ import {
   type StaffExamCandidate,
   type StaffExamQuestion,
 } from "@/lib/server/exams/find-exam-for-staff";
-import { formatDuration, formatInstant, formatNumber, formatWindow } from "@/lib/shared/format";
+import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -92,12 +93,7 @@ export default async function AdminExamPage({ params }: Props) {
   if (!UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamForStaff({ examId, staff });
   if (!exam) notFound();
-  const [t, tc, locale, timeZone] = await Promise.all([
-    getTranslations("staff.exam"),
-    getTranslations("common"),
-    getLocale(),
-    getTimeZone(),
-  ]);
+  const [t, locale] = await Promise.all([getTranslations("staff.exam"), getLocale()]);
   const cols = {
     name: t("columns.name"),
     email: t("columns.email"),
@@ -137,13 +133,7 @@ export default async function AdminExamPage({ params }: Props) {
           <div>
             <dt>{t("facts.window")}</dt>
             <dd>
-              {formatWindow(
-                exam.opensAt,
-                exam.closesAt,
-                (key, values) => tc(`window.${key}`, values),
-                locale,
-                timeZone,
-              )}
+              <ExamWindow opensAt={exam.opensAt} closesAt={exam.closesAt} />
             </dd>
           </div>
         </dl>
