@@ -1,16 +1,14 @@
-import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 
 import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { CandidateStatus } from "@/lib/shared/proctor/live-status";
 import type { ExamHealth, TimelineEntry } from "@/lib/shared/schemas/proctor";
-import { MESSAGES } from "@/messages";
+import { translatorFor } from "@/test-support/shared/translator";
 
-import { formatTimeLeft, proctorWords, type Translate } from "./describe";
+import { formatTimeLeft, proctorWords } from "./describe";
 
 function wordsIn(locale: "en" | "zh-CN", timeZone = "UTC") {
-  const t = createTranslator({ locale, messages: MESSAGES[locale], namespace: "proctor" });
-  return proctorWords(t as Translate, locale, timeZone);
+  return proctorWords(translatorFor(locale, "proctor"), locale, timeZone);
 }
 
 const en = wordsIn("en");

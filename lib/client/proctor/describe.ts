@@ -1,14 +1,12 @@
 import { formatClock, formatNumber, formatPercent } from "@/lib/shared/format";
 import type { HealthDetail, HealthValue } from "@/lib/shared/proctor/describe-exam-health";
 import type { AtRiskReason, CandidateStatus } from "@/lib/shared/proctor/live-status";
+import type { Translate } from "@/lib/shared/i18n/translate";
 import type { CandidateFacts, TimelineEntry } from "@/lib/shared/schemas/proctor";
 
 // The words of the dashboard: every colour on the page sits next to one of these sentences. The server
 // sends facts (codes and numbers); they are worded here, in the reader's language, from the `proctor`
 // messages (messages/<locale>/proctor.json), and every time is shown in the screen's one time zone.
-
-/** A translator of the `proctor` namespace: `useTranslations("proctor")`, or `createTranslator` in tests. */
-export type Translate = (key: string, values?: Record<string, string | number>) => string;
 
 export type Tone = "ok" | "warn" | "bad" | "muted";
 
@@ -34,7 +32,7 @@ export function formatTimeLeft(ms: number): string {
   return hours > 0 ? `${hours}:${mmss}` : mmss;
 }
 
-/** The dashboard's words in one locale and time zone. */
+/** The dashboard's words in one locale and time zone, from a translator of the `proctor` namespace. */
 export function proctorWords(t: Translate, locale: string, timeZone: string) {
   const number = (value: number, digits = 0) => formatNumber(value, locale, digits);
 

@@ -3,19 +3,18 @@
 // is not assigned to, is a 404.
 import { randomUUID } from "node:crypto";
 
-import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
-import { proctorWords, type Translate } from "@/lib/client/proctor/describe";
+import { proctorWords } from "@/lib/client/proctor/describe";
 import { db } from "@/lib/server/db/client";
 import { autosave, heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { translatorFor } from "@/test-support/shared/translator";
 import type { CandidateTimeline } from "@/lib/shared/schemas/proctor";
-import { MESSAGES } from "@/messages";
 
 import { GET } from "./route";
 
@@ -141,11 +140,7 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
       "late_answer: Late answer to question 3 from device laptop (via autosave); kept aside, not applied.",
     );
     // The dashboard words each entry from its facts, in the reader's language: in English, the server's line.
-    const english = proctorWords(
-      createTranslator({ locale: "en", messages: MESSAGES.en, namespace: "proctor" }) as Translate,
-      "en",
-      "UTC",
-    );
+    const english = proctorWords(translatorFor("en", "proctor"), "en", "UTC");
     for (const entry of entries) expect(english.timelineLine(entry)).toBe(entry.text);
     const saves = entries.filter((entry) => entry.kind === "saves");
     // Grouped per minute and device (a minute boundary in the middle of the test would only split a group).
