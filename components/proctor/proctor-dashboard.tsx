@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import type { ProctorWords } from "@/lib/client/proctor/describe";
+import type { ProctorWords } from "@/lib/shared/proctor/describe";
 import type { StreamState } from "@/lib/client/proctor/exam-event-stream";
 import { failureOf, fetchExamHealth } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";

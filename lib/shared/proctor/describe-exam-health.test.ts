@@ -36,7 +36,7 @@ function health(overrides: Partial<ExamHealth> = {}): ExamHealth {
 const byKey = (value: ExamHealth) =>
   Object.fromEntries(describeExamHealth(value).map((figure) => [figure.key, figure]));
 
-// The sentences themselves are the dashboard's, tested in lib/client/proctor/describe.test.ts.
+// The sentences themselves are the dashboard's, tested in lib/shared/proctor/describe.test.ts.
 describe("describeExamHealth", () => {
   it("is quiet before anything happened", () => {
     const figures = byKey(health());

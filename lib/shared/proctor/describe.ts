@@ -1,12 +1,13 @@
 import { formatClock, formatNumber, formatPercent } from "@/lib/shared/format";
+import type { Translate } from "@/lib/shared/i18n/translate";
 import type { HealthDetail, HealthValue } from "@/lib/shared/proctor/describe-exam-health";
 import type { AtRiskReason, CandidateStatus } from "@/lib/shared/proctor/live-status";
-import type { Translate } from "@/lib/shared/i18n/translate";
-import type { CandidateFacts, TimelineEntry } from "@/lib/shared/schemas/proctor";
+import type { CandidateFacts, TimelineEvent } from "@/lib/shared/schemas/proctor";
 
 // The words of the dashboard: every colour on the page sits next to one of these sentences. The server
 // sends facts (codes and numbers); they are worded here, in the reader's language, from the `proctor`
 // messages (messages/<locale>/proctor.json), and every time is shown in the screen's one time zone.
+// The server words its timeline's English `text` (for API clients) here too, over the English catalog.
 
 export type Tone = "ok" | "warn" | "bad" | "muted";
 
@@ -202,7 +203,7 @@ export function proctorWords(t: Translate, locale: string, timeZone: string) {
     },
 
     /** One line of the candidate's timeline, from its facts; the server's English line if the kind is new. */
-    timelineLine(entry: TimelineEntry): string {
+    timelineLine(entry: TimelineEvent): string {
       switch (entry.kind) {
         case "enrolled":
         case "started":

@@ -58,6 +58,13 @@ describe("the dashboard's words", () => {
     expect(zh.phase({ phase: "auto_submitted", submissionSource: "auto" })).toBe("已自动提交");
   });
 
+  it("writes a length of time precisely, and the same in the API's English lines", () => {
+    expect(en.duration(600_000)).toBe("10 min");
+    expect(en.duration(5_400_000)).toBe("1 h 30 min");
+    expect(en.duration(125_000)).toBe("2 min 5 s");
+    expect(en.duration(400)).toBe("0 s");
+  });
+
   it("writes times of day 24-hour in the screen's zone", () => {
     const at = Date.UTC(2026, 11, 1, 13, 5, 9);
     expect(en.clock(at)).toBe("13:05:09");
