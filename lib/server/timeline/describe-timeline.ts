@@ -1,11 +1,7 @@
 import "server-only";
 
+import { deviceShortId } from "@/lib/shared/proctor/device-id";
 import { TIMELINE_KINDS, type TimelineEvent } from "@/lib/shared/schemas/proctor";
-
-/** A device id as a proctor reads it: short ids whole, long ones (generated UUIDs) by their first 8 characters. */
-export function deviceShortId(deviceId: string): string {
-  return deviceId.length > 12 ? deviceId.slice(0, 8) : deviceId;
-}
 
 /**
  * The browser and system named in a user agent, as far as they are recognised; the user agent itself

@@ -5,6 +5,7 @@ import { createTranslator } from "next-intl";
 import { AppError } from "@/lib/shared/errors";
 import type { Translate } from "@/lib/shared/i18n/translate";
 import { proctorWords } from "@/lib/shared/proctor/describe";
+import { deviceShortId } from "@/lib/shared/proctor/device-id";
 import type { CandidateTimeline, TimelineEvent, TimelineFacts } from "@/lib/shared/schemas/proctor";
 import { MESSAGES } from "@/messages";
 
@@ -12,7 +13,6 @@ import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import {
   actorName,
-  deviceShortId,
   deviceSwitches,
   groupSaves,
   parseUserAgent,

@@ -221,8 +221,9 @@ export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 /**
  * What one timeline entry says, by kind, as facts a page words in its reader's language (`text` is the
- * same words in English, for API clients). Devices are named by `deviceShortId` (the first 8 characters of
- * a generated id); durations are seconds or ms as named; `by`, `reason` and user agents are shown as written.
+ * same words in English, for API clients). Devices are named by `deviceShortId` (proctor/device-id.ts: short
+ * ids whole, the first 8 characters of a generated one), as in the candidate drawer; durations are seconds or
+ * ms as named; `by`, `reason` and user agents are shown as written.
  */
 export type TimelineFacts = {
   enrolled: Record<string, never>;
