@@ -54,6 +54,7 @@ describe("the dashboard's words", () => {
     expect(en.sync(quiet).text).toBe("3 pending · 1 min");
     expect(zh.sync(quiet).text).toBe("3 条待同步 · 1 分钟");
     expect(en.age(3_900_000)).toBe("1 h 05 min");
+    expect(zh.age(3_900_000)).toBe("1 小时 05 分");
     expect(en.phase({ phase: "submitted", submissionSource: "proctor" })).toBe("Submitted by proctor");
     expect(zh.phase({ phase: "auto_submitted", submissionSource: "auto" })).toBe("已自动提交");
   });

@@ -37,13 +37,16 @@ export function formatTimeLeft(ms: number): string {
 export function proctorWords(t: Translate, locale: string, timeZone: string) {
   const number = (value: number, digits = 0) => formatNumber(value, locale, digits);
 
-  /** How long ago, coarse, for values that change every second: "12 s", "3 min", "1 h 05 min". */
+  /**
+   * How long ago, coarse, for values that change every second: "12 s", "3 min", "1 h 05 min" (the words of
+   * `duration`, rounded to what changes slowly enough to read).
+   */
   const age = (ms: number): string => {
     const seconds = Math.max(0, Math.round(ms / 1000));
-    if (seconds < 60) return t("age.seconds", { seconds: number(seconds) });
+    if (seconds < 60) return t("duration.seconds", { seconds: number(seconds) });
     const minutes = Math.floor(seconds / 60);
-    if (minutes < 60) return t("age.minutes", { minutes: number(minutes) });
-    return t("age.hoursMinutes", {
+    if (minutes < 60) return t("duration.minutes", { minutes: number(minutes) });
+    return t("duration.hoursMinutes", {
       hours: number(Math.floor(minutes / 60)),
       minutes: String(minutes % 60).padStart(2, "0"),
     });
