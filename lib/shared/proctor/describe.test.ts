@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { CandidateStatus } from "@/lib/shared/proctor/live-status";
 import type { ExamHealth, TimelineEntry } from "@/lib/shared/schemas/proctor";
+import { examHealth, healthPoint } from "@/test-support/shared/exam-health";
 import { translatorFor } from "@/test-support/shared/translator";
 
 import { formatTimeLeft, proctorWords } from "./describe";
@@ -78,23 +79,6 @@ describe("the dashboard's words", () => {
   });
 });
 
-function health(overrides: Partial<ExamHealth> = {}): ExamHealth {
-  return {
-    examId: "e",
-    serverTime: 0,
-    submissions: 0,
-    lossRate: null,
-    digestMismatches: 0,
-    attemptsWithLateAnswers: 0,
-    duplicateRate: null,
-    autosaveP99Ms: null,
-    submitP99Ms: null,
-    rateLimited: 0,
-    series: [],
-    ...overrides,
-  };
-}
-
 function figures(words: typeof en, value: ExamHealth) {
   return Object.fromEntries(
     describeExamHealth(value).map((figure) => [
@@ -106,24 +90,15 @@ function figures(words: typeof en, value: ExamHealth) {
 
 describe("the exam's health in words", () => {
   it("is quiet before anything happened", () => {
-    const quietHealth = figures(en, health());
+    const quietHealth = figures(en, examHealth());
     expect(quietHealth.loss).toEqual({ value: "—", detail: "No submissions yet." });
     expect(quietHealth.autosave).toEqual({ value: "—", detail: "No autosaves in the last hour." });
     expect(quietHealth.rateLimited).toEqual({ value: "0", detail: "No request was turned away." });
-    expect(figures(zh, health()).loss).toEqual({ value: "—", detail: "尚无提交。" });
+    expect(figures(zh, examHealth()).loss).toEqual({ value: "—", detail: "尚无提交。" });
   });
 
   it("names lost answers, repeats and slow requests", () => {
-    const point = {
-      at: 0,
-      autosaves: 0,
-      submits: 40,
-      replays: 3,
-      rateLimited: 0,
-      autosaveP99Ms: null,
-      submitP99Ms: null,
-    };
-    const value = health({
+    const value = examHealth({
       submissions: 500,
       digestMismatches: 2,
       attemptsWithLateAnswers: 1,
@@ -132,7 +107,7 @@ describe("the exam's health in words", () => {
       autosaveP99Ms: 38,
       submitP99Ms: 1_500,
       rateLimited: 12,
-      series: [point],
+      series: [healthPoint({ submits: 40, replays: 3 })],
     });
     const words = figures(en, value);
     expect(words.loss).toEqual({
@@ -148,7 +123,7 @@ describe("the exam's health in words", () => {
     expect(words.rateLimited!.detail).toBe(
       "12 requests were asked to retry later; the work waits safely on the device.",
     );
-    expect(figures(en, health({ submissions: 480, lossRate: 0 })).loss!.detail).toBe(
+    expect(figures(en, examHealth({ submissions: 480, lossRate: 0 })).loss!.detail).toBe(
       "No answers lost in 480 submissions.",
     );
     expect(en.percent(0.0001)).toBe("< 0.1%");
