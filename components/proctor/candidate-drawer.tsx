@@ -9,6 +9,7 @@ import { failureOf, fetchCandidateTimeline } from "@/lib/client/proctor/proctor-
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import type { CandidateRow } from "@/lib/client/proctor/table-view";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
+import { deviceShortId } from "@/lib/shared/proctor/device-id";
 
 import { ExtendDialog } from "./extend-dialog";
 import { ForceSubmitDialog } from "./force-submit-dialog";
@@ -169,7 +170,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
             const persisted = deviceFacts?.storagePersisted;
             return (
               <li key={device.deviceId}>
-                <code>{device.deviceId.slice(0, 8)}</code>{" "}
+                <code>{deviceShortId(device.deviceId)}</code>{" "}
                 <span className={`tone tone--${tone}`}>
                   {device.connection === "online"
                     ? t("deviceOnline")

@@ -4,7 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useTranslations } from "next-intl";
 import { memo, useRef, type KeyboardEvent } from "react";
 
-import type { ProctorWords } from "@/lib/client/proctor/describe";
+import type { ProctorWords } from "@/lib/shared/proctor/describe";
 import type { CandidateRow, SortKey, TableView } from "@/lib/client/proctor/table-view";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
-import type { ProctorWords } from "@/lib/client/proctor/describe";
+import type { ProctorWords } from "@/lib/shared/proctor/describe";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { formatClock } from "@/lib/shared/format";
 import type { HealthPoint } from "@/lib/shared/schemas/proctor";

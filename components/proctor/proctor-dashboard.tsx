@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import type { ProctorWords } from "@/lib/client/proctor/describe";
+import type { ProctorWords } from "@/lib/shared/proctor/describe";
 import type { StreamState } from "@/lib/client/proctor/exam-event-stream";
 import { failureOf, fetchExamHealth } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
@@ -21,6 +21,7 @@ import {
 } from "@/lib/client/proctor/table-view";
 import { useExamLive } from "@/lib/client/proctor/use-exam-live";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
+import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { StatusCounters } from "@/lib/shared/schemas/proctor";
 
 import { CandidateDrawer } from "./candidate-drawer";
@@ -55,6 +56,11 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
     queryFn: () => fetchExamHealth(examId),
     refetchInterval: 10_000,
   });
+
+  // The summary line's numbers are the panel's figures (describeExamHealth), in the reader's words.
+  const healthFigures = health.data
+    ? Object.fromEntries(describeExamHealth(health.data).map((figure) => [figure.key, words.healthValue(figure.value)]))
+    : null;
 
   const openRow = openId ? (rows.find((row) => row.facts.enrollmentId === openId) ?? null) : null;
   const selectedIds = [...selected].filter((id) => store.get(id));
@@ -91,14 +97,8 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         <summary>
           {t("healthSummary.title")}{" "}
           <span className="health__figures">
-            {health.data
-              ? t("healthSummary.figures", {
-                  loss: words.healthValue(percentOrNone(health.data.lossRate)),
-                  duplicates: words.healthValue(percentOrNone(health.data.duplicateRate)),
-                  autosave: words.healthValue(msOrNone(health.data.autosaveP99Ms)),
-                  submit: words.healthValue(msOrNone(health.data.submitP99Ms)),
-                  rateLimited: words.number(health.data.rateLimited),
-                })
+            {healthFigures
+              ? t("healthSummary.figures", healthFigures)
               : health.error
                 ? t("healthSummary.error", { reason: describeFailure(failureOf(health.error)) })
                 : t("healthSummary.loading")}
@@ -200,14 +200,6 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
       ) : null}
     </div>
   );
-}
-
-function percentOrNone(ratio: number | null) {
-  return ratio === null ? ({ kind: "none" } as const) : ({ kind: "percent", ratio } as const);
-}
-
-function msOrNone(ms: number | null) {
-  return ms === null ? ({ kind: "none" } as const) : ({ kind: "ms", ms } as const);
 }
 
 function StreamStatus({

@@ -62,6 +62,15 @@ test.describe("A proctor acting from the dashboard", () => {
     await expect(details).toContainText(/Acknowledged by the candidate's device at \d{2}:\d{2}:\d{2}/, {
       timeout: 20_000,
     });
+    // The timeline's English lines for scripts (the API's `text`) are the drawer's words: the server formats
+    // the same precompiled catalog.
+    await expect(details).toContainText("Started the attempt.");
+    const timeline = await page.request.get(`/api/proctor/exams/${exam.id}/candidates/${candidate.id}/timeline`);
+    expect(timeline.status(), await timeline.text()).toBe(200);
+    const { entries } = (await timeline.json()) as { entries: { kind: string; text: string }[] };
+    expect(entries.map((entry) => entry.text)).toEqual(
+      expect.arrayContaining(["Enrolled.", "Started the attempt.", `+10 min by ${proctor.name}: Fire alarm in room 2`]),
+    );
     await candidateContext.close();
   });
 

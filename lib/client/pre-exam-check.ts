@@ -126,7 +126,7 @@ export function formatMs(ms: number, locale: string): string {
 }
 
 /** What `describeCheck` needs to put a sentence in words: the `candidate.check` messages and their separator. */
-export type CheckWords = (key: string, values?: Record<string, string | number>) => string;
+export type CheckWords = import("@/lib/shared/i18n/translate").Translate;
 
 /** A check's sentence in the reader's language, its values formatted for the locale. */
 export function describeCheck(message: CheckMessage, t: CheckWords, locale: string): string {

@@ -3,7 +3,7 @@
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useMemo } from "react";
 
-import { proctorWords, type ProctorWords } from "./describe";
+import { proctorWords, type ProctorWords } from "@/lib/shared/proctor/describe";
 
 /** The dashboard's words in the reader's language and the screen's time zone (`proctor` messages). */
 export function useProctorWords(): ProctorWords {

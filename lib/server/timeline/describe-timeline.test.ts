@@ -1,38 +1,36 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  actorName,
-  describeUserAgent,
-  deviceSwitches,
-  formatDuration,
-  groupSaves,
-  sortTimeline,
-} from "./describe-timeline";
+import { proctorWords } from "@/lib/shared/proctor/describe";
+import { translatorFor } from "@/test-support/shared/translator";
+
+import { actorName, deviceSwitches, groupSaves, parseUserAgent, sortTimeline } from "./describe-timeline";
+
+// The facts are the server's; their words (the API's English `text` too) are the dashboard's, over the
+// English catalog (the durations' wording is tested with them, in lib/shared/proctor/describe.test.ts).
+const english = proctorWords(translatorFor("en", "proctor"), "en", "UTC");
 
 describe("timeline wording", () => {
   it("names browsers plainly", () => {
+    const joinedOn = (userAgent: string | null) =>
+      english.timelineLine({ at: 0, kind: "joined", facts: parseUserAgent(userAgent) });
     expect(
-      describeUserAgent(
+      joinedOn(
         "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
       ),
-    ).toBe("Chrome on Windows");
+    ).toBe("Joined on Chrome on Windows.");
     expect(
-      describeUserAgent(
+      joinedOn(
         "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1",
       ),
-    ).toBe("Safari on iOS");
-    expect(describeUserAgent("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")).toBe(
-      "Firefox on Linux",
+    ).toBe("Joined on Safari on iOS.");
+    expect(joinedOn("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")).toBe(
+      "Joined on Firefox on Linux.",
     );
-    expect(describeUserAgent(null)).toBe("an unknown browser");
-    expect(describeUserAgent("curl/8.0")).toBe("curl/8.0");
+    expect(joinedOn(null)).toBe("Joined on an unknown browser.");
+    expect(joinedOn("curl/8.0")).toBe("Joined on curl/8.0.");
   });
 
-  it("formats durations and actors", () => {
-    expect(formatDuration(600_000)).toBe("10 min");
-    expect(formatDuration(5_400_000)).toBe("1 h 30 min");
-    expect(formatDuration(125_000)).toBe("2 min 5 s");
-    expect(formatDuration(400)).toBe("0 s");
+  it("names actors", () => {
     expect(actorName("Ada Lovelace <ada@example.test>")).toBe("Ada Lovelace");
     expect(actorName("API token")).toBe("API token");
   });
@@ -50,7 +48,7 @@ describe("derived entries", () => {
       [3, "phone"],
       [4, "laptop"],
     ]);
-    expect(switches[0]!.text).toBe("Switched to device phone (was on device laptop).");
+    expect(english.timelineLine(switches[0]!)).toBe("Switched to device phone (was on device laptop).");
     expect(deviceSwitches([{ at: 1, deviceId: "laptop" }])).toEqual([]);
   });
 
@@ -66,31 +64,20 @@ describe("derived entries", () => {
       false,
     );
     expect(groups).toEqual([
-      {
-        at: minute + 1_000,
-        kind: "saves",
-        text: "Saved 3 answers.",
-        facts: { count: 3, device: null },
-        deviceId: "a",
-        until: minute + 50_000,
-      },
-      {
-        at: minute + 61_000,
-        kind: "saves",
-        text: "Saved 1 answer.",
-        facts: { count: 1, device: null },
-        deviceId: "a",
-        until: minute + 61_000,
-      },
+      { at: minute + 1_000, kind: "saves", facts: { count: 3, device: null }, deviceId: "a", until: minute + 50_000 },
+      { at: minute + 61_000, kind: "saves", facts: { count: 1, device: null }, deviceId: "a", until: minute + 61_000 },
     ]);
-    expect(groupSaves([{ savedAt: 1, deviceId: "b" }], true)[0]!.text).toBe("Saved 1 answer from device b.");
+    expect(groups.map((group) => english.timelineLine(group))).toEqual(["Saved 3 answers.", "Saved 1 answer."]);
+    expect(english.timelineLine(groupSaves([{ savedAt: 1, deviceId: "b" }], true)[0]!)).toBe(
+      "Saved 1 answer from device b.",
+    );
   });
 
   it("sorts oldest first, and by kind at the same instant", () => {
     const sorted = sortTimeline([
-      { at: 5, kind: "saves", text: "", facts: { count: 1, device: null } },
-      { at: 1, kind: "started", text: "", facts: {} },
-      { at: 1, kind: "enrolled", text: "", facts: {} },
+      { at: 5, kind: "saves", facts: { count: 1, device: null } },
+      { at: 1, kind: "started", facts: {} },
+      { at: 1, kind: "enrolled", facts: {} },
     ]);
     expect(sorted.map((entry) => entry.kind)).toEqual(["enrolled", "started", "saves"]);
   });

@@ -1,17 +1,19 @@
 import "server-only";
 
+import { createTranslator } from "next-intl";
+
 import { AppError } from "@/lib/shared/errors";
-import type { CandidateTimeline, TimelineEntry, TimelineFacts } from "@/lib/shared/schemas/proctor";
+import type { Translate } from "@/lib/shared/i18n/translate";
+import { proctorWords } from "@/lib/shared/proctor/describe";
+import { deviceShortId } from "@/lib/shared/proctor/device-id";
+import type { CandidateTimeline, TimelineEvent, TimelineFacts } from "@/lib/shared/schemas/proctor";
+import { MESSAGES } from "@/messages";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import {
   actorName,
-  describeUserAgent,
-  deviceLabel,
-  deviceShortId,
   deviceSwitches,
-  formatDuration,
   groupSaves,
   parseUserAgent,
   sortTimeline,
@@ -32,22 +34,13 @@ type CandidateRow = {
   forced_reason: string | null;
 };
 
-const SUBMITTED_TEXT = {
-  candidate: "Submitted by the candidate.",
-  proctor: "Force-submitted by a proctor.",
-  auto: "Submitted automatically at the deadline.",
-} as const;
-
-function submittedText(candidate: CandidateRow): string {
-  if (candidate.source !== "proctor" || !candidate.forced_by) return SUBMITTED_TEXT[candidate.source ?? "candidate"];
-  return `Force-submitted by ${candidate.forced_by}${candidate.forced_reason ? `: ${candidate.forced_reason}` : ""}.`;
-}
-
-const OFFLINE_TEXT: Record<string, (device: string) => string> = {
-  reported: (device) => `${device} went offline (it said so).`,
-  disconnected: (device) => `${device} lost its connection.`,
-  unreachable: (device) => `${device} stopped sending heartbeats.`,
-};
+/**
+ * Each entry's `text`, for API clients: the dashboard's own words (lib/shared/proctor/describe.ts) over the
+ * English catalog, so the API and the page say the same thing. (In a Next build the catalog is precompiled,
+ * and next-intl formats it the way `getTranslations` does.)
+ */
+const englishCatalog = createTranslator({ locale: "en", messages: MESSAGES.en, namespace: "proctor" });
+const english = proctorWords((key, values) => (englishCatalog as unknown as Translate)(key, values), "en", "UTC");
 
 /** The causes a span is stored with (a CHECK constraint keeps them to these). */
 function offlineCause(cause: string): TimelineFacts["offline"]["cause"] {
@@ -56,10 +49,6 @@ function offlineCause(cause: string): TimelineFacts["offline"]["cause"] {
 
 /** How a late answer arrived (a CHECK constraint, late_answers_via_known, keeps it to these). */
 type LateVia = TimelineFacts["late_answer"]["via"];
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /**
  * Everything the server knows about one candidate's attempt, as lines a proctor reads, oldest first: enrolled,
@@ -141,26 +130,17 @@ export async function getCandidateTimeline(options: {
   ]);
 
   const devices = new Set<string>([...heartbeats.map((row) => row.device_id), ...answers.map((row) => row.device_id)]);
-  const entries: TimelineEntry[] = [
-    { at: candidate.enrolled_at.getTime(), kind: "enrolled", text: "Enrolled.", facts: {} },
-  ];
+  const entries: TimelineEvent[] = [{ at: candidate.enrolled_at.getTime(), kind: "enrolled", facts: {} }];
 
   for (const join of joins) {
-    entries.push({
-      at: join.at.getTime(),
-      kind: "joined",
-      text: `Joined on ${describeUserAgent(join.user_agent)}.`,
-      facts: parseUserAgent(join.user_agent),
-    });
+    entries.push({ at: join.at.getTime(), kind: "joined", facts: parseUserAgent(join.user_agent) });
   }
-  if (candidate.started_at)
-    entries.push({ at: candidate.started_at.getTime(), kind: "started", text: "Started the attempt.", facts: {} });
+  if (candidate.started_at) entries.push({ at: candidate.started_at.getTime(), kind: "started", facts: {} });
 
   for (const heartbeat of heartbeats) {
     entries.push({
       at: heartbeat.first_seen_at.getTime(),
       kind: "device_first_seen",
-      text: `${capitalised(deviceLabel(heartbeat.device_id))} first seen.`,
       facts: { device: deviceShortId(heartbeat.device_id) },
       deviceId: heartbeat.device_id,
     });
@@ -176,12 +156,9 @@ export async function getCandidateTimeline(options: {
   entries.push(...deviceSwitches(activity));
 
   for (const span of spans) {
-    const device = capitalised(deviceLabel(span.device_id));
-    const describe = OFFLINE_TEXT[span.cause] ?? ((label: string) => `${label} went offline.`);
     entries.push({
       at: span.started_at.getTime(),
       kind: "offline",
-      text: describe(device),
       facts: { device: deviceShortId(span.device_id), cause: offlineCause(span.cause) },
       deviceId: span.device_id,
       until: span.ended_at?.getTime() ?? null,
@@ -190,7 +167,6 @@ export async function getCandidateTimeline(options: {
       entries.push({
         at: span.ended_at.getTime(),
         kind: "online",
-        text: `${device} back online after ${formatDuration(span.ended_at.getTime() - span.started_at.getTime())}.`,
         facts: {
           device: deviceShortId(span.device_id),
           offlineMs: span.ended_at.getTime() - span.started_at.getTime(),
@@ -208,11 +184,9 @@ export async function getCandidateTimeline(options: {
   );
 
   for (const extension of extensions) {
-    const waits = extension.attempt_id === null ? " It applies when the candidate starts." : "";
     entries.push({
       at: extension.created_at.getTime(),
       kind: "extended",
-      text: `+${formatDuration(extension.seconds * 1000)} by ${actorName(extension.actor_label)}: ${extension.reason}${waits}`,
       facts: {
         seconds: extension.seconds,
         by: actorName(extension.actor_label),
@@ -221,13 +195,9 @@ export async function getCandidateTimeline(options: {
       },
     });
     if (extension.acknowledged_at) {
-      const device = extension.acknowledged_device_id
-        ? capitalised(deviceLabel(extension.acknowledged_device_id))
-        : "The device";
       entries.push({
         at: extension.acknowledged_at.getTime(),
         kind: "extension_acknowledged",
-        text: `${device} shows the new deadline (+${formatDuration(extension.seconds * 1000)}).`,
         facts: {
           device: extension.acknowledged_device_id ? deviceShortId(extension.acknowledged_device_id) : null,
           seconds: extension.seconds,
@@ -242,7 +212,6 @@ export async function getCandidateTimeline(options: {
     entries.push({
       at: candidate.submitted_at.getTime(),
       kind: "submitted",
-      text: `${submittedText(candidate)}${isMismatch ? " The device's copy differs from the paper the server froze (digest mismatch)." : ""}`,
       facts: {
         source: candidate.source,
         forcedBy: candidate.source === "proctor" ? candidate.forced_by : null,
@@ -253,11 +222,9 @@ export async function getCandidateTimeline(options: {
   }
 
   for (const late of lateAnswers) {
-    const question = late.position === null ? "a question" : `question ${late.position}`;
     entries.push({
       at: late.received_at.getTime(),
       kind: "late_answer",
-      text: `Late answer to ${question} from ${deviceLabel(late.device_id)} (via ${late.via}); kept aside, not applied.`,
       facts: { position: late.position, device: deviceShortId(late.device_id), via: late.via },
       deviceId: late.device_id,
     });
@@ -266,6 +233,6 @@ export async function getCandidateTimeline(options: {
   return {
     enrollmentId: candidate.enrollment_id,
     serverTime: options.now ?? Date.now(),
-    entries: sortTimeline(entries),
+    entries: sortTimeline(entries).map((entry) => ({ ...entry, text: english.timelineLine(entry) })),
   };
 }

@@ -1,45 +1,17 @@
 import { describe, expect, it } from "vitest";
 
-import type { ExamHealth, HealthPoint } from "../schemas/proctor";
+import { examHealth, healthPoint } from "@/test-support/shared/exam-health";
+
+import type { ExamHealth } from "../schemas/proctor";
 import { describeExamHealth } from "./describe-exam-health";
-
-function point(overrides: Partial<HealthPoint> = {}): HealthPoint {
-  return {
-    at: 0,
-    autosaves: 0,
-    submits: 0,
-    replays: 0,
-    rateLimited: 0,
-    autosaveP99Ms: null,
-    submitP99Ms: null,
-    ...overrides,
-  };
-}
-
-function health(overrides: Partial<ExamHealth> = {}): ExamHealth {
-  return {
-    examId: "e",
-    serverTime: 0,
-    submissions: 0,
-    lossRate: null,
-    digestMismatches: 0,
-    attemptsWithLateAnswers: 0,
-    duplicateRate: null,
-    autosaveP99Ms: null,
-    submitP99Ms: null,
-    rateLimited: 0,
-    series: Array.from({ length: 60 }, () => point()),
-    ...overrides,
-  };
-}
 
 const byKey = (value: ExamHealth) =>
   Object.fromEntries(describeExamHealth(value).map((figure) => [figure.key, figure]));
 
-// The sentences themselves are the dashboard's, tested in lib/client/proctor/describe.test.ts.
+// The sentences themselves are the dashboard's, tested in lib/shared/proctor/describe.test.ts.
 describe("describeExamHealth", () => {
   it("is quiet before anything happened", () => {
-    const figures = byKey(health());
+    const figures = byKey(examHealth());
     expect(figures.loss).toMatchObject({ value: { kind: "none" }, detail: { code: "noSubmissions" }, tone: "quiet" });
     expect(figures.duplicates!.tone).toBe("quiet");
     expect(figures.autosave).toMatchObject({ value: { kind: "none" }, detail: { code: "noAutosaves" } });
@@ -47,7 +19,7 @@ describe("describeExamHealth", () => {
   });
 
   it("says no answers were lost, and how many submissions were checked", () => {
-    expect(byKey(health({ submissions: 480, lossRate: 0 })).loss).toMatchObject({
+    expect(byKey(examHealth({ submissions: 480, lossRate: 0 })).loss).toMatchObject({
       value: { kind: "percent", ratio: 0 },
       detail: { code: "noLoss", submissions: 480 },
       tone: "ok",
@@ -56,23 +28,23 @@ describe("describeExamHealth", () => {
 
   it("names differing submissions and late answers in red", () => {
     const figures = byKey(
-      health({ submissions: 500, digestMismatches: 2, attemptsWithLateAnswers: 1, lossRate: 3 / 500 }),
+      examHealth({ submissions: 500, digestMismatches: 2, attemptsWithLateAnswers: 1, lossRate: 3 / 500 }),
     );
     expect(figures.loss).toMatchObject({
       value: { kind: "percent", ratio: 3 / 500 },
       detail: { code: "lossBoth", mismatches: 2, mismatchRatio: 2 / 500, candidates: 1 },
       tone: "bad",
     });
-    expect(byKey(health({ submissions: 10, attemptsWithLateAnswers: 1, lossRate: 0.1 })).loss!.detail).toEqual({
+    expect(byKey(examHealth({ submissions: 10, attemptsWithLateAnswers: 1, lossRate: 0.1 })).loss!.detail).toEqual({
       code: "lossLate",
       candidates: 1,
     });
   });
 
   it("counts repeats among submits, p99 tones and 429s", () => {
-    const series = [point({ submits: 40, replays: 3 }), ...Array.from({ length: 59 }, () => point())];
+    const series = [healthPoint({ submits: 40, replays: 3 }), ...Array.from({ length: 59 }, () => healthPoint())];
     const figures = byKey(
-      health({ duplicateRate: 4 / 40, autosaveP99Ms: 38, submitP99Ms: 1_500, rateLimited: 12, series }),
+      examHealth({ duplicateRate: 4 / 40, autosaveP99Ms: 38, submitP99Ms: 1_500, rateLimited: 12, series }),
     );
     expect(figures.duplicates).toMatchObject({
       value: { kind: "percent", ratio: 0.1 },

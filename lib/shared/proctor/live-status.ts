@@ -61,7 +61,7 @@ export type CandidateStatus = {
 
 /**
  * Why a candidate is at risk, by code with its numbers (durations in ms), so each reader's page words it
- * in its own language (lib/client/proctor/describe.ts). The first that applies wins, in this order:
+ * in its own language (lib/shared/proctor/describe.ts). The first that applies wins, in this order:
  * - `quietWithPending`: a device with unsynced edits has been offline or unreachable for `forMs`;
  * - `noContact`: every device has been quiet for `forMs` (anything typed since is only on the device);
  * - `pendingNearDeadline`: `pending` unsynced edits with `timeLeftMs` until the deadline;

@@ -220,9 +220,10 @@ export const TIMELINE_KINDS = [
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 /**
- * What one timeline entry says, by kind, as facts a page words in its reader's language (`text` says the
- * same in English, for API clients). Devices are named by `deviceShortId` (the first 8 characters of a
- * generated id); durations are seconds or ms as named; `by`, `reason` and user agents are shown as written.
+ * What one timeline entry says, by kind, as facts a page words in its reader's language (`text` is the
+ * same words in English, for API clients). Devices are named by `deviceShortId` (proctor/device-id.ts: short
+ * ids whole, the first 8 characters of a generated one), as in the candidate drawer; durations are seconds or
+ * ms as named; `by`, `reason` and user agents are shown as written.
  */
 export type TimelineFacts = {
   enrolled: Record<string, never>;
@@ -247,19 +248,23 @@ export type TimelineFacts = {
   late_answer: { position: number | null; device: string; via: "autosave" | "submit" | "export" };
 };
 
-/** `GET /api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline`: oldest first. */
-export type TimelineEntry = {
+/** One thing that happened in a candidate's attempt, as facts: what a timeline line is worded from. */
+export type TimelineEvent = {
   [Kind in TimelineKind]: {
     at: number;
     kind: Kind;
-    /** One line a proctor reads, in English. */
-    text: string;
     facts: TimelineFacts[Kind];
     deviceId?: string;
     /** For spans (offline) and grouped saves: when it ended; null while still going on. */
     until?: number | null;
   };
 }[TimelineKind];
+
+/** `GET /api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline`: oldest first. */
+export type TimelineEntry = TimelineEvent & {
+  /** One line a proctor reads, in English: the dashboard's words (`proctorWords().timelineLine`) in English. */
+  text: string;
+};
 
 export type CandidateTimeline = {
   enrollmentId: string;

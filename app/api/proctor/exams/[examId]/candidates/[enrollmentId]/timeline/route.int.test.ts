@@ -3,19 +3,18 @@
 // is not assigned to, is a 404.
 import { randomUUID } from "node:crypto";
 
-import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
-import { proctorWords, type Translate } from "@/lib/client/proctor/describe";
+import { proctorWords } from "@/lib/shared/proctor/describe";
 import { db } from "@/lib/server/db/client";
 import { autosave, heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { translatorFor } from "@/test-support/shared/translator";
 import type { CandidateTimeline } from "@/lib/shared/schemas/proctor";
-import { MESSAGES } from "@/messages";
 
 import { GET } from "./route";
 
@@ -112,6 +111,20 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
       (await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: q3.id, value: "late", version: 9 }] }))
         .status,
     ).toBe(409);
+    // Late answers also come with a repeated submit and from an emergency file a staff member uploaded.
+    await db.lateAnswer.createMany({
+      data: [
+        { attemptId: attempt.attemptId, questionId: q1.id, value: "b", version: 10, deviceId: "phone", via: "submit" },
+        {
+          attemptId: attempt.attemptId,
+          questionId: q2.id,
+          value: ["b"],
+          version: 11,
+          deviceId: "phone",
+          via: "export",
+        },
+      ],
+    });
 
     const response = await timeline(attempt.examId, attempt.enrollmentId, { bearer: adminToken() });
     expect(response.status).toBe(200);
@@ -140,13 +153,18 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     expect(texts).toContain(
       "late_answer: Late answer to question 3 from device laptop (via autosave); kept aside, not applied.",
     );
-    // The dashboard words each entry from its facts, in the reader's language: in English, the server's line.
-    const english = proctorWords(
-      createTranslator({ locale: "en", messages: MESSAGES.en, namespace: "proctor" }) as Translate,
-      "en",
-      "UTC",
+    expect(texts).toContain(
+      "late_answer: Late answer to question 1 from device phone (via submit); kept aside, not applied.",
     );
+    expect(texts).toContain(
+      "late_answer: Late answer to question 2 from device phone (via emergency file); kept aside, not applied.",
+    );
+    // The dashboard words each entry from its facts, in the reader's language: in English, the server's line,
+    // late answers by every way they arrive included.
+    const english = proctorWords(translatorFor("en", "proctor"), "en", "UTC");
     for (const entry of entries) expect(english.timelineLine(entry)).toBe(entry.text);
+    const vias = entries.flatMap((entry) => (entry.kind === "late_answer" ? [entry.facts.via] : []));
+    expect(vias.sort()).toEqual(["autosave", "export", "submit"]);
     const saves = entries.filter((entry) => entry.kind === "saves");
     // Grouped per minute and device (a minute boundary in the middle of the test would only split a group).
     for (const entry of saves) expect(entry.text).toMatch(/^Saved \d+ answers? from device (laptop|phone)\.$/);

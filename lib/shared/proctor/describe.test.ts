@@ -1,16 +1,15 @@
-import { createTranslator } from "next-intl";
 import { describe, expect, it } from "vitest";
 
 import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { CandidateStatus } from "@/lib/shared/proctor/live-status";
 import type { ExamHealth, TimelineEntry } from "@/lib/shared/schemas/proctor";
-import { MESSAGES } from "@/messages";
+import { examHealth, healthPoint } from "@/test-support/shared/exam-health";
+import { translatorFor } from "@/test-support/shared/translator";
 
-import { formatTimeLeft, proctorWords, type Translate } from "./describe";
+import { formatTimeLeft, proctorWords } from "./describe";
 
 function wordsIn(locale: "en" | "zh-CN", timeZone = "UTC") {
-  const t = createTranslator({ locale, messages: MESSAGES[locale], namespace: "proctor" });
-  return proctorWords(t as Translate, locale, timeZone);
+  return proctorWords(translatorFor(locale, "proctor"), locale, timeZone);
 }
 
 const en = wordsIn("en");
@@ -56,8 +55,16 @@ describe("the dashboard's words", () => {
     expect(en.sync(quiet).text).toBe("3 pending · 1 min");
     expect(zh.sync(quiet).text).toBe("3 条待同步 · 1 分钟");
     expect(en.age(3_900_000)).toBe("1 h 05 min");
+    expect(zh.age(3_900_000)).toBe("1 小时 05 分");
     expect(en.phase({ phase: "submitted", submissionSource: "proctor" })).toBe("Submitted by proctor");
     expect(zh.phase({ phase: "auto_submitted", submissionSource: "auto" })).toBe("已自动提交");
+  });
+
+  it("writes a length of time precisely, and the same in the API's English lines", () => {
+    expect(en.duration(600_000)).toBe("10 min");
+    expect(en.duration(5_400_000)).toBe("1 h 30 min");
+    expect(en.duration(125_000)).toBe("2 min 5 s");
+    expect(en.duration(400)).toBe("0 s");
   });
 
   it("writes times of day 24-hour in the screen's zone", () => {
@@ -72,23 +79,6 @@ describe("the dashboard's words", () => {
   });
 });
 
-function health(overrides: Partial<ExamHealth> = {}): ExamHealth {
-  return {
-    examId: "e",
-    serverTime: 0,
-    submissions: 0,
-    lossRate: null,
-    digestMismatches: 0,
-    attemptsWithLateAnswers: 0,
-    duplicateRate: null,
-    autosaveP99Ms: null,
-    submitP99Ms: null,
-    rateLimited: 0,
-    series: [],
-    ...overrides,
-  };
-}
-
 function figures(words: typeof en, value: ExamHealth) {
   return Object.fromEntries(
     describeExamHealth(value).map((figure) => [
@@ -100,24 +90,15 @@ function figures(words: typeof en, value: ExamHealth) {
 
 describe("the exam's health in words", () => {
   it("is quiet before anything happened", () => {
-    const quietHealth = figures(en, health());
+    const quietHealth = figures(en, examHealth());
     expect(quietHealth.loss).toEqual({ value: "—", detail: "No submissions yet." });
     expect(quietHealth.autosave).toEqual({ value: "—", detail: "No autosaves in the last hour." });
     expect(quietHealth.rateLimited).toEqual({ value: "0", detail: "No request was turned away." });
-    expect(figures(zh, health()).loss).toEqual({ value: "—", detail: "尚无提交。" });
+    expect(figures(zh, examHealth()).loss).toEqual({ value: "—", detail: "尚无提交。" });
   });
 
   it("names lost answers, repeats and slow requests", () => {
-    const point = {
-      at: 0,
-      autosaves: 0,
-      submits: 40,
-      replays: 3,
-      rateLimited: 0,
-      autosaveP99Ms: null,
-      submitP99Ms: null,
-    };
-    const value = health({
+    const value = examHealth({
       submissions: 500,
       digestMismatches: 2,
       attemptsWithLateAnswers: 1,
@@ -126,7 +107,7 @@ describe("the exam's health in words", () => {
       autosaveP99Ms: 38,
       submitP99Ms: 1_500,
       rateLimited: 12,
-      series: [point],
+      series: [healthPoint({ submits: 40, replays: 3 })],
     });
     const words = figures(en, value);
     expect(words.loss).toEqual({
@@ -142,7 +123,7 @@ describe("the exam's health in words", () => {
     expect(words.rateLimited!.detail).toBe(
       "12 requests were asked to retry later; the work waits safely on the device.",
     );
-    expect(figures(en, health({ submissions: 480, lossRate: 0 })).loss!.detail).toBe(
+    expect(figures(en, examHealth({ submissions: 480, lossRate: 0 })).loss!.detail).toBe(
       "No answers lost in 480 submissions.",
     );
     expect(en.percent(0.0001)).toBe("< 0.1%");

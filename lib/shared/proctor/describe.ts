@@ -1,14 +1,13 @@
 import { formatClock, formatNumber, formatPercent } from "@/lib/shared/format";
+import type { Translate } from "@/lib/shared/i18n/translate";
 import type { HealthDetail, HealthValue } from "@/lib/shared/proctor/describe-exam-health";
 import type { AtRiskReason, CandidateStatus } from "@/lib/shared/proctor/live-status";
-import type { CandidateFacts, TimelineEntry } from "@/lib/shared/schemas/proctor";
+import type { CandidateFacts, TimelineEvent } from "@/lib/shared/schemas/proctor";
 
 // The words of the dashboard: every colour on the page sits next to one of these sentences. The server
 // sends facts (codes and numbers); they are worded here, in the reader's language, from the `proctor`
 // messages (messages/<locale>/proctor.json), and every time is shown in the screen's one time zone.
-
-/** A translator of the `proctor` namespace: `useTranslations("proctor")`, or `createTranslator` in tests. */
-export type Translate = (key: string, values?: Record<string, string | number>) => string;
+// The server words its timeline's English `text` (for API clients) here too, over the English catalog.
 
 export type Tone = "ok" | "warn" | "bad" | "muted";
 
@@ -34,17 +33,20 @@ export function formatTimeLeft(ms: number): string {
   return hours > 0 ? `${hours}:${mmss}` : mmss;
 }
 
-/** The dashboard's words in one locale and time zone. */
+/** The dashboard's words in one locale and time zone, from a translator of the `proctor` namespace. */
 export function proctorWords(t: Translate, locale: string, timeZone: string) {
   const number = (value: number, digits = 0) => formatNumber(value, locale, digits);
 
-  /** How long ago, coarse, for values that change every second: "12 s", "3 min", "1 h 05 min". */
+  /**
+   * How long ago, coarse, for values that change every second: "12 s", "3 min", "1 h 05 min" (the words of
+   * `duration`, rounded to what changes slowly enough to read).
+   */
   const age = (ms: number): string => {
     const seconds = Math.max(0, Math.round(ms / 1000));
-    if (seconds < 60) return t("age.seconds", { seconds: number(seconds) });
+    if (seconds < 60) return t("duration.seconds", { seconds: number(seconds) });
     const minutes = Math.floor(seconds / 60);
-    if (minutes < 60) return t("age.minutes", { minutes: number(minutes) });
-    return t("age.hoursMinutes", {
+    if (minutes < 60) return t("duration.minutes", { minutes: number(minutes) });
+    return t("duration.hoursMinutes", {
       hours: number(Math.floor(minutes / 60)),
       minutes: String(minutes % 60).padStart(2, "0"),
     });
@@ -204,7 +206,7 @@ export function proctorWords(t: Translate, locale: string, timeZone: string) {
     },
 
     /** One line of the candidate's timeline, from its facts; the server's English line if the kind is new. */
-    timelineLine(entry: TimelineEntry): string {
+    timelineLine(entry: TimelineEvent): string {
       switch (entry.kind) {
         case "enrolled":
         case "started":
