@@ -36,6 +36,53 @@ describe("readJsonBody", () => {
     expect(await codeOf(readJsonBody(request("{}", { "content-length": "2000000" })))).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  it("reads a refused upload to its end before refusing it, so the 413 is not lost to a reset", async () => {
+    const chunk = new Uint8Array(64 * 1024).fill(0x78);
+    const chunks = 48; // 3 MB
+    let pulled = 0;
+    const stream = (): ReadableStream<Uint8Array> =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled === chunks) controller.close();
+          else {
+            pulled += 1;
+            controller.enqueue(chunk);
+          }
+        },
+      });
+    const upload = (headers: Record<string, string>): Request =>
+      new Request("http://holdfast.test/", {
+        method: "POST",
+        body: stream(),
+        duplex: "half",
+        headers: { "content-type": "application/json", ...headers },
+      } as RequestInit);
+
+    expect(await codeOf(readJsonBody(upload({})))).toBe("PAYLOAD_TOO_LARGE");
+    expect(pulled).toBe(chunks);
+    pulled = 0;
+    expect(await codeOf(readJsonBody(upload({ "content-length": String(chunks * chunk.byteLength) })))).toBe(
+      "PAYLOAD_TOO_LARGE",
+    );
+    expect(pulled).toBe(chunks);
+  });
+
+  it("refuses an upload that stops coming without waiting for it", async () => {
+    const stalled = new Request("http://holdfast.test/", {
+      method: "POST",
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("{}"));
+        },
+      }),
+      duplex: "half",
+      headers: { "content-type": "application/json", "content-length": "5000000" },
+    } as RequestInit);
+    const startedAt = performance.now();
+    expect(await codeOf(readJsonBody(stalled))).toBe("PAYLOAD_TOO_LARGE");
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+  });
+
   it("counts bytes, not characters, against the cap", async () => {
     // 300 three-byte characters: 900 bytes, 300 characters.
     const body = JSON.stringify("€".repeat(300));

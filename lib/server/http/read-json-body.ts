@@ -7,6 +7,43 @@ function tooLarge(): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`);
 }
 
+/**
+ * A refused body is still read, and thrown away, before the 413 goes out: a server that closes a
+ * connection with unread bytes in it makes the client's kernel reset it, and the 413 the client had
+ * not yet read is lost with it (the "lingering close" of RFC 9112 §9.6) — the client sees EPIPE or
+ * ECONNRESET instead of an answer. Bounded in size, in total time and by a pause in the upload, so a
+ * client that declares a length it never sends, or sends forever, still gets its 413 soon.
+ */
+const DISCARD_MAX_BYTES = 16 * LIMITS.maxBodyBytes;
+const DISCARD_MAX_MS = 5_000;
+const DISCARD_IDLE_MS = 500;
+
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): Promise<void> {
+  const deadline = Date.now() + DISCARD_MAX_MS;
+  let total = alreadyRead;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    while (total <= DISCARD_MAX_BYTES) {
+      const wait = Math.min(DISCARD_IDLE_MS, deadline - Date.now());
+      if (wait <= 0) break;
+      const paused = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), wait);
+      });
+      const read = reader.read();
+      read.catch(() => undefined); // may be left pending when the upload pauses
+      const next = await Promise.race([read, paused]);
+      clearTimeout(timer);
+      if (next === null || next.done) break;
+      total += next.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to protect.
+  } finally {
+    clearTimeout(timer);
+  }
+  // Not cancelled: cancelling destroys the request, and with it the socket the 413 is to go out on.
+}
+
 /** `application/json`, or a `+json` type (`application/merge-patch+json`), parameters aside. */
 function isJsonMediaType(contentType: string | null): boolean {
   const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
@@ -14,8 +51,9 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 /**
- * Reads a JSON body with a hard size cap. A declared Content-Length over the cap is refused before a
- * byte is read; a body without one (chunked) is counted while streaming and cut off at the cap.
+ * Reads a JSON body with a hard size cap. A declared Content-Length over the cap is refused without a
+ * byte kept; a body without one (chunked) is counted while streaming and refused at the cap. Either way
+ * the rest of the upload is drained, within bounds, before the refusal (see discardRest).
  * Returns `undefined` for an empty body.
  *
  * A body that is not JSON — not UTF-8 (RFC 8259), or not parseable — is 400 whatever its label. A JSON
@@ -24,7 +62,10 @@ function isJsonMediaType(contentType: string | null): boolean {
  */
 export async function readJsonBody(request: Request, maxBytes: number = LIMITS.maxBodyBytes): Promise<unknown> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
+  if (declared !== null && Number(declared) > maxBytes) {
+    if (request.body && Number(declared) <= DISCARD_MAX_BYTES) await discardRest(request.body.getReader(), 0);
+    throw tooLarge();
+  }
   if (!request.body) return undefined;
 
   const reader = request.body.getReader();
@@ -35,7 +76,7 @@ export async function readJsonBody(request: Request, maxBytes: number = LIMITS.m
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      await discardRest(reader, total);
       throw tooLarge();
     }
     chunks.push(value);
