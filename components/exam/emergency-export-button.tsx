@@ -6,6 +6,8 @@ import { useState } from "react";
 import { makeEmergencyFile } from "@/lib/client/emergency-export";
 import type { EmergencyExportFile } from "@/lib/shared/emergency-export";
 
+import { EMERGENCY_EXPORT_ID } from "./ids";
+
 function download(file: EmergencyExportFile) {
   const blob = new Blob([`${JSON.stringify(file, null, 2)}\n`], { type: "application/json" });
   const url = URL.createObjectURL(blob);
@@ -18,9 +20,6 @@ function download(file: EmergencyExportFile) {
   // After the click has handed the file to the browser.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-/** The section's heading: the sticky bar links to it once the time is up with answers waiting. */
-export const EMERGENCY_EXPORT_ID = "emergency-export-title";
 
 /**
  * "Download emergency file" (docs/sync-protocol.md, "Emergency export"): the answers still waiting on this

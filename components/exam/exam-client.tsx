@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -13,14 +14,48 @@ import type { AttemptView } from "@/lib/shared/schemas/attempts";
 import { OPENING_ANSWERS_ID } from "./answer-control";
 import { ConnectionBanner, ConnectionStatus, failureOf } from "./connection-banner";
 import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
-import { EMERGENCY_EXPORT_ID, EmergencyExport } from "./emergency-export-button";
 import { ExamQuestion } from "./exam-question";
-import { FinalScreen } from "./final-screen";
-import { EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
+import { EMERGENCY_EXPORT_ID, EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
 import { LeaveDevice } from "./leave-device";
 import { QuestionNavigator } from "./question-navigator";
-import { ReviewDialog } from "./review-dialog";
 import { useNow } from "./use-now";
+
+/**
+ * What the first paint of an exam in progress does not show — the review dialog, the final screen with its
+ * receipt, the emergency file and its crypto — comes in chunks of its own, fetched as soon as the page is
+ * interactive (`usePreloadLaterParts`), so the service worker keeps them for an offline reload like every
+ * other script the page loaded. A chunk that cannot be fetched yet (the connection dropped in the first
+ * moments) is asked for again until it comes: the part shows when it arrives; the page never breaks.
+ */
+function retrying<T>(load: () => Promise<T>): () => Promise<T> {
+  return () =>
+    new Promise<T>((resolve) => {
+      const attempt = () => {
+        load().then(resolve, () => setTimeout(attempt, 2_000));
+      };
+      attempt();
+    });
+}
+const loadReviewDialog = retrying(() => import("./review-dialog"));
+const loadFinalScreen = retrying(() => import("./final-screen"));
+const loadEmergencyExport = retrying(() => import("./emergency-export-button"));
+const ReviewDialog = dynamic(() => loadReviewDialog().then((module) => module.ReviewDialog));
+const FinalScreen = dynamic(() => loadFinalScreen().then((module) => module.FinalScreen));
+const EmergencyExport = dynamic(() => loadEmergencyExport().then((module) => module.EmergencyExport));
+
+function usePreloadLaterParts() {
+  useEffect(() => {
+    const preload = () => {
+      void loadReviewDialog();
+      void loadFinalScreen();
+      void loadEmergencyExport();
+    };
+    // After the page's own load, so they never hold up its first paint or its `load`.
+    if (document.readyState === "complete") preload();
+    else window.addEventListener("load", preload, { once: true });
+    return () => window.removeEventListener("load", preload);
+  }, []);
+}
 
 /** Scrolls to a question and moves focus to its heading, so keyboard users land where they asked. */
 function jumpTo(questionId: string) {
@@ -69,7 +104,11 @@ export function ExamClient({ initialView, candidateName }: Props) {
     initialView,
   });
   const [isReviewOpen, setIsReviewOpen] = useState(false);
+  // The dialog is mounted once first opened (and stays, so closing it returns focus as a dialog does).
+  const [hasReviewOpened, setHasReviewOpened] = useState(false);
+  if (isReviewOpen && !hasReviewOpened) setHasReviewOpened(true);
   useKeptPageFollowsLanguage();
+  usePreloadLaterParts();
 
   const onJumpFromReview = useCallback((questionId: string) => {
     setIsReviewOpen(false);
@@ -227,18 +266,20 @@ export function ExamClient({ initialView, candidateName }: Props) {
 
           <LeaveDevice pendingCount={state.pendingCount} isSubmitted={false} />
 
-          <ReviewDialog
-            isOpen={isReviewOpen}
-            questions={state.questions}
-            answers={state.answers}
-            flagged={state.flagged}
-            pendingCount={state.pendingCount}
-            submitState={state.submitState}
-            submitError={state.submitError}
-            onClose={() => setIsReviewOpen(false)}
-            onSubmit={() => void submit()}
-            onJump={onJumpFromReview}
-          />
+          {hasReviewOpened ? (
+            <ReviewDialog
+              isOpen={isReviewOpen}
+              questions={state.questions}
+              answers={state.answers}
+              flagged={state.flagged}
+              pendingCount={state.pendingCount}
+              submitState={state.submitState}
+              submitError={state.submitError}
+              onClose={() => setIsReviewOpen(false)}
+              onSubmit={() => void submit()}
+              onJump={onJumpFromReview}
+            />
+          ) : null}
         </>
       )}
     </main>

@@ -11,3 +11,6 @@ export const EXAM_MAIN_ID = "exam-main";
  * skip link first.
  */
 export const FOCUS_FIRST_QUESTION_KEY = "holdfast:focus-first-question";
+
+/** The emergency-export notice's heading: the countdown links to it once the file is offered. */
+export const EMERGENCY_EXPORT_ID = "emergency-export-title";
