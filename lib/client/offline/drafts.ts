@@ -63,8 +63,8 @@ export async function writeEdit(
       rejected: null,
     };
     const next: AttemptRecord = { ...attempt, clock: version };
-    await db.attempts.put(next);
-    await db.drafts.put(draft);
+    // Both requests at once: the transaction commits one round trip sooner than with a wait between them.
+    await Promise.all([db.attempts.put(next), db.drafts.put(draft)]);
     return { kind: "written", draft, attempt: next };
   });
 }
