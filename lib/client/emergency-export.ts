@@ -10,7 +10,7 @@ import { readExportMaterial, saveExportKey } from "./offline/emergency-export";
 /**
  * The candidate's side of the emergency export (docs/sync-protocol.md, "Emergency export"; ADR 006).
  *
- * 1. While online, fetch the attempt's public key once and keep it on the attempt's Dexie record.
+ * 1. While online, fetch the attempt's public key once and keep it on the attempt's IndexedDB record.
  * 2. When asked, read the unsynced drafts, encrypt them to that key in the browser, and hand back the file.
  */
 

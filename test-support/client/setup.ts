@@ -1,2 +1,2 @@
-// The client project runs in Node: fake-indexeddb provides IndexedDB (and IDBKeyRange) before Dexie loads.
+// The client project runs in Node: fake-indexeddb provides IndexedDB (and IDBKeyRange) before the device store loads.
 import "fake-indexeddb/auto";

@@ -20,7 +20,7 @@ export type KeystrokeSample = {
   questionId: string | null;
   /** Characters in the field after the keystroke. */
   length: number;
-  /** keydown → the read-write transaction that committed it was opened (the app's own queueing, React, Dexie). */
+  /** keydown → the read-write transaction that committed it was opened (the app's own queueing, React, its storage layer). */
   toTransactionMs: number;
   /** That transaction opened → `complete` (IndexedDB's commit, with its durability). */
   commitMs: number;

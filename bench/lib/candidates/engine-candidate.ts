@@ -1,5 +1,5 @@
 // A simulated candidate that runs the browser's own sync engine (lib/client/sync/sync-engine.ts) in
-// Node, over fake-indexeddb: the same Dexie store, Lamport versions, debounce, retry discipline,
+// Node, over fake-indexeddb: the same IndexedDB store, Lamport versions, debounce, retry discipline,
 // breaker, heartbeat, stored submit key and body, and merge on reload that the exam page runs. Each
 // device of a candidate has its own IndexedDB database, as two browsers would. It can crash a device
 // (stop the engine without a flush, like a killed tab) and reopen it from what IndexedDB kept.

@@ -1,7 +1,15 @@
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
-import type { AttemptRecord, ClosedInfo, DraftRecord, HoldfastDb, RecordedError, SubmittedElsewhere } from "./db";
+import type {
+  AttemptRecord,
+  ClosedInfo,
+  DraftRecord,
+  HoldfastDb,
+  RecordedError,
+  Stores,
+  SubmittedElsewhere,
+} from "./db";
 import { listDrafts, markSubmittedDrafts, mergeServerAnswers } from "./drafts";
 import { withServerFacts, type ServerFacts } from "./server-facts";
 
@@ -10,7 +18,7 @@ import { withServerFacts, type ServerFacts } from "./server-facts";
  * "The client".
  */
 
-export async function getAttemptRecord(db: HoldfastDb, attemptId: string): Promise<AttemptRecord | undefined> {
+export async function getAttemptRecord(db: Stores, attemptId: string): Promise<AttemptRecord | undefined> {
   return db.attempts.get(attemptId);
 }
 
@@ -52,10 +60,10 @@ export async function saveServerView(
   input: { view: AttemptView; deviceId: string; serverOffsetMs: number | null; now: number; isSync: boolean },
 ): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
   const { view } = input;
-  return db.transaction("rw", db.attempts, db.drafts, async () => {
-    const existing = await db.attempts.get(view.attemptId);
+  return db.transaction("rw", ["attempts", "drafts"], async (tx) => {
+    const existing = await tx.attempts.get(view.attemptId);
     const base = existing ?? newAttemptRecord(view);
-    const highest = await mergeServerAnswers(db, {
+    const highest = await mergeServerAnswers(tx, {
       attemptId: view.attemptId,
       deviceId: input.deviceId,
       answers: view.answers,
@@ -81,8 +89,8 @@ export async function saveServerView(
       },
     );
     if (view.status === "submitted" || view.submission) next = withSubmission(next, view.submission, input.now);
-    await db.attempts.put(next);
-    return { attempt: next, drafts: await listDrafts(db, view.attemptId) };
+    await tx.attempts.put(next);
+    return { attempt: next, drafts: await listDrafts(tx, view.attemptId) };
   });
 }
 
@@ -117,14 +125,14 @@ export async function applyHeartbeatFacts(
   db: HoldfastDb,
   input: { attemptId: string; facts: ServerFacts; isSubmitted: boolean; now: number },
 ): Promise<AttemptRecord | undefined> {
-  return db.transaction("rw", db.attempts, async () => {
-    const attempt = await db.attempts.get(input.attemptId);
+  return db.transaction("rw", ["attempts"], async (tx) => {
+    const attempt = await tx.attempts.get(input.attemptId);
     if (!attempt) return undefined;
     let next = withServerFacts(attempt, input.facts);
     if (input.isSubmitted && attempt.submitState === "unsubmitted" && !attempt.closed) {
       next = { ...next, closed: { reason: "ALREADY_SUBMITTED", submissionId: null, at: input.now } };
     }
-    await db.attempts.put(next);
+    await tx.attempts.put(next);
     return next;
   });
 }
@@ -167,7 +175,7 @@ export type StoreSubmitOutcome =
 
 /**
  * Step S1 — the first Submit click, in one transaction: check that the drafts are still the ones the digest
- * (computed just before, since Web Crypto is not a Dexie promise) was computed from, take the final delta
+ * (computed just before, since Web Crypto is not an IndexedDB request) was computed from, take the final delta
  * (every dirty draft not rejected), store the exact request body and `submitState = "submitting"`. From
  * this commit on every edit, in every tab, is refused, and every retry sends these bytes.
  */
@@ -175,11 +183,11 @@ export async function storeSubmitBody(
   db: HoldfastDb,
   input: { attemptId: string; deviceId: string; digest: string; expected: ReadonlyMap<string, string>; now: number },
 ): Promise<StoreSubmitOutcome> {
-  return db.transaction("rw", db.attempts, db.drafts, async (): Promise<StoreSubmitOutcome> => {
-    const attempt = await db.attempts.get(input.attemptId);
+  return db.transaction("rw", ["attempts", "drafts"], async (tx): Promise<StoreSubmitOutcome> => {
+    const attempt = await tx.attempts.get(input.attemptId);
     if (!attempt) return { kind: "no-attempt" };
     if (attempt.submitState !== "unsubmitted") return { kind: "already", attempt };
-    const drafts = await listDrafts(db, input.attemptId);
+    const drafts = await listDrafts(tx, input.attemptId);
     if (drafts.length !== input.expected.size) return { kind: "changed" };
     if (drafts.some((draft) => input.expected.get(draft.questionId) !== draftSignature(draft)))
       return { kind: "changed" };
@@ -201,7 +209,7 @@ export async function storeSubmitBody(
       submitDigest: input.digest,
       submitError: null,
     };
-    await db.attempts.put(next);
+    await tx.attempts.put(next);
     return { kind: "stored", attempt: next };
   });
 }
@@ -217,11 +225,11 @@ export async function recordSubmitted(
   db: HoldfastDb,
   input: { attemptId: string; deviceId: string; response: SubmitResponse; facts: ServerFacts | null; now: number },
 ): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
-  return db.transaction("rw", db.attempts, db.drafts, async () => {
-    const attempt = await db.attempts.get(input.attemptId);
+  return db.transaction("rw", ["attempts", "drafts"], async (tx) => {
+    const attempt = await tx.attempts.get(input.attemptId);
     if (!attempt) throw new Error(`attempt ${input.attemptId} is not stored on this device`);
     const sent = attempt.submitBody ? submittedItems(attempt.submitBody) : [];
-    const drafts = await markSubmittedDrafts(db, { attemptId: input.attemptId, deviceId: input.deviceId, sent });
+    const drafts = await markSubmittedDrafts(tx, { attemptId: input.attemptId, deviceId: input.deviceId, sent });
     const base = input.facts ? withServerFacts(attempt, input.facts) : attempt;
     const next: AttemptRecord = {
       ...base,
@@ -231,7 +239,7 @@ export async function recordSubmitted(
       closed: null,
       lastSyncAt: input.now,
     };
-    await db.attempts.put(next);
+    await tx.attempts.put(next);
     return { attempt: next, drafts };
   });
 }
@@ -267,11 +275,11 @@ async function updateAttempt(
   attemptId: string,
   change: (attempt: AttemptRecord) => AttemptRecord,
 ): Promise<AttemptRecord> {
-  return db.transaction("rw", db.attempts, async () => {
-    const attempt = await db.attempts.get(attemptId);
+  return db.transaction("rw", ["attempts"], async (tx) => {
+    const attempt = await tx.attempts.get(attemptId);
     if (!attempt) throw new Error(`attempt ${attemptId} is not stored on this device`);
     const next = change(attempt);
-    await db.attempts.put(next);
+    await tx.attempts.put(next);
     return next;
   });
 }

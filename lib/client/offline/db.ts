@@ -1,4 +1,4 @@
-import { Dexie, type Table } from "dexie";
+import { deleteDB, openDB, type IDBPDatabase, type IDBPObjectStore } from "idb";
 
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
@@ -7,8 +7,7 @@ import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 /**
  * The candidate's device-side store (docs/sync-protocol.md, "The client"). Everything a candidate types is
  * written here first, in one transaction, before anything is sent; the sync engine only ever reads from
- * here what it sends. Schema changes add a `version(n)` block below the others; blocks are never edited
- * or deleted, so a browser holding an old database upgrades step by step without losing a draft.
+ * here what it sends. Its layout and upgrades: `upgrade` below.
  */
 
 export type SubmitState = "unsubmitted" | "submitting" | "submitted";
@@ -98,19 +97,182 @@ export type DraftRecord = {
   lateAt?: number;
 };
 
-export class HoldfastDb extends Dexie {
-  declare readonly device: Table<DeviceRecord, "device">;
-  declare readonly attempts: Table<AttemptRecord, string>;
-  declare readonly drafts: Table<DraftRecord, [string, string]>;
+type Records = { device: DeviceRecord; attempts: AttemptRecord; drafts: DraftRecord };
+type Keys = { device: "device"; attempts: string; drafts: [string, string] };
+export type StoreName = keyof Records;
+/** The secondary indexes, by store: name → key. */
+type Indexes = { device: never; attempts: never; drafts: { attemptId: string; "[attemptId+dirty]": [string, 0 | 1] } };
 
-  constructor(name = "holdfast") {
-    // Strict durability: a committed draft is on disk, not in an OS buffer that a crash or a dead battery loses.
-    super(name, { chromeTransactionDurability: "strict" });
-    this.version(1).stores({
-      device: "key",
-      attempts: "attemptId",
-      drafts: "[attemptId+questionId], attemptId, [attemptId+dirty]",
+/**
+ * The database's layout. Dexie created it in earlier releases (its `version(1)` is IndexedDB version 10,
+ * its compound index names are `[a+b]`); it is kept exactly, so a browser that holds drafts written by an
+ * earlier release opens them unchanged. A schema change adds a step for `oldVersion < 20` and so on; steps
+ * are never edited, so a browser holding an old database upgrades step by step without losing a draft.
+ */
+export const DB_VERSION = 10;
+
+function upgrade(database: IDBPDatabase, oldVersion: number): void {
+  if (oldVersion < 10) {
+    if (!database.objectStoreNames.contains("device")) database.createObjectStore("device", { keyPath: "key" });
+    if (!database.objectStoreNames.contains("attempts"))
+      database.createObjectStore("attempts", { keyPath: "attemptId" });
+    if (!database.objectStoreNames.contains("drafts")) {
+      const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
+      drafts.createIndex("attemptId", "attemptId");
+      drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
+    }
+  }
+}
+
+/** Strict durability: a committed draft is on disk, not in an OS buffer that a crash or a dead battery loses. */
+const READ_WRITE = { durability: "strict" } as const;
+
+/**
+ * One store, either inside a transaction (`HoldfastDb.transaction`) or on its own (each call its own
+ * transaction). Inside a transaction, await only these calls: a wait on anything else (fetch, Web Crypto,
+ * a timer) lets IndexedDB commit the transaction early.
+ */
+export class StoreTable<Name extends StoreName> {
+  constructor(
+    readonly name: Name,
+    private readonly store: (
+      mode: IDBTransactionMode,
+    ) => Promise<IDBPObjectStore<unknown, [Name], Name, IDBTransactionMode>>,
+    /** Resolves once the write is committed (its own transaction), or at once inside a transaction. */
+    private readonly committed: (store: IDBPObjectStore<unknown, [Name], Name, IDBTransactionMode>) => Promise<void>,
+  ) {}
+
+  async get(key: Keys[Name]): Promise<Records[Name] | undefined> {
+    return (await (await this.store("readonly")).get(key as IDBValidKey)) as Records[Name] | undefined;
+  }
+
+  async bulkGet(keys: readonly Keys[Name][]): Promise<(Records[Name] | undefined)[]> {
+    const store = await this.store("readonly");
+    return (await Promise.all(keys.map((key) => store.get(key as IDBValidKey)))) as (Records[Name] | undefined)[];
+  }
+
+  /** Every record whose `index` equals `key`. */
+  async allBy<I extends keyof Indexes[Name] & string>(index: I, key: Indexes[Name][I]): Promise<Records[Name][]> {
+    const store = await this.store("readonly");
+    return (await store.index(index as never).getAll(key as IDBValidKey)) as Records[Name][];
+  }
+
+  async put(record: Records[Name]): Promise<void> {
+    const store = await this.store("readwrite");
+    await store.put!(record);
+    await this.committed(store);
+  }
+
+  async bulkPut(records: readonly Records[Name][]): Promise<void> {
+    const store = await this.store("readwrite");
+    await Promise.all(records.map((record) => store.put!(record)));
+    await this.committed(store);
+  }
+
+  async delete(key: Keys[Name]): Promise<void> {
+    const store = await this.store("readwrite");
+    await store.delete!(key as IDBValidKey);
+    await this.committed(store);
+  }
+
+  async clear(): Promise<void> {
+    const store = await this.store("readwrite");
+    await store.clear!();
+    await this.committed(store);
+  }
+}
+
+/** The stores, as a transaction's body sees them (and as the database itself offers them, one call each). */
+export type Stores = { readonly [Name in StoreName]: StoreTable<Name> };
+
+/**
+ * The candidate's device-side store on IndexedDB (through `idb`, which only turns requests into promises;
+ * ADR 012). Opened on first use; closed when another tab needs to upgrade or delete it, and opened again
+ * by the next call.
+ */
+export class HoldfastDb implements Stores {
+  readonly device: StoreTable<"device">;
+  readonly attempts: StoreTable<"attempts">;
+  readonly drafts: StoreTable<"drafts">;
+  private opening: Promise<IDBPDatabase> | null = null;
+
+  constructor(readonly name = "holdfast") {
+    const own = <Name extends StoreName>(store: Name) =>
+      new StoreTable<Name>(
+        store,
+        async (mode) => {
+          const database = await this.open();
+          return database.transaction(store, mode, mode === "readwrite" ? READ_WRITE : undefined).store as never;
+        },
+        (objectStore) => objectStore.transaction.done,
+      );
+    this.device = own("device");
+    this.attempts = own("attempts");
+    this.drafts = own("drafts");
+  }
+
+  open(): Promise<IDBPDatabase> {
+    this.opening ??= openDB(this.name, DB_VERSION, {
+      upgrade: (database, oldVersion) => upgrade(database, oldVersion),
+      blocking: () => this.close(),
+      terminated: () => {
+        this.opening = null;
+      },
+    }).catch((error: unknown) => {
+      this.opening = null;
+      throw error;
     });
+    return this.opening;
+  }
+
+  /**
+   * `body` runs in one transaction over `stores` and sees them through its argument; the promise settles
+   * once the transaction has committed (or with the error that aborted it: a throw in `body` aborts it, and
+   * nothing it wrote is kept).
+   */
+  async transaction<T>(mode: "r" | "rw", stores: readonly StoreName[], body: (tx: Stores) => Promise<T>): Promise<T> {
+    const database = await this.open();
+    const transaction = database.transaction(
+      [...stores],
+      mode === "rw" ? "readwrite" : "readonly",
+      mode === "rw" ? READ_WRITE : undefined,
+    );
+    const inside = <Name extends StoreName>(store: Name) =>
+      new StoreTable<Name>(
+        store,
+        () => Promise.resolve(transaction.objectStore(store) as never),
+        () => Promise.resolve(),
+      );
+    const tx = { device: inside("device"), attempts: inside("attempts"), drafts: inside("drafts") };
+    let result: T;
+    try {
+      result = await body(tx);
+    } catch (error) {
+      try {
+        transaction.abort();
+      } catch {
+        // Already finished or aborted.
+      }
+      await transaction.done.catch(() => undefined);
+      throw error;
+    }
+    await transaction.done;
+    return result;
+  }
+
+  close(): void {
+    const opening = this.opening;
+    this.opening = null;
+    void opening?.then(
+      (database) => database.close(),
+      () => undefined,
+    );
+  }
+
+  /** Deletes the whole database (tests, benchmarks). */
+  async delete(): Promise<void> {
+    this.close();
+    await deleteDB(this.name);
   }
 }
 

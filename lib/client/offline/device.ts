@@ -32,11 +32,11 @@ export function makeDeviceId(): string {
  * write share one transaction, so two tabs opening at the same moment still agree on one id.
  */
 export async function getOrCreateDeviceId(db: HoldfastDb, now: number = Date.now()): Promise<string> {
-  return db.transaction("rw", db.device, async () => {
-    const existing = await db.device.get("device");
+  return db.transaction("rw", ["device"], async (tx) => {
+    const existing = await tx.device.get("device");
     if (existing && DEVICE_ID_PATTERN.test(existing.deviceId)) return existing.deviceId;
     const deviceId = makeDeviceId();
-    await db.device.put({ key: "device", deviceId, createdAt: now });
+    await tx.device.put({ key: "device", deviceId, createdAt: now });
     return deviceId;
   });
 }

@@ -3,7 +3,7 @@ import type { AnswerValue, StoredAnswer } from "@/lib/shared/schemas/attempts";
 import type { AutosaveResponse } from "@/lib/shared/schemas/sync";
 import { compareEdits } from "@/lib/shared/versions";
 
-import type { AttemptRecord, DraftRecord, HoldfastDb, RecordedError } from "./db";
+import type { AttemptRecord, DraftRecord, HoldfastDb, RecordedError, Stores } from "./db";
 import { withServerFacts, type ServerFacts } from "./server-facts";
 
 /**
@@ -11,22 +11,18 @@ import { withServerFacts, type ServerFacts } from "./server-facts";
  * edit or a value adopted from the server). Steps refer to docs/sync-protocol.md, "The client".
  */
 
-export async function listDrafts(db: HoldfastDb, attemptId: string): Promise<DraftRecord[]> {
-  return db.drafts.where("attemptId").equals(attemptId).toArray();
+export async function listDrafts(db: Stores, attemptId: string): Promise<DraftRecord[]> {
+  return db.drafts.allBy("attemptId", attemptId);
 }
 
-export async function getDrafts(
-  db: HoldfastDb,
-  attemptId: string,
-  questionIds: readonly string[],
-): Promise<DraftRecord[]> {
+export async function getDrafts(db: Stores, attemptId: string, questionIds: readonly string[]): Promise<DraftRecord[]> {
   const rows = await db.drafts.bulkGet(questionIds.map((questionId): [string, string] => [attemptId, questionId]));
   return rows.filter((row): row is DraftRecord => row !== undefined);
 }
 
 /** What the next autosave sends: dirty drafts not rejected for this version, oldest edit first. */
-export async function listDirty(db: HoldfastDb, attemptId: string): Promise<DraftRecord[]> {
-  const rows = await db.drafts.where("[attemptId+dirty]").equals([attemptId, 1]).toArray();
+export async function listDirty(db: Stores, attemptId: string): Promise<DraftRecord[]> {
+  const rows = await db.drafts.allBy("[attemptId+dirty]", [attemptId, 1]);
   return rows.filter((row) => row.rejected === null).sort((a, b) => a.editedAt - b.editedAt);
 }
 
@@ -44,8 +40,8 @@ export async function writeEdit(
   db: HoldfastDb,
   input: { attemptId: string; questionId: string; value: AnswerValue; deviceId: string; now: number },
 ): Promise<EditOutcome> {
-  return db.transaction("rw", db.attempts, db.drafts, async (): Promise<EditOutcome> => {
-    const attempt = await db.attempts.get(input.attemptId);
+  return db.transaction("rw", ["attempts", "drafts"], async (tx): Promise<EditOutcome> => {
+    const attempt = await tx.attempts.get(input.attemptId);
     if (!attempt) return { kind: "refused", reason: "no-attempt" };
     if (attempt.submitState !== "unsubmitted") return { kind: "refused", reason: attempt.submitState };
     if (attempt.closed) return { kind: "refused", reason: "closed" };
@@ -64,13 +60,13 @@ export async function writeEdit(
     };
     const next: AttemptRecord = { ...attempt, clock: version };
     // Both requests at once: the transaction commits one round trip sooner than with a wait between them.
-    await Promise.all([db.attempts.put(next), db.drafts.put(draft)]);
+    await Promise.all([tx.attempts.put(next), tx.drafts.put(draft)]);
     return { kind: "written", draft, attempt: next };
   });
 }
 
 /** A server answer as a clean draft (it is what the server holds, so nothing is left to send). Call inside a transaction. */
-export async function adoptServerAnswer(db: HoldfastDb, attemptId: string, answer: StoredAnswer): Promise<DraftRecord> {
+export async function adoptServerAnswer(db: Stores, attemptId: string, answer: StoredAnswer): Promise<DraftRecord> {
   const draft: DraftRecord = {
     attemptId,
     questionId: answer.questionId,
@@ -105,7 +101,7 @@ function isResendable(draft: DraftRecord, deviceId: string): boolean {
  * dirty; the leader's GET, which follows, decides that.
  */
 export async function mergeServerAnswers(
-  db: HoldfastDb,
+  db: Stores,
   input: { attemptId: string; deviceId: string; answers: readonly StoredAnswer[]; isCurrent: boolean },
 ): Promise<number> {
   const local = new Map((await listDrafts(db, input.attemptId)).map((draft) => [draft.questionId, draft]));
@@ -155,14 +151,14 @@ export async function markAcknowledged(
   db: HoldfastDb,
   input: AcknowledgeInput,
 ): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
-  return db.transaction("rw", db.attempts, db.drafts, async () => {
-    const attempt = await db.attempts.get(input.attemptId);
+  return db.transaction("rw", ["attempts", "drafts"], async (tx) => {
+    const attempt = await tx.attempts.get(input.attemptId);
     if (!attempt) throw new Error(`attempt ${input.attemptId} is not stored on this device`);
     const changed: DraftRecord[] = [];
     let clock = attempt.clock;
     for (const result of input.response.results) {
       clock = Math.max(clock, result.version);
-      const draft = await db.drafts.get([input.attemptId, result.questionId]);
+      const draft = await tx.drafts.get([input.attemptId, result.questionId]);
       if (result.status === "stale") {
         const server = {
           questionId: result.questionId,
@@ -171,12 +167,12 @@ export async function markAcknowledged(
           deviceId: result.deviceId,
         };
         const order = draft ? compareEdits(server, draft) : 1;
-        if (!draft || order > 0) changed.push(await adoptServerAnswer(db, input.attemptId, server));
-        else if (order === 0 && draft.dirty === 1) changed.push(await putDraft(db, { ...draft, dirty: 0 }));
+        if (!draft || order > 0) changed.push(await adoptServerAnswer(tx, input.attemptId, server));
+        else if (order === 0 && draft.dirty === 1) changed.push(await putDraft(tx, { ...draft, dirty: 0 }));
         continue;
       }
       if (draft && draft.dirty === 1 && draft.version === result.version && draft.deviceId === input.deviceId) {
-        changed.push(await putDraft(db, { ...draft, dirty: 0, rejected: null }));
+        changed.push(await putDraft(tx, { ...draft, dirty: 0, rejected: null }));
       }
     }
     const next = withServerFacts(
@@ -188,7 +184,7 @@ export async function markAcknowledged(
       },
       input.facts,
     );
-    await db.attempts.put(next);
+    await tx.attempts.put(next);
     return { attempt: next, drafts: changed };
   });
 }
@@ -202,12 +198,12 @@ export async function markRejected(
   db: HoldfastDb,
   input: { attemptId: string; items: readonly { questionId: string; version: number }[]; error: RecordedError },
 ): Promise<DraftRecord[]> {
-  return db.transaction("rw", db.drafts, async () => {
+  return db.transaction("rw", ["drafts"], async (tx) => {
     const changed: DraftRecord[] = [];
     for (const item of input.items) {
-      const draft = await db.drafts.get([input.attemptId, item.questionId]);
+      const draft = await tx.drafts.get([input.attemptId, item.questionId]);
       if (draft && draft.dirty === 1 && draft.version === item.version) {
-        changed.push(await putDraft(db, { ...draft, rejected: input.error }));
+        changed.push(await putDraft(tx, { ...draft, rejected: input.error }));
       }
     }
     return changed;
@@ -223,12 +219,12 @@ export async function markDeliveredLate(
   db: HoldfastDb,
   input: { attemptId: string; items: readonly { questionId: string; version: number }[]; at: number },
 ): Promise<DraftRecord[]> {
-  return db.transaction("rw", db.drafts, async () => {
+  return db.transaction("rw", ["drafts"], async (tx) => {
     const changed: DraftRecord[] = [];
     for (const item of input.items) {
-      const draft = await db.drafts.get([input.attemptId, item.questionId]);
+      const draft = await tx.drafts.get([input.attemptId, item.questionId]);
       if (draft && draft.dirty === 1 && draft.version === item.version) {
-        changed.push(await putDraft(db, { ...draft, dirty: 0, lateAt: input.at }));
+        changed.push(await putDraft(tx, { ...draft, dirty: 0, lateAt: input.at }));
       }
     }
     return changed;
@@ -240,7 +236,7 @@ export async function markDeliveredLate(
  * Call inside a read-write transaction over `drafts`.
  */
 export async function markSubmittedDrafts(
-  db: HoldfastDb,
+  db: Stores,
   input: { attemptId: string; deviceId: string; sent: readonly { questionId: string; version: number }[] },
 ): Promise<DraftRecord[]> {
   const changed: DraftRecord[] = [];
@@ -253,7 +249,7 @@ export async function markSubmittedDrafts(
   return changed;
 }
 
-async function putDraft(db: HoldfastDb, draft: DraftRecord): Promise<DraftRecord> {
+async function putDraft(db: Stores, draft: DraftRecord): Promise<DraftRecord> {
   await db.drafts.put(draft);
   return draft;
 }

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Dexie } from "dexie";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { DEVICE_ID_PATTERN } from "@/lib/shared/limits";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { getAttemptRecord, saveServerView, storeSubmitBody, draftSignature } from "./attempts";
-import { HoldfastDb, getDb } from "./db";
+import { DB_VERSION, HoldfastDb, getDb } from "./db";
 import { base64url, getOrCreateDeviceId, makeDeviceId } from "./device";
 import { listDirty, listDrafts, markAcknowledged, writeEdit } from "./drafts";
 
@@ -41,19 +42,102 @@ afterEach(async () => {
 });
 
 describe("the database", () => {
-  it("opens with strict durability, and is one connection per page", () => {
-    expect(
-      (db as unknown as { _options: { chromeTransactionDurability?: string } })._options.chromeTransactionDurability,
-    ).toBe("strict");
+  it("commits every read-write transaction with strict durability, and is one connection per page", async () => {
+    const options: (IDBTransactionOptions | undefined)[] = [];
+    const transaction = IDBDatabase.prototype.transaction;
+    const spy = vi.spyOn(IDBDatabase.prototype, "transaction").mockImplementation(function (
+      this: IDBDatabase,
+      names,
+      mode,
+      given,
+    ) {
+      if (mode === "readwrite") options.push(given);
+      return transaction.call(this, names, mode, given);
+    });
+    try {
+      const deviceId = await getOrCreateDeviceId(db);
+      await saveServerView(db, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+      await writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "a", deviceId, now: 2 });
+      await db.drafts.put({ ...(await db.drafts.get([ATTEMPT, Q1]))!, editedAt: 3 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(options.length).toBe(4);
+    expect(options.every((given) => given?.durability === "strict")).toBe(true);
     expect(getDb()).toBe(getDb());
     expect(getDb().name).toBe("holdfast");
   });
 
-  it("declares version 1 with the indexes the engine queries", async () => {
-    await db.open();
-    expect(db.verno).toBe(1);
-    expect(db.drafts.schema.primKey.keyPath).toEqual(["attemptId", "questionId"]);
-    expect(db.drafts.schema.indexes.map((index) => index.name).sort()).toEqual(["[attemptId+dirty]", "attemptId"]);
+  it("keeps the layout earlier releases made with Dexie: IndexedDB version 10, the same stores and indexes", async () => {
+    const database = await db.open();
+    expect(database.version).toBe(DB_VERSION);
+    expect(DB_VERSION).toBe(10);
+    expect([...database.objectStoreNames].sort()).toEqual(["attempts", "device", "drafts"]);
+    const tx = database.transaction(["device", "attempts", "drafts"]);
+    expect(tx.objectStore("device").keyPath).toBe("key");
+    expect(tx.objectStore("attempts").keyPath).toBe("attemptId");
+    const drafts = tx.objectStore("drafts");
+    expect(drafts.keyPath).toEqual(["attemptId", "questionId"]);
+    expect([...drafts.indexNames].sort()).toEqual(["[attemptId+dirty]", "attemptId"]);
+    expect(drafts.index("[attemptId+dirty]").keyPath).toEqual(["attemptId", "dirty"]);
+    expect(drafts.index("attemptId").keyPath).toBe("attemptId");
+  });
+
+  it("opens a database an earlier release wrote with Dexie, drafts and all, and goes on from it", async () => {
+    const name = `offline-dexie-${++n}`;
+    const old = new Dexie(name);
+    old.version(1).stores({
+      device: "key",
+      attempts: "attemptId",
+      drafts: "[attemptId+questionId], attemptId, [attemptId+dirty]",
+    });
+    const legacy = new HoldfastDb(name);
+    try {
+      // The record and draft as the earlier release wrote them, through Dexie.
+      const seeded = new HoldfastDb(`offline-seed-${n}`);
+      const deviceId = await getOrCreateDeviceId(seeded);
+      await saveServerView(seeded, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+      await writeEdit(seeded, {
+        attemptId: ATTEMPT,
+        questionId: Q1,
+        value: "typed before the upgrade",
+        deviceId,
+        now: 2,
+      });
+      const record = (await seeded.attempts.get(ATTEMPT))!;
+      const draft = (await seeded.drafts.get([ATTEMPT, Q1]))!;
+      await seeded.delete();
+      await old.table("device").put({ key: "device", deviceId, createdAt: 0 });
+      await old.table("attempts").put(record);
+      await old.table("drafts").put(draft);
+      old.close();
+
+      expect(await getOrCreateDeviceId(legacy)).toBe(deviceId);
+      expect(await listDirty(legacy, ATTEMPT)).toEqual([draft]);
+      const next = await writeEdit(legacy, {
+        attemptId: ATTEMPT,
+        questionId: Q1,
+        value: "and after",
+        deviceId,
+        now: 3,
+      });
+      expect(next).toMatchObject({ kind: "written", draft: { version: draft.version + 1, value: "and after" } });
+    } finally {
+      await legacy.delete();
+    }
+  });
+
+  it("aborts a transaction whose body throws: nothing it wrote is kept", async () => {
+    const deviceId = await getOrCreateDeviceId(db);
+    await saveServerView(db, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+    await expect(
+      db.transaction("rw", ["attempts", "drafts"], async (tx) => {
+        const record = (await tx.attempts.get(ATTEMPT))!;
+        await tx.attempts.put({ ...record, clock: 99 });
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect((await db.attempts.get(ATTEMPT))?.clock).toBe(0);
   });
 });
 

@@ -15,15 +15,15 @@ export type EditorHost = {
   /** The Submit button was clicked in this tab. */
   submitRequested(): boolean;
   emit(): void;
-  /** After a write to Dexie: tell the other tabs; `work` schedules a send. */
+  /** After a write to IndexedDB: tell the other tabs; `work` schedules a send. */
   afterLocalWrite(questionIds: string[] | null, work: boolean): void;
-  /** Dexie refused the write: re-read the attempt record, then emit. */
+  /** IndexedDB refused the write: re-read the attempt record, then emit. */
   reloadAttempt(): void;
 };
 
-/** Step E — the candidate's edits: validated, shown at once (optimistic), written to Dexie one at a time. */
+/** Step E — the candidate's edits: validated, shown at once (optimistic), written to IndexedDB one at a time. */
 export class Editor {
-  /** Edits shown before their Dexie write finished (the token says which edit put it there). */
+  /** Edits shown before their IndexedDB write finished (the token says which edit put it there). */
   readonly optimistic = new Map<string, { value: AnswerValue; at: number; token: object }>();
   private readonly waitingWrites = new Map<string, WaitingWrite>();
 
@@ -33,7 +33,7 @@ export class Editor {
   ) {}
 
   /**
-   * Step E1 — an edit: validated like the server does (`answerValueProblem`), shown at once, written to Dexie in
+   * Step E1 — an edit: validated like the server does (`answerValueProblem`), shown at once, written to IndexedDB in
    * one transaction (clock + 1, dirty, this device's id), then sent 1.5 s after the last edit (debounce).
    *
    * Writes run one at a time (`serial`). A keystroke made while its question's write is still waiting for its

@@ -21,7 +21,7 @@ export type HeartbeatHost = {
 };
 
 /**
- * H3 — stores time facts and the attempt's status from the server in Dexie (and the in-memory copy). True when
+ * H3 — stores time facts and the attempt's status from the server in IndexedDB (and the in-memory copy). True when
  * this closed the attempt (submitted elsewhere: a proctor, another device, the deadline).
  */
 export async function recordServerFacts(

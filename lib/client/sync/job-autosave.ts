@@ -26,11 +26,11 @@ function issueIndexes(details: Record<string, unknown> | null): number[] {
   return [...indexes];
 }
 
-/** The autosave job of the pump: the dirty drafts from Dexie. */
+/** The autosave job of the pump: the dirty drafts from IndexedDB. */
 export async function runAutosaveJob(kernel: SyncKernel, sending: Map<string, number>): Promise<JobOutcome> {
   const dirty = await listDirty(kernel.db, kernel.attemptId);
   if (dirty.length > 0) return runAutosave(kernel, dirty, false, sending);
-  // The in-memory copy said there was work and Dexie says not: re-read it, so the pump cannot spin.
+  // The in-memory copy said there was work and IndexedDB says not: re-read it, so the pump cannot spin.
   await kernel.reloadAll();
   return { kind: "skipped" };
 }

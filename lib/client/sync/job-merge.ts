@@ -5,7 +5,7 @@ import { clockOffsetMs } from "./clock";
 import { unreadable, type JobOutcome } from "./job-outcome";
 import { classify, recordedError, type SyncKernel } from "./kernel";
 
-/** L3 — GET the server's state and merge it (step L2 rule) into Dexie. */
+/** L3 — GET the server's state and merge it (step L2 rule) into IndexedDB. */
 export async function runMerge(kernel: SyncKernel): Promise<JobOutcome> {
   const sentAt = kernel.now();
   const outcome = await kernel.request("GET", "", undefined);

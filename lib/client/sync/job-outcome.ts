@@ -7,7 +7,7 @@ export type Job = "merge" | "autosave" | "submit";
 /**
  * What a job tells the scheduler when it ends (the job never calls back up):
  * - `answered`: the server answered (anything but a retry class); the failure streak ends. `changed` names the
- *   questions the answer rewrote in Dexie, for the other tabs (null: everything; absent: nothing to tell).
+ *   questions the answer rewrote in IndexedDB, for the other tabs (null: everything; absent: nothing to tell).
  *   `needsMerge` asks for a GET of the attempt next; `mergedAt` says a GET just merged; `pauseMs` waits before
  *   the next request (nothing moved, so never spin).
  * - `retry`: a retry class (or an unreadable answer); back off.

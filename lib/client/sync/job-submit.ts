@@ -14,7 +14,7 @@ import { classify, recordedError, type SyncKernel } from "./kernel";
 
 /**
  * S1 — take the final delta and store the body in one transaction, which locks editing in every tab. The digest
- * of the full local answer map is computed outside the transaction (Web Crypto is not Dexie); if another tab
+ * of the full local answer map is computed outside the transaction (Web Crypto is not IndexedDB); if another tab
  * wrote meanwhile, digest again.
  */
 export function storeFinalDelta(kernel: SyncKernel): Promise<void> {

@@ -50,7 +50,7 @@ export function recordedError(outcome: HttpOutcome): RecordedError {
 
 /**
  * The engine's kernel, shared by every part: the injected clock, timers and fetch, the requests to the attempt's
- * routes, the serial queue of Dexie operations and the in-memory copy of Dexie they keep up to date, and the
+ * routes, the serial queue of IndexedDB operations and the in-memory copy of IndexedDB they keep up to date, and the
  * tasks `whenIdle` waits for. It knows nothing of leadership, timers' meaning or the page.
  */
 export class SyncKernel {
@@ -66,7 +66,7 @@ export class SyncKernel {
   private readonly tasks = new Set<Promise<unknown>>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  // The in-memory copy of Dexie, only written by operations run through `serial`.
+  // The in-memory copy of IndexedDB, only written by operations run through `serial`.
   deviceId: string | null = null;
   attempt: AttemptRecord | null = null;
   drafts = new Map<string, DraftRecord>();
@@ -113,7 +113,7 @@ export class SyncKernel {
   }
 
   /**
-   * Every Dexie operation whose result updates the in-memory copy runs through this queue, one after another,
+   * Every IndexedDB operation whose result updates the in-memory copy runs through this queue, one after another,
    * so the copy always reflects transactions in the order they ran (a slow re-read can never overwrite a newer
    * edit). Network requests never run inside it.
    */

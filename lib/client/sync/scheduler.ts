@@ -24,7 +24,7 @@ export type SchedulerHost = {
   isLeader(): boolean;
   /** Rebuild the snapshot and tell the page. */
   emit(): void;
-  /** Tell the other tabs these questions changed in Dexie (null: everything). */
+  /** Tell the other tabs these questions changed in IndexedDB (null: everything). */
   postChanged(questionIds: string[] | null): void;
   /** A follower's debounce ended: ask the leader to send now. */
   postFlush(): void;
@@ -250,7 +250,7 @@ export class Scheduler {
    * F8 — the page is being hidden or unloaded: send what is dirty now, with `keepalive` so the request survives
    * the page (best effort; browsers cap keepalive bodies at 64 KiB, so only what fits). The body is built from
    * memory, synchronously: an unloading page may not live through another IndexedDB read. If a request is
-   * already in flight, only drafts it does not carry are sent; what does not get through is in Dexie for the
+   * already in flight, only drafts it does not carry are sent; what does not get through is in IndexedDB for the
    * next load. A Retry-After and an open breaker are respected even here.
    */
   onHidden(): void {

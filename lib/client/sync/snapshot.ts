@@ -4,7 +4,7 @@ import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 import type { AttemptRecord, DraftRecord } from "../offline/db";
 import { sameValue, type AnswerState, type NetStatus, type SyncSnapshot } from "./sync-state";
 
-/** Everything the snapshot is built from: the engine's in-memory copy of Dexie plus its own state. */
+/** Everything the snapshot is built from: the engine's in-memory copy of IndexedDB plus its own state. */
 export type SnapshotInput = {
   attemptId: string;
   ready: boolean;
@@ -14,7 +14,7 @@ export type SnapshotInput = {
   /** The server's view from the page's render, shown until the device's own copy is read. */
   initialView: AttemptView | null;
   drafts: ReadonlyMap<string, DraftRecord>;
-  /** Edits shown at once, before their Dexie write finished. */
+  /** Edits shown at once, before their IndexedDB write finished. */
   optimistic: ReadonlyMap<string, { value: AnswerValue; at: number }>;
   /** The network view to show: the leader's own, or the one it broadcast. */
   net: NetStatus;

@@ -21,7 +21,7 @@ afterEach(async () => {
 
 const LAPTOP = "mmm-laptop";
 
-/** This device (the laptop) used the attempt before: its record and drafts are in Dexie. */
+/** This device (the laptop) used the attempt before: its record and drafts are in IndexedDB. */
 async function deviceWith(drafts: Omit<DraftRecord, "attemptId">[], clock: number) {
   await h.setDeviceId(LAPTOP);
   const first = h.engine({ initialView: h.server.view() });
@@ -114,7 +114,7 @@ describe("merge on load", () => {
     expect(await engine.edit(Q.text, "after the merge")).toEqual({ ok: true, version: 41 });
   });
 
-  it("works from Dexie alone when the server cannot be reached, and merges once it can", async () => {
+  it("works from IndexedDB alone when the server cannot be reached, and merges once it can", async () => {
     await deviceWith([own(Q.text, "offline draft", 3)], 3);
     h.server.put(Q.essay, "phone essay", 9, "aaa-phone");
     h.server.next("get", respond.network(), respond.network());

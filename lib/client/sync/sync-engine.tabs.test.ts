@@ -32,7 +32,7 @@ async function openTab() {
 }
 
 describe("two tabs on one attempt", () => {
-  it("only the leader talks to the server; the other tab's edits reach Dexie first and the leader sends them", async () => {
+  it("only the leader talks to the server; the other tab's edits reach IndexedDB first and the leader sends them", async () => {
     const leader = await openTab();
     const other = await openTab();
     expect(leader.engine.getSnapshot().isLeader).toBe(true);

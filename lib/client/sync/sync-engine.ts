@@ -23,7 +23,7 @@ import { Tabs } from "./tabs";
  * React reads it through `subscribe`/`getSnapshot`. Numbered steps refer to that section:
  *
  * - L: load and merge (start, leadership, GET /api/attempts/{id}; job-merge.ts);
- * - E: edit (validate, one Dexie transaction, debounce; here);
+ * - E: edit (validate, one IndexedDB transaction, debounce; here);
  * - F: flush (one request in flight, the retry discipline: scheduler.ts; the autosave: job-autosave.ts);
  * - S: submit (the stored body and key, resent until the server answers; job-submit.ts);
  * - H: heartbeat (heartbeat.ts);
@@ -31,7 +31,7 @@ import { Tabs } from "./tabs";
  * - T: tabs (Web Locks leadership, BroadcastChannel; tabs.ts).
  *
  * This class is the façade that wires them: the kernel (kernel.ts) holds the clock, the requests, the serial
- * queue and the in-memory copy of Dexie; the snapshot the page reads is built by snapshot.ts.
+ * queue and the in-memory copy of IndexedDB; the snapshot the page reads is built by snapshot.ts.
  */
 
 export { DEFAULT_SYNC_CONFIG, type SyncConfig };
@@ -182,7 +182,7 @@ export class SyncEngine {
     return this.startPromise;
   }
 
-  /** Leaves the sync role to the next tab, stops timers and listeners. Work in flight finishes; drafts are in Dexie. */
+  /** Leaves the sync role to the next tab, stops timers and listeners. Work in flight finishes; drafts are in IndexedDB. */
   stop(): void {
     if (!this.running) return;
     this.running = false;
@@ -198,7 +198,7 @@ export class SyncEngine {
     this.submitClick.release();
   }
 
-  /** Step E1 — an edit (editor.ts): validated, shown at once, written to Dexie, then sent after the debounce. */
+  /** Step E1 — an edit (editor.ts): validated, shown at once, written to IndexedDB, then sent after the debounce. */
   edit = (questionId: string, value: AnswerValue): Promise<EditResult> => this.editor.edit(questionId, value);
 
   /** Flags or unflags a question for review (kept on this device only). */
@@ -301,7 +301,7 @@ export class SyncEngine {
   }
 
   /**
-   * T2 — after writing Dexie: tell the other tabs (they re-read). New work is debounced in the tab where the
+   * T2 — after writing IndexedDB: tell the other tabs (they re-read). New work is debounced in the tab where the
    * candidate types (a hidden leader's timers may be throttled by the browser); when that debounce ends, a
    * follower asks the leader to flush at once. A stored submit is sent at once.
    */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { StoreTable, type StoreName } from "../offline/db";
 import { listDrafts } from "../offline/drafts";
 import { ATTEMPT_ID, Q } from "@/test-support/client/fake-server";
 import { createHarness, type Harness } from "@/test-support/client/harness";
@@ -16,6 +17,7 @@ beforeEach(() => {
   h = createHarness();
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await h.cleanup();
 });
 
@@ -28,8 +30,8 @@ async function started() {
 
 /** Counts the read-write transactions that write a draft. */
 function countDraftWrites() {
-  const put = vi.spyOn(h.db.drafts, "put");
-  return () => put.mock.calls.length;
+  const put = vi.spyOn(StoreTable.prototype, "put");
+  return () => put.mock.contexts.filter((table) => (table as StoreTable<StoreName>).name === "drafts").length;
 }
 
 describe("a burst of keystrokes", () => {

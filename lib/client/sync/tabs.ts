@@ -4,7 +4,7 @@ import type { NetStatus } from "./sync-state";
 
 /** Messages between the tabs of one attempt (step T2). */
 export type TabMessage =
-  /** Dexie changed: re-read these questions (null: everything). */
+  /** IndexedDB changed: re-read these questions (null: everything). */
   | { type: "changed"; questionIds: string[] | null }
   /** To the leader: there is work to send now (a follower's debounce ended, or it stored a submit). */
   | { type: "flush" }
@@ -56,7 +56,7 @@ export class Tabs {
 
   /**
    * T1 — one tab per attempt holds the sync role: a Web Lock held for the engine's lifetime. When the leader
-   * closes, the browser grants the lock to the next waiting tab, which reloads Dexie (every edit is there
+   * closes, the browser grants the lock to the next waiting tab, which reloads IndexedDB (every edit is there
    * before anything else) and carries on. Without Web Locks this tab is the leader. `granted` is called with
    * the lock held, unless `stillWanted` says the engine stopped meanwhile.
    */
@@ -95,7 +95,7 @@ export class Tabs {
     try {
       this.channel?.post(message);
     } catch {
-      // A closed channel (the page is unloading): the other tabs re-read Dexie when they next take the role.
+      // A closed channel (the page is unloading): the other tabs re-read IndexedDB when they next take the role.
     }
   }
 
@@ -132,7 +132,7 @@ export class Tabs {
       );
       return;
     }
-    // Another tab wrote Dexie: re-read these questions (null: everything).
+    // Another tab wrote IndexedDB: re-read these questions (null: everything).
     const questionIds = data.questionIds;
     kernel.track(
       (async () => {
