@@ -239,21 +239,31 @@ describe("POST /api/admin/exams", () => {
       });
     }
 
-    it("a streamed (chunked) body over 1 MB without Content-Length → 413", async () => {
+    it("a streamed (chunked) body over 1 MB without Content-Length → 413, the rest drained within a bound", async () => {
       const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
-      let sent = 0;
-      const stream = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent >= 40) return controller.close();
-          sent += 1;
-          controller.enqueue(chunk);
-        },
-      });
+      const upload = (chunks: number) => {
+        const stream = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (stream.sent >= chunks) return controller.close();
+            stream.sent += 1;
+            controller.enqueue(chunk);
+          },
+        }) as ReadableStream<Uint8Array> & { sent: number };
+        stream.sent = 0;
+        return stream;
+      };
       const before = await tableCounts();
-      const response = await call(createExamRoute, { bearer: adminToken(), raw: stream });
+      // 2.5 MB: refused, and read to its end (nothing kept) so the client reads the 413 instead of a reset.
+      const small = upload(40);
+      const response = await call(createExamRoute, { bearer: adminToken(), raw: small });
       expect(response.status).toBe(413);
-      // Reading stopped at the cap instead of buffering all 2.5 MB.
-      expect(sent).toBeLessThan(40);
+      expect(small.sent).toBe(40);
+      // A body that never ends: reading stops at the drain bound (16 MB), not at the end of the upload.
+      const endless = upload(Number.POSITIVE_INFINITY);
+      const refused = await call(createExamRoute, { bearer: adminToken(), raw: endless });
+      expect(refused.status).toBe(413);
+      expect(endless.sent).toBeGreaterThan(16);
+      expect(endless.sent).toBeLessThanOrEqual((16 * 1024 * 1024) / chunk.byteLength + 2);
       expect(await tableCounts()).toEqual(before);
     });
 
