@@ -113,6 +113,7 @@ export default async function ApiReferencePage() {
 
 function Operation({ entry }: { entry: Entry }) {
   const t = useTranslations("apidocs");
+  const tErrors = useTranslations("errors");
   const { method, path, operation } = entry;
   const name = `${method} ${path}`;
   const parameters = operation.parameters ?? [];
@@ -126,7 +127,9 @@ function Operation({ entry }: { entry: Entry }) {
         <span className={`${styles.method} ${styles[`method${method}`] ?? ""}`}>{method}</span>{" "}
         <code className={styles.path}>{path}</code>
       </h3>
-      <p className={styles.summary}>{operation.summary}</p>
+      <p className={styles.summary} lang="en">
+        {operation.summary}
+      </p>
       {operation.description ? (
         <p className="quiet" lang="en">
           {operation.description}
@@ -197,11 +200,13 @@ function Operation({ entry }: { entry: Entry }) {
                 </th>
                 <td>
                   {response["x-error-codes"] ? (
-                    <span className={styles.codes}>
+                    <ul className={styles.codes}>
                       {response["x-error-codes"].map((code) => (
-                        <code key={code}>{code}</code>
+                        <li key={code}>
+                          <code>{code}</code> <span className="quiet">{tErrors(`codes.${code}`)}</span>
+                        </li>
                       ))}
-                    </span>
+                    </ul>
                   ) : (
                     <span lang="en">{response.description}</span>
                   )}
@@ -257,6 +262,7 @@ function FieldTable({ label, rows }: { label: string; rows: (FieldRow & { in?: s
                     {row.description}
                   </span>
                 ) : null}
+                {row.constraints.length === 0 && !row.description ? <span className="quiet">—</span> : null}
               </td>
             </tr>
           ))}
