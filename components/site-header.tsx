@@ -24,7 +24,7 @@ export function SiteHeader({ width = "wide", children }: { width?: PageWidth; ch
   );
 }
 
-type StaffSection = "admin" | "proctor";
+type StaffSection = "admin" | "proctor" | "api";
 
 /** Staff pages: where they can go, who is signed in, and the way out. */
 export function StaffHeader({
@@ -45,6 +45,9 @@ export function StaffHeader({
         ) : null}
         <Link href="/proctor" aria-current={current === "proctor" ? "page" : undefined}>
           {t("navProctoring")}
+        </Link>
+        <Link href="/admin/api" aria-current={current === "api" ? "page" : undefined}>
+          {t("navApi")}
         </Link>
       </nav>
       <div className="site-header__who">

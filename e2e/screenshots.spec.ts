@@ -157,3 +157,33 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
+
+// --- The API reference page (/admin/api), both languages -------------------------------------------------
+for (const viewport of VIEWPORTS) {
+  test.describe(`Screenshots of the API reference at ${viewport.name} width`, () => {
+    test.use(viewport.use);
+
+    for (const locale of ["en-US", "zh-CN"] as const) {
+      test(`the API reference, ${locale}`, async ({ browser, createStaff, signIn }) => {
+        // A long page, photographed whole at twice the pixels on a phone, on two shared cores.
+        test.setTimeout(240_000);
+        const context = await browser.newContext({ ...viewport.use, locale });
+        try {
+          await signIn(context, await createStaff("admin"));
+          const page = await context.newPage();
+          await page.goto("/admin/api");
+          await expect(page.locator("#op-createExam")).toBeVisible();
+          const name = locale === "zh-CN" ? "zh-CN-api-reference" : "api-reference";
+          // The first screen as a reader sees it, then the whole page.
+          await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-top.png`) });
+          await capture(page, viewport.name, name);
+          await page.locator("#op-submitAttempt").screenshot({
+            path: join(SCREENSHOTS, `${viewport.name}-${name}-submit.png`),
+          });
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+}

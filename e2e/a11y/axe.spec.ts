@@ -122,3 +122,19 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// --- The API reference page (/admin/api) -------------------------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, API reference, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("the API reference, as a proctor sees it", async ({ page, createStaff, signIn }) => {
+      await signIn(page.context(), await createStaff("proctor"));
+      await page.goto("/admin/api");
+      await expect(page.locator("html")).toHaveAttribute("lang", locale === "zh-CN" ? "zh-CN" : "en");
+      await expect(page.locator("#op-createExam")).toBeVisible();
+      await expectAccessible(page, "API reference", locale);
+    });
+  });
+}

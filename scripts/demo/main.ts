@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 
 import { loadDemoSecrets, type DemoSecrets } from "./demo-secrets";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-database";
+import { exampleApiCall } from "./example-api-call";
 import { buildIfChanged } from "./next-build";
 import { findFreePort, localBin, runChild, startChild, stopChildren, waitForOk } from "./processes";
 import type { DemoSeed } from "./seed-demo";
@@ -143,8 +144,9 @@ function printLinks(options: { appUrl: string; seed: DemoSeed; secrets: DemoSecr
     ]),
     "",
     `  API token  Authorization: Bearer ${secrets.ADMIN_API_TOKEN}`,
-    `             e.g. curl -H "Authorization: Bearer ${secrets.ADMIN_API_TOKEN}" \\`,
-    `                    -H "Content-Type: application/json" -d @exam.json ${appUrl}/api/admin/exams`,
+    "             e.g. create an exam:",
+    ...exampleApiCall({ appUrl, token: secrets.ADMIN_API_TOKEN, root }).map((line) => `               ${line}`),
+    `  API docs   ${appUrl}/admin/api   (the reference; the document itself: ${appUrl}/api/openapi.json)`,
     `  Database   ${database ? options.databaseUrl : redact(options.databaseUrl)}`,
     "",
     "  Stop with Ctrl-C (the data is kept; `npm run demo -- --reset` starts over).",

@@ -133,7 +133,7 @@ export function route<
   config: RouteConfig<A, B, P>,
   handler: (context: HandlerContext<A, B, P>) => Promise<Response>,
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
-  return async (request, context) => {
+  const wrapped = async (request: Request, context: NextRouteContext): Promise<Response> => {
     const started = performance.now();
     const rawParams: unknown =
       config.params || config.observe ? await context.params.catch(() => undefined) : undefined;
@@ -193,6 +193,21 @@ export function route<
     }
     return response;
   };
+  ROUTE_CONFIGS.set(wrapped, config as AnyRouteConfig);
+  return wrapped;
+}
+
+/**
+ * The config each `route()` handler was made with, so the OpenAPI registry's test can check that the
+ * document names the very schemas and access the route uses (lib/server/openapi/registry.test.ts).
+ */
+const ROUTE_CONFIGS = new WeakMap<object, RouteConfig<Access, z.ZodType | undefined, z.ZodType | undefined>>();
+
+export type AnyRouteConfig = RouteConfig<Access, z.ZodType | undefined, z.ZodType | undefined>;
+
+/** The config of a handler made by `route()`, or undefined for anything else (a methodsNotAllowed stub). */
+export function routeConfigOf(handler: unknown): AnyRouteConfig | undefined {
+  return typeof handler === "function" ? ROUTE_CONFIGS.get(handler) : undefined;
 }
 
 function attemptIdOf(params: unknown): string | undefined {

@@ -1,0 +1,66 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+
+import { ERROR_STATUS } from "@/lib/shared/errors";
+
+import { buildOpenApiDocument } from "./build-document";
+import { API_OPERATIONS } from "./registry";
+
+describe("the OpenAPI document", () => {
+  const document = buildOpenApiDocument();
+
+  it("is valid OpenAPI 3.1", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("says how each operation is authenticated", () => {
+    const createExam = document.paths["/api/admin/exams"]?.post;
+    expect(createExam?.security).toEqual([{ staffSession: [] }, { adminToken: [] }]);
+    expect(document.paths["/api/attempts/{attemptId}/answers"]?.post?.security).toEqual([{ candidateSession: [] }]);
+    expect(document.paths["/api/health"]?.get?.security).toEqual([]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      "adminToken",
+      "candidateSession",
+      "metricsToken",
+      "staffSession",
+    ]);
+  });
+
+  it("documents the Idempotency-Key header where a route reads it", () => {
+    const submit = document.paths["/api/attempts/{attemptId}/submit"]?.post;
+    expect(submit?.parameters).toContainEqual(
+      expect.objectContaining({ name: "Idempotency-Key", in: "header", required: true }),
+    );
+    const extend = document.paths["/api/proctor/attempts/{attemptId}/extend"]?.post;
+    expect(extend?.parameters).toContainEqual(
+      expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false }),
+    );
+  });
+
+  it("answers every refusal with the one error body, under the status of its code", () => {
+    for (const operation of API_OPERATIONS) {
+      const written = document.paths[operation.path]?.[operation.method.toLowerCase() as "get"];
+      for (const [status, response] of Object.entries(written?.responses ?? {})) {
+        const codes = response["x-error-codes"];
+        if (!codes) continue;
+        expect(codes.every((code) => String(ERROR_STATUS[code]) === status)).toBe(true);
+        expect(response.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+      }
+    }
+    const autosave = document.paths["/api/attempts/{attemptId}/answers"]?.post?.responses;
+    expect(autosave?.["409"]?.["x-error-codes"]).toEqual(["ALREADY_SUBMITTED", "DEADLINE_PASSED"]);
+    expect(autosave?.["429"]?.headers?.["Retry-After"]).toBeDefined();
+    expect(autosave?.["422"]?.["x-error-codes"]).toEqual(["VALIDATION_FAILED"]);
+  });
+
+  it("takes request bodies from the routes' zod schemas, with their constraints", () => {
+    const body = document.paths["/api/admin/exams/{examId}/candidates"]?.post?.requestBody?.content["application/json"]
+      ?.schema as { properties: { candidates: { minItems: number; items: { required: string[] } } } };
+    expect(body.properties.candidates.minItems).toBe(1);
+    expect(body.properties.candidates.items.required).toEqual(["name", "email"]);
+  });
+});

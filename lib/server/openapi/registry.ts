@@ -1,0 +1,441 @@
+import "server-only";
+
+import { z } from "zod";
+
+import type { ErrorCode } from "@/lib/shared/errors";
+import { JoinSessionSchema, StaffSignInSchema } from "@/lib/shared/schemas/auth";
+import { EmergencyExportFileSchema } from "@/lib/shared/schemas/emergency-export";
+import { EnrollCandidatesSchema } from "@/lib/shared/schemas/enrollments";
+import { CreateExamSchema } from "@/lib/shared/schemas/exams";
+import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
+import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
+import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
+import { ForceSubmitSchema } from "@/lib/shared/schemas/proctor-actions";
+import { AutosaveSchema, SubmitSchema } from "@/lib/shared/schemas/sync";
+
+import type { Access } from "../http/route";
+import {
+  AttemptViewSchema,
+  AutosaveResponseSchema,
+  BulkExtendResponseSchema,
+  CandidateSessionSchema,
+  CandidatesSnapshotSchema,
+  CandidateTimelineSchema,
+  CreatedExamSchema,
+  EmergencyImportResultSchema,
+  EnrolledCandidatesSchema,
+  ExamHealthSchema,
+  ExportKeyResponseSchema,
+  ExtendResponseSchema,
+  ForceSubmitResponseSchema,
+  HealthSchema,
+  HeartbeatResponseSchema,
+  StaffSessionSchema,
+  SubmitResponseSchema,
+} from "./responses";
+
+export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How the reference page and the document's tags group operations. */
+export const API_AREAS = ["admin", "proctor", "candidate", "sessions", "operations"] as const;
+export type ApiArea = (typeof API_AREAS)[number];
+
+export type ApiResponse = {
+  description: string;
+  /** The body's schema; absent for a response without a body (204). */
+  schema?: z.ZodType;
+  /** `application/json` unless said. */
+  contentType?: string;
+  /** Response headers worth knowing, by name: what each says. */
+  headers?: Record<string, string>;
+};
+
+/**
+ * One operation of the API, as the OpenAPI document (./build-document.ts) and the staff's reference page
+ * (/admin/api) show it. `params` and `body` are the very constants the route passes to `route()`;
+ * registry.test.ts imports every app/api route and fails when an exported handler has no entry here (or an
+ * entry has no handler), or when the access, params or body differ.
+ */
+export type ApiOperation = {
+  method: ApiMethod;
+  /** OpenAPI path template: `/api/admin/exams/{examId}` for app/api/admin/exams/[examId]/route.ts. */
+  path: `/api/${string}`;
+  operationId: string;
+  area: ApiArea;
+  summary: string;
+  description?: string;
+  access: Access;
+  params?: z.ZodObject;
+  /** Query parameters the handler reads (documented; route() does not parse them). */
+  query?: z.ZodObject;
+  /** Request headers the handler reads, other than auth and Idempotency-Key. */
+  requestHeaders?: { name: string; description: string }[];
+  body?: z.ZodType;
+  /**
+   * `operation`: the route takes `z.unknown()` and the operation checks `body` after the caller's scope
+   * (another exam's id is a 404 whatever the body). `route` (the default): `body` is the route's schema.
+   */
+  bodyCheckedBy?: "route" | "operation";
+  isBodyOptional?: boolean;
+  idempotencyKey?: "required" | "optional";
+  /** A sync request with its own rate limit (route()'s `limit`): 429 RATE_LIMITED with Retry-After. */
+  isRateLimited?: boolean;
+  /** The success responses by status. */
+  responses: Partial<Record<number, ApiResponse>>;
+  /**
+   * Error codes the operation itself throws. Those that follow from the route's config (401/403 from
+   * `access`, 404 from `params`, 400/413/415/422 from `body`, 429 from the limit, 500/503) are added by
+   * the document builder.
+   */
+  errors?: ErrorCode[];
+};
+
+const IDEMPOTENT_REPLAYED = { "Idempotent-Replayed": "`true` when this is the stored answer to an earlier request" };
+
+/**
+ * Every endpoint under app/api. To register a route, add one entry (docs/api.md, "Registering a route").
+ */
+export const API_OPERATIONS: ApiOperation[] = [
+  // --- admin ---
+  {
+    method: "POST",
+    path: "/api/admin/exams",
+    operationId: "createExam",
+    area: "admin",
+    summary: "Create an exam with its questions",
+    description:
+      "Creates the exam and all its questions in one transaction; question positions follow the input order. " +
+      "`status` defaults to `draft`, and only a `published` exam can be started. Without `opensAt`/`closesAt` " +
+      "the exam is always open.",
+    access: "admin",
+    body: CreateExamSchema,
+    responses: { 201: { description: "The exam, with its questions' ids in order", schema: CreatedExamSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/candidates",
+    operationId: "enrollCandidates",
+    area: "admin",
+    summary: "Enroll candidates",
+    description:
+      "One entry per input entry, in input order, each with a personal join link. Enrolling an email that " +
+      "is already enrolled is idempotent: the same enrollment and link, with the new name and extra time.",
+    access: "admin",
+    params: ExamParamsSchema,
+    body: EnrollCandidatesSchema,
+    responses: {
+      201: { description: "The enrolled candidates and their join links", schema: EnrolledCandidatesSchema },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/emergency-exports",
+    operationId: "importEmergencyExport",
+    area: "admin",
+    summary: "Upload a candidate's emergency export file",
+    description:
+      "Decrypts the file a candidate downloaded while offline and applies its answers with the autosave " +
+      "rule, or keeps them as late answers when the attempt is frozen. Scoped to the uploader's exams.",
+    access: "proctor",
+    body: EmergencyExportFileSchema,
+    responses: {
+      200: { description: "What the file held and what was done with it", schema: EmergencyImportResultSchema },
+    },
+  },
+
+  // --- proctor ---
+  {
+    method: "GET",
+    path: "/api/proctor/exams/{examId}/candidates",
+    operationId: "getCandidatesSnapshot",
+    area: "proctor",
+    summary: "Every candidate's live status",
+    description: "What a dashboard loads first, and again after a lost events stream.",
+    access: "proctor",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The snapshot", schema: CandidatesSnapshotSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/proctor/exams/{examId}/events",
+    operationId: "streamExamEvents",
+    area: "proctor",
+    summary: "Server-sent events of the exam's candidates",
+    description:
+      "Events `ready` { serverTime, resumed }, `candidates` { serverTime, candidates }, `resync` " +
+      '{ serverTime, reason }; a `: keep-alive` comment every 15 s (docs/sync-protocol.md, "Proctor dashboard").',
+    access: "proctor",
+    params: ExamParamsSchema,
+    query: z.object({
+      lastEventId: z.string().optional().describe("resume after this event (a snapshot's `lastEventId`)"),
+    }),
+    requestHeaders: [{ name: "Last-Event-ID", description: "resume after this event (EventSource sends it)" }],
+    responses: { 200: { description: "An event stream", contentType: "text/event-stream", schema: z.string() } },
+  },
+  {
+    method: "GET",
+    path: "/api/proctor/exams/{examId}/health",
+    operationId: "getExamHealth",
+    area: "proctor",
+    summary: "The exam's sync health over the last hour",
+    access: "proctor",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "Rates, p99s and one point per minute", schema: ExamHealthSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline",
+    operationId: "getCandidateTimeline",
+    area: "proctor",
+    summary: "One candidate's attempt as a timeline",
+    access: "proctor",
+    params: ExamCandidateParamsSchema,
+    responses: { 200: { description: "Entries, oldest first", schema: CandidateTimelineSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/proctor/exams/{examId}/extend",
+    operationId: "extendCandidates",
+    area: "proctor",
+    summary: "Extra time for a selection of candidates",
+    description:
+      "One result per distinct enrollment id, in request order. With an Idempotency-Key a retry never " +
+      "extends anyone twice.",
+    access: "proctor",
+    params: ExamParamsSchema,
+    body: BulkExtendSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      200: { description: "One result per candidate", schema: BulkExtendResponseSchema, headers: IDEMPOTENT_REPLAYED },
+    },
+    errors: ["IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
+  },
+  {
+    method: "POST",
+    path: "/api/proctor/attempts/{attemptId}/extend",
+    operationId: "extendAttempt",
+    area: "proctor",
+    summary: "Extra time for one candidate",
+    description: "With an Idempotency-Key a retry never extends twice: it gets the stored result.",
+    access: "proctor",
+    params: AttemptParamsSchema,
+    body: ExtendSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      200: { description: "The new deadline", schema: ExtendResponseSchema, headers: IDEMPOTENT_REPLAYED },
+    },
+    errors: ["ALREADY_SUBMITTED", "IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
+  },
+  {
+    method: "POST",
+    path: "/api/proctor/attempts/{attemptId}/force-submit",
+    operationId: "forceSubmitAttempt",
+    area: "proctor",
+    summary: "Submit on the candidate's behalf",
+    description:
+      "Submits what the server holds. Idempotent without a key: an attempt already submitted answers 200 " +
+      "with that submission and `alreadySubmitted: true`. The body may be empty.",
+    access: "proctor",
+    params: AttemptParamsSchema,
+    body: ForceSubmitSchema,
+    bodyCheckedBy: "operation",
+    isBodyOptional: true,
+    responses: { 200: { description: "The submission", schema: ForceSubmitResponseSchema } },
+    errors: ["NOT_STARTED"],
+  },
+
+  // --- candidate ---
+  {
+    method: "POST",
+    path: "/api/exams/{examId}/attempts",
+    operationId: "startAttempt",
+    area: "candidate",
+    summary: "Start or resume the candidate's attempt",
+    description: "Idempotent: one attempt per candidate per exam.",
+    access: "candidate",
+    params: ExamParamsSchema,
+    responses: {
+      200: { description: "Resumed", schema: AttemptViewSchema },
+      201: { description: "Started", schema: AttemptViewSchema },
+    },
+    errors: ["EXAM_NOT_OPEN", "EXAM_CLOSED"],
+  },
+  {
+    method: "GET",
+    path: "/api/attempts/{attemptId}",
+    operationId: "getAttempt",
+    area: "candidate",
+    summary: "The attempt's state on the server",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    responses: { 200: { description: "The attempt", schema: AttemptViewSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/attempts/{attemptId}/answers",
+    operationId: "saveAnswers",
+    area: "candidate",
+    summary: "Versioned delta autosave",
+    description:
+      "Stores each answer iff its (version, deviceId) is greater than the stored one. A stale answer is a " +
+      "normal 200 result carrying the server's value; unknown question ids are 422 and nothing is applied.",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    body: AutosaveSchema,
+    isRateLimited: true,
+    responses: { 200: { description: "Per answer: applied, duplicate or stale", schema: AutosaveResponseSchema } },
+    errors: ["ALREADY_SUBMITTED", "DEADLINE_PASSED"],
+  },
+  {
+    method: "POST",
+    path: "/api/attempts/{attemptId}/submit",
+    operationId: "submitAttempt",
+    area: "candidate",
+    summary: "Idempotent submit",
+    description:
+      "The same Idempotency-Key and body always get the same answer. A different key on a submitted attempt " +
+      "is 409 ALREADY_SUBMITTED with the submission's id; clients treat it as done.",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    body: SubmitSchema,
+    idempotencyKey: "required",
+    isRateLimited: true,
+    responses: {
+      200: {
+        description: "The one submission and its receipt",
+        schema: SubmitResponseSchema,
+        headers: IDEMPOTENT_REPLAYED,
+      },
+    },
+    errors: ["ALREADY_SUBMITTED", "DEADLINE_PASSED", "REQUEST_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED"],
+  },
+  {
+    method: "POST",
+    path: "/api/attempts/{attemptId}/heartbeat",
+    operationId: "recordHeartbeat",
+    area: "candidate",
+    summary: "The device's sync health",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    body: HeartbeatSchema,
+    isRateLimited: true,
+    responses: { 200: { description: "The attempt's time facts", schema: HeartbeatResponseSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/attempts/{attemptId}/events",
+    operationId: "streamAttemptEvents",
+    area: "candidate",
+    summary: "The exam page's live channel",
+    description: "Events `ready`, `deadline` and `submitted` (lib/shared/schemas/attempt-events.ts).",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    query: z.object({ deviceId: z.string().optional().describe("the device whose presence this channel is") }),
+    responses: { 200: { description: "An event stream", contentType: "text/event-stream", schema: z.string() } },
+  },
+  {
+    method: "GET",
+    path: "/api/attempts/{attemptId}/export-key",
+    operationId: "getExportKey",
+    area: "candidate",
+    summary: "The attempt's emergency-export public key",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    responses: { 200: { description: "The key", schema: ExportKeyResponseSchema } },
+  },
+
+  // --- sessions ---
+  {
+    method: "POST",
+    path: "/api/session",
+    operationId: "joinSession",
+    area: "sessions",
+    summary: "Exchange a join token for a candidate session",
+    description: "The JSON twin of GET /join/{token}: sets the candidate session cookie.",
+    access: "public",
+    body: JoinSessionSchema,
+    responses: {
+      200: {
+        description: "Signed in",
+        schema: CandidateSessionSchema,
+        headers: { "Set-Cookie": "the candidate session cookie" },
+      },
+    },
+    errors: ["NOT_FOUND", "EXAM_CLOSED"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/session",
+    operationId: "leaveSession",
+    area: "sessions",
+    summary: "End this device's candidate session",
+    access: "public",
+    responses: { 204: { description: "Signed out", headers: { "Set-Cookie": "clears the cookie" } } },
+  },
+  {
+    method: "POST",
+    path: "/api/staff/session",
+    operationId: "signInStaff",
+    area: "sessions",
+    summary: "Staff sign-in",
+    description: "Email and password for a fresh (rotated) staff session cookie.",
+    access: "public",
+    body: StaffSignInSchema,
+    responses: {
+      200: {
+        description: "Signed in",
+        schema: StaffSessionSchema,
+        headers: { "Set-Cookie": "the staff session cookie" },
+      },
+    },
+    errors: ["UNAUTHENTICATED"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/staff/session",
+    operationId: "signOutStaff",
+    area: "sessions",
+    summary: "Staff sign-out",
+    description: "Ends the session on the server, not just the cookie.",
+    access: "public",
+    responses: { 204: { description: "Signed out", headers: { "Set-Cookie": "clears the cookie" } } },
+  },
+
+  // --- operations ---
+  {
+    method: "GET",
+    path: "/api/health",
+    operationId: "checkHealth",
+    area: "operations",
+    summary: "Liveness",
+    description: "200 while Postgres answers (Redis down is `degraded`, still 200); 503 when it does not.",
+    access: "public",
+    responses: {
+      200: { description: "Up", schema: HealthSchema },
+      503: { description: "Postgres does not answer", schema: HealthSchema },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/metrics",
+    operationId: "renderMetrics",
+    area: "operations",
+    summary: "Prometheus metrics",
+    description: "Open while METRICS_TOKEN is unset; once set, `Bearer $METRICS_TOKEN` or what proctors use.",
+    access: "operator",
+    responses: { 200: { description: "Prometheus text format", contentType: "text/plain", schema: z.string() } },
+  },
+  {
+    method: "GET",
+    path: "/api/openapi.json",
+    operationId: "getOpenApiDocument",
+    area: "operations",
+    summary: "This document",
+    access: "public",
+    responses: {
+      200: { description: "OpenAPI 3.1", schema: z.record(z.string(), z.unknown()) },
+    },
+  },
+];

@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+
+import { POST as createExamRoute } from "@/app/api/admin/exams/route";
+import { POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
+import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
+import { GET as exportKeyRoute } from "@/app/api/attempts/[attemptId]/export-key/route";
+import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+import { GET as healthRoute } from "@/app/api/health/route";
+import { GET as openApiRoute } from "@/app/api/openapi.json/route";
+import { POST as extendRoute } from "@/app/api/proctor/attempts/[attemptId]/extend/route";
+import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
+import { GET as snapshotRoute } from "@/app/api/proctor/exams/[examId]/candidates/route";
+import { GET as timelineRoute } from "@/app/api/proctor/exams/[examId]/candidates/[enrollmentId]/timeline/route";
+import { GET as examHealthRoute } from "@/app/api/proctor/exams/[examId]/health/route";
+import { POST as sessionRoute } from "@/app/api/session/route";
+import { autosave, heartbeat, submit } from "@/test-support/server/attempts";
+import { adminToken, sampleQuestions, uniqueSuffix } from "@/test-support/server/fixtures";
+import { call, cookieFrom, type CallResult } from "@/test-support/server/http";
+
+import { buildOpenApiDocument, type JsonSchema } from "./build-document";
+
+/**
+ * Real responses of the real handlers, checked against the schemas the OpenAPI document gives for their
+ * path, method and status (JSON Schema 2020-12, with formats): the document describes what the API sends,
+ * refusals included.
+ */
+
+const document = buildOpenApiDocument();
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(document.components.schemas.ErrorBody!, "#/components/schemas/ErrorBody");
+const compiled = new Map<string, ValidateFunction>();
+
+function documented(method: string, path: string, status: number): ValidateFunction {
+  const key = `${method} ${path} ${status}`;
+  const cached = compiled.get(key);
+  if (cached) return cached;
+  const operation = document.paths[path]?.[method.toLowerCase() as "get"];
+  const schema = operation?.responses[String(status)]?.content?.["application/json"]?.schema;
+  if (!schema) throw new Error(`the document has no JSON body for ${key}`);
+  const validate = ajv.compile(schema as JsonSchema);
+  compiled.set(key, validate);
+  return validate;
+}
+
+function expectDocumented(method: string, path: string, response: CallResult): void {
+  const validate = documented(method, path, response.status);
+  const isValid = validate(response.body);
+  expect(validate.errors ?? [], `${method} ${path} → ${response.status}: ${response.text.slice(0, 300)}`).toEqual([]);
+  expect(isValid).toBe(true);
+}
+
+describe("responses match the OpenAPI document", () => {
+  it("for an exam's whole life: create, enroll, join, start, autosave, heartbeat, submit, proctor reads", async () => {
+    const created = await call(createExamRoute, {
+      bearer: adminToken(),
+      json: { title: `Doc ${uniqueSuffix()}`, durationSeconds: 3600, status: "published", questions: sampleQuestions },
+    });
+    expect(created.status).toBe(201);
+    expectDocumented("POST", "/api/admin/exams", created);
+    const examId = created.body.id as string;
+    const [single, multiple, short] = created.body.questions as { id: string }[];
+
+    const enrolled = await call(enrollRoute, {
+      params: { examId },
+      bearer: adminToken(),
+      json: { candidates: [{ name: "Ada", email: `ada-${uniqueSuffix()}@example.test` }] },
+    });
+    expect(enrolled.status).toBe(201);
+    expectDocumented("POST", "/api/admin/exams/{examId}/candidates", enrolled);
+    const { joinToken, id: enrollmentId } = enrolled.body.candidates[0] as { joinToken: string; id: string };
+
+    const joined = await call(sessionRoute, { json: { joinToken } });
+    expectDocumented("POST", "/api/session", joined);
+    const cookie = cookieFrom(joined);
+
+    const started = await call(startAttemptRoute, { method: "POST", params: { examId }, cookie });
+    expect(started.status).toBe(201);
+    expectDocumented("POST", "/api/exams/{examId}/attempts", started);
+    const attemptId = started.body.attemptId as string;
+    const attempt = { attemptId, cookie };
+
+    const resumed = await call(startAttemptRoute, { method: "POST", params: { examId }, cookie });
+    expect(resumed.status).toBe(200);
+    expectDocumented("POST", "/api/exams/{examId}/attempts", resumed);
+
+    const saved = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [
+        { questionId: single!.id, value: "a", version: 2 },
+        { questionId: multiple!.id, value: ["a", "c"], version: 3 },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    expectDocumented("POST", "/api/attempts/{attemptId}/answers", saved);
+    // A stale answer carries the server's value: the union's other branch.
+    const stale = await autosave(attempt, {
+      deviceId: "phone",
+      answers: [{ questionId: single!.id, value: "b", version: 1 }],
+    });
+    expect(stale.body.results[0].status).toBe("stale");
+    expectDocumented("POST", "/api/attempts/{attemptId}/answers", stale);
+    const invalid = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [{ questionId: "x", value: 1, version: 0 }],
+    });
+    expect(invalid.status).toBe(422);
+    expectDocumented("POST", "/api/attempts/{attemptId}/answers", invalid);
+
+    expectDocumented("POST", "/api/attempts/{attemptId}/heartbeat", await heartbeat(attempt));
+    expectDocumented("GET", "/api/attempts/{attemptId}", await call(attemptRoute, { params: { attemptId }, cookie }));
+    expectDocumented(
+      "GET",
+      "/api/attempts/{attemptId}/export-key",
+      await call(exportKeyRoute, { params: { attemptId }, cookie }),
+    );
+
+    const extended = await call(extendRoute, {
+      params: { attemptId },
+      bearer: adminToken(),
+      json: { seconds: 600, reason: "fire alarm" },
+      headers: { "idempotency-key": randomUUID() },
+    });
+    expect(extended.status).toBe(200);
+    expectDocumented("POST", "/api/proctor/attempts/{attemptId}/extend", extended);
+
+    const key = randomUUID();
+    const body = { deviceId: "laptop", answers: [{ questionId: short!.id, value: "127.0.0.1", version: 4 }] };
+    const submitted = await submit(attempt, body, key);
+    expect(submitted.status).toBe(200);
+    expectDocumented("POST", "/api/attempts/{attemptId}/submit", submitted);
+    const replayed = await submit(attempt, body, key);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expectDocumented("POST", "/api/attempts/{attemptId}/submit", replayed);
+    const again = await submit(attempt, body, randomUUID());
+    expect(again.status).toBe(409);
+    expectDocumented("POST", "/api/attempts/{attemptId}/submit", again);
+    const keyless = await submit(attempt, body);
+    expect(keyless.status).toBe(400);
+    expectDocumented("POST", "/api/attempts/{attemptId}/submit", keyless);
+
+    const forced = await call(forceSubmitRoute, { params: { attemptId }, bearer: adminToken() });
+    expect(forced.body.alreadySubmitted).toBe(true);
+    expectDocumented("POST", "/api/proctor/attempts/{attemptId}/force-submit", forced);
+
+    const proctor = { bearer: adminToken() };
+    expectDocumented(
+      "GET",
+      "/api/proctor/exams/{examId}/candidates",
+      await call(snapshotRoute, { params: { examId }, ...proctor }),
+    );
+    expectDocumented(
+      "GET",
+      "/api/proctor/exams/{examId}/health",
+      await call(examHealthRoute, { params: { examId }, ...proctor }),
+    );
+    expectDocumented(
+      "GET",
+      "/api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline",
+      await call(timelineRoute, { params: { examId, enrollmentId }, ...proctor }),
+    );
+  });
+
+  it("for refusals before any work: no session, someone else's id, a bad body", async () => {
+    const anonymous = await call(createExamRoute, { json: { title: "x" } });
+    expect(anonymous.status).toBe(401);
+    expectDocumented("POST", "/api/admin/exams", anonymous);
+
+    const invalid = await call(createExamRoute, { bearer: adminToken(), json: { title: "", questions: [] } });
+    expect(invalid.status).toBe(422);
+    expectDocumented("POST", "/api/admin/exams", invalid);
+
+    const missing = await call(enrollRoute, {
+      params: { examId: randomUUID() },
+      bearer: adminToken(),
+      json: { candidates: [{ name: "Ada", email: "ada@example.test" }] },
+    });
+    expect(missing.status).toBe(404);
+    expectDocumented("POST", "/api/admin/exams/{examId}/candidates", missing);
+  });
+
+  it("for the public endpoints, the document included", async () => {
+    expectDocumented("GET", "/api/health", await call(healthRoute));
+    const served = await call(openApiRoute);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(served.body).toEqual(JSON.parse(JSON.stringify(document)));
+  });
+});

@@ -1,0 +1,287 @@
+import "server-only";
+
+import { z } from "zod";
+
+import type { EmergencyImportResult, ExportKeyResponse } from "@/lib/shared/emergency-export";
+import { ERROR_STATUS, type ErrorBody } from "@/lib/shared/errors";
+import { ATTEMPT_STATUSES, UuidSchema, type AttemptView } from "@/lib/shared/schemas/attempts";
+import { EXAM_STATUSES, OptionSchema, QUESTION_TYPES } from "@/lib/shared/schemas/exams";
+import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
+import {
+  CandidateFactsSchema,
+  SUBMISSION_SOURCES,
+  TIMELINE_KINDS,
+  type CandidatesSnapshot,
+  type ExamHealth,
+} from "@/lib/shared/schemas/proctor";
+import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
+import type { AutosaveResponse, SubmitResponse } from "@/lib/shared/schemas/sync";
+
+import type { EnrolledCandidate } from "../enrollments/enroll-candidates";
+import type { CreatedExam } from "../exams/create-exam";
+import type { Health } from "../health/check-health";
+
+/**
+ * The 200/201 bodies of the API as zod schemas, for the OpenAPI document (./registry.ts). Each one
+ * `satisfies` the type the server builds its answer with, so a field added to or removed from a response
+ * type fails the type check here until the document says the same. Instants are ISO 8601 strings unless a
+ * field says epoch milliseconds (the proctor API).
+ */
+
+const Instant = z.iso.datetime({ offset: true });
+const EpochMs = z.number().int().describe("epoch milliseconds, server clock");
+const AnswerValueSchema = z.union([z.string(), z.number(), z.array(z.string())]);
+
+/** `{ "error": { "code", "message", "details"? } }`: every refusal, every status. */
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
+    message: z.string().describe("English, for people; clients switch on `code`"),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "`issues` ([{ path, message }]) for VALIDATION_FAILED, `submissionId` for ALREADY_SUBMITTED, `requestId` for 500/503",
+      ),
+  }),
+}) satisfies z.ZodType<ErrorBody>;
+
+export const CreatedExamSchema = z.object({
+  id: UuidSchema,
+  title: z.string(),
+  status: z.enum(EXAM_STATUSES),
+  questions: z.array(z.object({ id: UuidSchema, type: z.enum(QUESTION_TYPES), position: z.number().int().min(1) })),
+}) satisfies z.ZodType<CreatedExam>;
+
+export const EnrolledCandidatesSchema = z.object({
+  candidates: z.array(
+    z.object({
+      id: UuidSchema,
+      name: z.string(),
+      email: z.string(),
+      extraSeconds: z.number().int().min(0),
+      joinToken: z.string(),
+      joinUrl: z.url(),
+    }),
+  ),
+}) satisfies z.ZodType<{ candidates: EnrolledCandidate[] }>;
+
+export const CandidateSessionSchema = z.object({
+  examId: UuidSchema,
+  enrollmentId: UuidSchema,
+  expiresAt: Instant,
+});
+
+export const StaffSessionSchema = z.object({
+  role: z.enum(["admin", "proctor"]),
+  expiresAt: Instant,
+});
+
+export const AttemptViewSchema = z.object({
+  attemptId: UuidSchema,
+  examId: UuidSchema,
+  examTitle: z.string(),
+  status: z.enum(ATTEMPT_STATUSES),
+  startedAt: Instant,
+  deadline: Instant,
+  acceptsUntil: Instant.describe("deadline + grace: writes are accepted until then"),
+  serverTime: Instant,
+  revision: z.number().int().min(0),
+  questions: z.array(
+    z.object({
+      id: UuidSchema,
+      position: z.number().int(),
+      type: z.enum(QUESTION_TYPES),
+      prompt: z.string(),
+      points: z.number(),
+      options: z.array(OptionSchema).optional(),
+    }),
+  ),
+  answers: z.array(
+    z.object({ questionId: UuidSchema, value: AnswerValueSchema, version: z.number().int(), deviceId: z.string() }),
+  ),
+  submission: z
+    .object({
+      submissionId: UuidSchema,
+      submittedAt: Instant,
+      digest: z.string(),
+      source: z.enum(SUBMISSION_SOURCES).optional(),
+    })
+    .nullable(),
+}) satisfies z.ZodType<AttemptView>;
+
+export const AutosaveResponseSchema = z.object({
+  revision: z.number().int().min(0),
+  serverTime: Instant,
+  deadline: Instant,
+  results: z.array(
+    z.union([
+      z.object({ questionId: z.string(), status: z.enum(["applied", "duplicate"]), version: z.number().int() }),
+      z.object({
+        questionId: z.string(),
+        status: z.literal("stale"),
+        version: z.number().int(),
+        value: AnswerValueSchema,
+        deviceId: z.string(),
+      }),
+    ]),
+  ),
+}) satisfies z.ZodType<AutosaveResponse>;
+
+export const SubmitResponseSchema = z.object({
+  submissionId: UuidSchema,
+  attemptId: UuidSchema,
+  submittedAt: Instant,
+  source: z.enum(SUBMISSION_SOURCES),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  clientDigest: z.string().nullable(),
+  digestMatches: z.boolean().nullable(),
+  receipt: z.string(),
+  serverTime: Instant,
+  deadline: Instant,
+}) satisfies z.ZodType<SubmitResponse>;
+
+export const HeartbeatResponseSchema = z.object({
+  serverTime: Instant,
+  deadline: Instant,
+  revision: z.number().int().min(0),
+  status: z.enum(ATTEMPT_STATUSES),
+}) satisfies z.ZodType<HeartbeatResponse>;
+
+export const ExportKeyResponseSchema = z.object({
+  attemptId: UuidSchema,
+  v: z.literal(1),
+  publicKey: z.string().describe("P-256 public key, base64url"),
+}) satisfies z.ZodType<ExportKeyResponse>;
+
+export const EmergencyImportResultSchema = z.object({
+  attemptId: UuidSchema,
+  examId: UuidSchema,
+  candidate: z.object({ name: z.string(), email: z.string() }),
+  deviceId: z.string(),
+  createdAt: z.string(),
+  mode: z.enum(["applied", "late"]),
+  counts: z.object({
+    applied: z.number().int(),
+    duplicate: z.number().int(),
+    stale: z.number().int(),
+    late: z.number().int(),
+  }),
+}) satisfies z.ZodType<EmergencyImportResult>;
+
+export const ExtendResponseSchema = z.object({
+  extensionId: UuidSchema,
+  enrollmentId: UuidSchema,
+  attemptId: UuidSchema.nullable(),
+  seconds: z.number().int(),
+  previousDeadline: Instant.nullable(),
+  deadline: Instant.nullable(),
+  outcome: z.enum(["extended", "pending_start"]),
+}) satisfies z.ZodType<ExtendResponse>;
+
+export const BulkExtendResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      enrollmentId: z.string(),
+      outcome: z.enum(["extended", "pending_start", "already_submitted", "not_found"]),
+      extensionId: z.string().optional(),
+      deadline: Instant.optional(),
+      submissionId: z.string().optional(),
+      replayed: z.boolean().optional(),
+    }),
+  ),
+}) satisfies z.ZodType<BulkExtendResponse>;
+
+export const ForceSubmitResponseSchema = z.object({
+  submissionId: UuidSchema,
+  submittedAt: Instant,
+  digest: z.string(),
+  source: z.enum(SUBMISSION_SOURCES),
+  alreadySubmitted: z.boolean(),
+}) satisfies z.ZodType<ForceSubmitResponse>;
+
+const StatusCountersSchema = z.object({
+  total: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+  unreachable: z.number().int(),
+  pending: z.number().int(),
+  failing: z.number().int(),
+  atRisk: z.number().int(),
+  notStarted: z.number().int(),
+  inProgress: z.number().int(),
+  submitted: z.number().int(),
+});
+
+/** The derived status; its exact fields are lib/shared/proctor/live-status.ts's `CandidateStatus`. */
+const CandidateStatusSchema = z
+  .object({
+    connection: z.enum(["online", "offline", "unreachable", "never"]),
+    sync: z.enum(["synced", "pending", "failing", "unknown", "none"]),
+    pending: z.number().int(),
+    oldestPendingMs: z.number().nullable(),
+    lastSeenAt: EpochMs.nullable(),
+    timeLeftMs: z.number().nullable(),
+    isAtRisk: z.boolean(),
+    atRiskReason: z.object({ code: z.string() }).loose().nullable(),
+    devicesUsed: z.number().int(),
+    devices: z.array(z.object({ deviceId: z.string() }).loose()),
+    isExtensionAcknowledged: z.boolean().nullable(),
+  })
+  .loose();
+
+export const CandidatesSnapshotSchema = z.object({
+  examId: UuidSchema,
+  examTitle: z.string(),
+  serverTime: EpochMs,
+  lastEventId: z.string().nullable().describe("pass as Last-Event-ID to the events stream to resume from here"),
+  candidates: z.array(CandidateFactsSchema.extend({ status: CandidateStatusSchema })),
+  counters: StatusCountersSchema,
+}) satisfies z.ZodType<Omit<CandidatesSnapshot, "candidates">>;
+
+const HealthPointSchema = z.object({
+  at: EpochMs,
+  autosaves: z.number().int(),
+  submits: z.number().int(),
+  replays: z.number().int(),
+  rateLimited: z.number().int(),
+  autosaveP99Ms: z.number().nullable(),
+  submitP99Ms: z.number().nullable(),
+});
+
+export const ExamHealthSchema = z.object({
+  examId: UuidSchema,
+  serverTime: EpochMs,
+  submissions: z.number().int(),
+  lossRate: z.number().nullable(),
+  digestMismatches: z.number().int(),
+  attemptsWithLateAnswers: z.number().int(),
+  duplicateRate: z.number().nullable(),
+  autosaveP99Ms: z.number().nullable(),
+  submitP99Ms: z.number().nullable(),
+  rateLimited: z.number().int(),
+  series: z.array(HealthPointSchema),
+}) satisfies z.ZodType<ExamHealth>;
+
+export const CandidateTimelineSchema = z.object({
+  enrollmentId: UuidSchema,
+  serverTime: EpochMs,
+  entries: z.array(
+    z.object({
+      at: EpochMs,
+      kind: z.enum(TIMELINE_KINDS),
+      facts: z.record(z.string(), z.unknown()).describe("what happened, by kind (lib/shared/schemas/proctor.ts)"),
+      deviceId: z.string().optional(),
+      until: EpochMs.nullable().optional(),
+      text: z.string().describe("the same line in English"),
+    }),
+  ),
+});
+
+export const HealthSchema = z.object({
+  status: z.enum(["ok", "degraded", "down"]),
+  postgres: z.enum(["up", "down"]),
+  redis: z.enum(["up", "down", "not-configured"]),
+  mode: z.enum(["redis", "single-instance"]),
+  serverTime: Instant,
+}) satisfies z.ZodType<Health>;
