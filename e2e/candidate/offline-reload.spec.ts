@@ -36,6 +36,15 @@ async function expectExamPage(page: Page, exam: CreatedExam) {
   for (const question of exam.questions) await expect(page.getByText(question.prompt)).toBeVisible();
 }
 
+/** The review dialog comes in a chunk of its own, loaded after the page: the worker must have kept it too. */
+async function expectReviewOpens(page: Page) {
+  await page.getByRole("button", { name: "Review and submit" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Review and submit" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Back to the exam" }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test.describe("A candidate who loses the connection", () => {
   test("reloads the exam page offline and gets it back", async ({ page, context, createExam, enrollCandidate }) => {
     const exam = await createExam();
@@ -56,6 +65,7 @@ test.describe("A candidate who loses the connection", () => {
 
     await expectExamPage(page, exam);
     await expect(page.getByRole("heading", { name: OFFLINE_PAGE_HEADING })).toHaveCount(0);
+    await expectReviewOpens(page);
     await page.screenshot({ path: join(SCREENSHOTS, "desktop-candidate-exam-offline-reload.png"), fullPage: true });
   });
 
@@ -79,6 +89,7 @@ test.describe("A candidate who loses the connection", () => {
     await page.reload();
 
     await expectExamPage(page, exam);
+    await expectReviewOpens(page);
   });
 
   test("opening a page never visited on this device shows a calm offline page", async ({

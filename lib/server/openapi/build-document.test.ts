@@ -6,7 +6,7 @@ import { ERROR_STATUS } from "@/lib/shared/errors";
 import { buildOpenApiDocument } from "./build-document";
 import { API_OPERATIONS } from "./registry";
 
-describe("the OpenAPI document", () => {
+describe("the OpenAPI document", { timeout: 60_000 }, () => {
   const document = buildOpenApiDocument();
 
   it("is valid OpenAPI 3.1", async () => {
