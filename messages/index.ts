@@ -2,12 +2,14 @@ import type { AppLocale } from "@/lib/shared/i18n/locales";
 
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
+import enEnrollment from "./en/enrollment.json";
 import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
+import zhEnrollment from "./zh-CN/enrollment.json";
 import zhErrors from "./zh-CN/errors.json";
 import zhExam from "./zh-CN/exam.json";
 import zhProctor from "./zh-CN/proctor.json";
@@ -22,9 +24,18 @@ import zhStaff from "./zh-CN/staff.json";
  * - exam: the exam page (its client component travels with the page the service worker keeps)
  * - staff: sign-in, the admin and proctor lists
  * - proctor: the live dashboard
+ * - enrollment: the admin's candidates page (add, CSV import, join links, extra time) and join slips
  */
 export const MESSAGES = {
-  en: { common: enCommon, errors: enErrors, candidate: enCandidate, exam: enExam, staff: enStaff, proctor: enProctor },
+  en: {
+    common: enCommon,
+    errors: enErrors,
+    candidate: enCandidate,
+    exam: enExam,
+    staff: enStaff,
+    proctor: enProctor,
+    enrollment: enEnrollment,
+  },
   "zh-CN": {
     common: zhCommon,
     errors: zhErrors,
@@ -32,6 +43,7 @@ export const MESSAGES = {
     exam: zhExam,
     staff: zhStaff,
     proctor: zhProctor,
+    enrollment: zhEnrollment,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 
