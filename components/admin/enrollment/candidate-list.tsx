@@ -198,7 +198,7 @@ function CandidateRow({
             {candidate.extraSeconds > 0 ? formatDuration(candidate.extraSeconds, locale) : t("noExtraTime")}{" "}
             {candidate.attempt?.status !== "submitted" ? (
               <button
-                className="link-button"
+                className={`link-button ${styles.editExtra}`}
                 type="button"
                 aria-label={t("editExtraFor", { name })}
                 onClick={() => {

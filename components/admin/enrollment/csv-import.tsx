@@ -158,7 +158,7 @@ function Preview({ result }: { result: CsvImportResult }) {
   const hasErrors = result.fileErrors.length > 0 || result.summary.errors > 0;
 
   return (
-    <section aria-labelledby="csv-preview-heading" aria-live="polite">
+    <section aria-labelledby="csv-preview-heading">
       <h3 id="csv-preview-heading">{t("previewTitle")}</h3>
       {result.fileErrors.map((fileError) => (
         <p key={fileError.code} className="notice notice--warn">
@@ -166,7 +166,7 @@ function Preview({ result }: { result: CsvImportResult }) {
         </p>
       ))}
       {result.fileErrors.length === 0 ? (
-        <p>
+        <p role="status">
           {t("summary", {
             lines: result.summary.lines,
             new: number(result.summary.new),
@@ -217,16 +217,18 @@ function PreviewRow({ line }: { line: CsvPreviewLine }) {
         {line.email}
       </td>
       <td data-label={t("columns.extraMinutes")}>
-        {line.extraSeconds === null ? "" : formatNumber(line.extraSeconds / 60, locale)}
+        {line.extraSeconds === null ? "—" : formatNumber(line.extraSeconds / 60, locale)}
       </td>
       <td data-label={t("columns.problems")}>
-        {line.errors.length > 0 ? (
+        {line.errors.length === 0 ? (
+          "—"
+        ) : (
           <ul className={styles.problems}>
             {line.errors.map((lineError) => (
               <li key={lineError.code}>{t(`lineErrors.${lineError.code}`, lineError.params ?? {})}</li>
             ))}
           </ul>
-        ) : null}
+        )}
       </td>
     </tr>
   );

@@ -47,9 +47,7 @@ export default async function ExamCandidatesPage({ params }: Props) {
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>
         </p>
-        <h1>
-          {t("title")}: {exam.title}
-        </h1>
+        <h1>{t("titleFor", { exam: exam.title })}</h1>
         <p>{t("count", { count: candidates.length })}</p>
         <p className={styles.links}>
           <a href={`/api/admin/exams/${exam.id}/candidates/join-links.csv`} download>

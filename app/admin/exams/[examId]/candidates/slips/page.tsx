@@ -53,9 +53,7 @@ export default async function JoinSlipsPage({ params }: Props) {
             <Link href={`/admin/exams/${exam.id}/candidates`}>{tp("title")}</Link>
           </p>
         </div>
-        <h1 className={styles.screenOnly}>
-          {t("title")}: {exam.title}
-        </h1>
+        <h1 className={styles.screenOnly}>{t("titleFor", { exam: exam.title })}</h1>
         <div className={styles.toolbar}>
           <p className="muted">{t("intro")}</p>
           {slips.length > 0 ? <PrintButton label={t("print")} /> : null}
