@@ -120,3 +120,53 @@ for (const { locale, m, candidate: mc } of LANGUAGES) {
     });
   });
 }
+
+test.describe("Extra time from the candidates page, en-US", () => {
+  test.use({ locale: "en-US" });
+
+  test("raising a started candidate's extra time moves their deadline; lowering it is refused inline", async ({
+    page,
+    browser,
+    context,
+    createExam,
+    enrollCandidate,
+    createStaff,
+    signIn,
+    adminApi,
+  }) => {
+    const m = LANGUAGES[0]!.m;
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id, { name: "Extra Time Ada" });
+    const candidateContext = await browser.newContext();
+    await candidateContext.request.get(candidate.joinUrl);
+    const started = await candidateContext.request.post(`/api/exams/${exam.id}/attempts`);
+    expect([200, 201]).toContain(started.status());
+    await candidateContext.close();
+    const deadlineOf = async () => {
+      const list = (await (await adminApi.get(`/api/admin/exams/${exam.id}/candidates`)).json()) as {
+        candidates: { id: string; attempt: { deadline: string } | null }[];
+      };
+      return Date.parse(list.candidates.find((c) => c.id === candidate.id)!.attempt!.deadline);
+    };
+    const before = await deadlineOf();
+
+    const admin = await createStaff("admin");
+    await signIn(context, admin);
+    await page.goto(`/admin/exams/${exam.id}/candidates`);
+    await page.getByRole("button", { name: fill(m.list.editExtraFor, { name: candidate.name }) }).click();
+    const minutes = page.getByLabel(fill(m.list.extraMinutesFor, { name: candidate.name }));
+    await expect(minutes).toBeFocused();
+    await expect(page.getByText(m.list.extraHintStarted)).toBeVisible();
+    await minutes.fill("10");
+    await page.getByRole("button", { name: m.list.save }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Extra Time Ada's deadline is now" })).toBeVisible();
+    expect((await deadlineOf()) - before).toBe(600_000);
+
+    await page.getByRole("button", { name: fill(m.list.editExtraFor, { name: candidate.name }) }).click();
+    await minutes.fill("5");
+    await page.getByRole("button", { name: m.list.save }).click();
+    await expect(page.getByText(fill(m.list.extraCannotLower, { name: candidate.name }))).toBeVisible();
+    await expect(minutes).toHaveAttribute("aria-invalid", "true");
+    expect((await deadlineOf()) - before).toBe(600_000);
+  });
+});
