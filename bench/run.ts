@@ -16,6 +16,7 @@ import { clientScenario } from "./scenarios/client";
 import { dashboardScenario } from "./scenarios/dashboard";
 import { deadlineStormScenario } from "./scenarios/deadline-storm";
 import { deltaVsFullScenario } from "./scenarios/delta-vs-full";
+import { enrollmentCsvScenario } from "./scenarios/enrollment-csv";
 import { syncScenario } from "./scenarios/sync";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
@@ -29,6 +30,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [deltaVsFullScenario.name]: deltaVsFullScenario,
   [badInputScenario.name]: badInputScenario,
   [dashboardScenario.name]: dashboardScenario,
+  [enrollmentCsvScenario.name]: enrollmentCsvScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

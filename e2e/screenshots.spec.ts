@@ -187,3 +187,55 @@ for (const viewport of VIEWPORTS) {
     }
   });
 }
+
+// ---- Enrollment: the candidates page (list, CSV preview with errors) and the printable slips -----------
+
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Screenshots of enrollment at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("candidates page and join slips", async ({ page, createStaff, createExam, enrollCandidate, signIn }) => {
+        test.setTimeout(90_000);
+        const exam = await createExam({
+          title:
+            locale === "zh-CN"
+              ? `网络基础 — 期末考试（${viewport.name}）`
+              : `Networking 101 — final (${viewport.name})`,
+        });
+        await enrollCandidate(exam.id, { name: "王伟", extraSeconds: 900 });
+        await enrollCandidate(exam.id, { name: "Grace Hopper" });
+        await enrollCandidate(exam.id, { name: "Ada Lovelace-Byron, Countess of a Very Long Name" });
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+        const name = `${locale}-enrollment`;
+
+        await page.goto(`/admin/exams/${exam.id}/candidates`);
+        await expect(page.getByRole("row").filter({ hasText: "Grace Hopper" })).toBeVisible();
+        await capture(page, viewport.name, `${name}-candidates`);
+
+        await page
+          .locator("#csv-text")
+          .fill(
+            [
+              "name;email;extra_minutes",
+              "Alan Turing;alan@example.org;0",
+              "Bad Line;not-an-email;-5",
+              "Grace Hopper;alan@example.org;10",
+            ].join("\n"),
+          );
+        await page.locator("#csv-text").blur();
+        await page.locator("button", { hasText: /^(Check the file|检查文件)$/ }).click();
+        await expect(page.locator("#csv-preview-heading")).toBeVisible();
+        await capture(page, viewport.name, `${name}-csv-preview-errors`);
+
+        await page.goto(`/admin/exams/${exam.id}/candidates/slips`);
+        await expect(page.locator("li svg")).toHaveCount(3);
+        await capture(page, viewport.name, `${name}-slips`);
+        await page.emulateMedia({ media: "print" });
+        await capture(page, viewport.name, `${name}-slips-print`);
+        await page.emulateMedia({ media: "screen" });
+      });
+    });
+  }
+}

@@ -3,6 +3,7 @@ import type { AppLocale } from "@/lib/shared/i18n/locales";
 import enApidocs from "./en/apidocs.json";
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
+import enEnrollment from "./en/enrollment.json";
 import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
@@ -10,6 +11,7 @@ import enStaff from "./en/staff.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
+import zhEnrollment from "./zh-CN/enrollment.json";
 import zhErrors from "./zh-CN/errors.json";
 import zhExam from "./zh-CN/exam.json";
 import zhProctor from "./zh-CN/proctor.json";
@@ -25,6 +27,7 @@ import zhStaff from "./zh-CN/staff.json";
  * - staff: sign-in, the admin and proctor lists
  * - proctor: the live dashboard
  * - apidocs: the staff's API reference page (/admin/api)
+ * - enrollment: the admin's candidates page (add, CSV import, join links, extra time) and join slips
  */
 export const MESSAGES = {
   en: {
@@ -35,6 +38,7 @@ export const MESSAGES = {
     staff: enStaff,
     proctor: enProctor,
     apidocs: enApidocs,
+    enrollment: enEnrollment,
   },
   "zh-CN": {
     common: zhCommon,
@@ -44,6 +48,7 @@ export const MESSAGES = {
     staff: zhStaff,
     proctor: zhProctor,
     apidocs: zhApidocs,
+    enrollment: zhEnrollment,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

@@ -138,3 +138,49 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Enrollment (admin candidates page, CSV preview with errors, join slips) ----------------------------
+
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, enrollment, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("candidates page: list, CSV preview with an error line, extra-time editor; join slips", async ({
+      page,
+      createExam,
+      enrollCandidate,
+      createStaff,
+      signIn,
+    }) => {
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id, { extraSeconds: 600 });
+      await enrollCandidate(exam.id);
+      const admin = await createStaff("admin");
+      await signIn(page.context(), admin);
+
+      await page.goto(`/admin/exams/${exam.id}/candidates`);
+      await expect(page.getByRole("row").filter({ hasText: candidate.email })).toBeVisible();
+      await expectAccessible(page, "candidates page", locale);
+
+      await page.locator("#csv-text").fill("name,email,extra_minutes\nAda,not-an-email,-1\n");
+      await page.locator("button", { hasText: /^(Check the file|检查文件)$/ }).click();
+      await expect(page.locator("#csv-preview-heading")).toBeVisible();
+      await expectAccessible(page, "CSV preview with errors", locale);
+
+      await page.locator("#add-name").focus();
+      await page.locator("#add-email").fill("not an email");
+      await page.locator("#add-email").blur();
+      await expect(page.locator("#add-email")).toHaveAttribute("aria-invalid", "true");
+      await expectAccessible(page, "add form with an inline error", locale);
+
+      await page.getByRole("row").filter({ hasText: candidate.email }).locator("button.link-button").click();
+      await expect(page.locator(`#extra-${candidate.id}`)).toBeFocused();
+      await expectAccessible(page, "extra-time editor open", locale);
+
+      await page.goto(`/admin/exams/${exam.id}/candidates/slips`);
+      await expect(page.locator("li svg")).toHaveCount(2);
+      await expectAccessible(page, "join slips", locale);
+    });
+  });
+}

@@ -10,7 +10,14 @@ type ApiCallResult = { ok: true; body: unknown } | { ok: false; failure: ApiFail
  */
 export async function callApi(
   url: string,
-  init: { method?: string; json?: unknown; headers?: Record<string, string>; cache?: RequestCache } = {},
+  init: {
+    method?: string;
+    json?: unknown;
+    /** A body that is not JSON, sent as-is with its media type (a CSV upload). */
+    text?: { body: string; contentType: string };
+    headers?: Record<string, string>;
+    cache?: RequestCache;
+  } = {},
 ): Promise<ApiCallResult> {
   let response: Response;
   try {
@@ -19,9 +26,11 @@ export async function callApi(
       headers: {
         Accept: "application/json",
         ...(init.json === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(init.text === undefined ? {} : { "Content-Type": init.text.contentType }),
         ...init.headers,
       },
       ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+      ...(init.text === undefined ? {} : { body: init.text.body }),
       ...(init.cache ? { cache: init.cache } : {}),
     });
   } catch {

@@ -8,6 +8,8 @@ export const LIMITS = {
   maxQuestionsPerExam: 500,
   maxOptionsPerQuestion: 26,
   maxCandidatesPerRequest: 5_000,
+  /** Candidates in one CSV import (the body's size cap usually comes first). */
+  maxCsvLines: 20_000,
   maxPromptChars: 20_000,
   maxTitleChars: 200,
   maxDescriptionChars: 20_000,

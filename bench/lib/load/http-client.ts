@@ -31,7 +31,8 @@ export function send(options: {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.body !== undefined) {
-      headers["content-type"] = "application/json";
+      // JSON unless the caller says otherwise (a CSV upload).
+      headers["content-type"] ??= "application/json";
       headers["content-length"] = Buffer.byteLength(options.body);
     }
     const request = httpRequest(

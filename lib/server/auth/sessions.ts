@@ -36,10 +36,11 @@ export async function createSession(
   options:
     | { kind: "staff"; staffUserId: string; userAgent?: string | null }
     | { kind: "candidate"; enrollmentId: string; userAgent?: string | null },
+  client: Pick<typeof db, "session"> = db,
 ): Promise<{ token: string; expiresAt: Date; sessionId: string }> {
   const token = randomToken();
   const expiresAt = expiry();
-  const session = await db.session.create({
+  const session = await client.session.create({
     data: {
       tokenHash: sha256Hex(token),
       kind: options.kind,

@@ -19,35 +19,48 @@ export async function redeemJoinToken(options: {
   userAgent: string | null;
   ip?: string | null;
 }): Promise<RedeemedJoin> {
-  const enrollment = await db.enrollment.findUnique({
-    where: { joinTokenHash: hashJoinToken(options.joinToken) },
-    select: {
-      id: true,
-      examId: true,
-      joinRevokedAt: true,
-      attempt: { select: { status: true } },
-      exam: { select: { status: true, closesAt: true } },
-    },
+  const hash = hashJoinToken(options.joinToken);
+  const enrollment = await db.$transaction(async (tx) => {
+    // FOR SHARE: a revoke or reissue (change-join-link.ts) waits until this session exists, then ends it;
+    // one that came first leaves no row with this hash. Joins of one candidate do not block each other.
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM enrollments WHERE join_token_hash = ${hash} AND join_revoked_at IS NULL FOR SHARE`;
+    const id = locked[0]?.id;
+    if (id === undefined) {
+      throw new AppError("NOT_FOUND", "This join link is not valid. Ask your exam organiser for your personal link.");
+    }
+    const found = await tx.enrollment.findUniqueOrThrow({
+      where: { id },
+      select: {
+        id: true,
+        examId: true,
+        attempt: { select: { status: true } },
+        exam: { select: { status: true, closesAt: true } },
+      },
+    });
+    const isClosed =
+      found.exam.status === "closed" || (found.exam.closesAt !== null && found.exam.closesAt <= new Date());
+    // A candidate who already submitted may still come back to read their receipt.
+    if (isClosed && found.attempt?.status !== "submitted") {
+      throw new AppError("EXAM_CLOSED", "This exam has closed; its join links no longer work.");
+    }
+    const session = await createSession(
+      { kind: "candidate", enrollmentId: found.id, userAgent: options.userAgent },
+      tx,
+    );
+    await recordAuditEvent(
+      {
+        actor: { type: "candidate", id: found.id },
+        action: "candidate.joined",
+        examId: found.examId,
+        enrollmentId: found.id,
+        data: { sessionId: session.sessionId, userAgent: options.userAgent?.slice(0, 300) ?? null },
+      },
+      tx,
+    );
+    return { ...found, session };
   });
-  if (!enrollment || enrollment.joinRevokedAt) {
-    throw new AppError("NOT_FOUND", "This join link is not valid. Ask your exam organiser for your personal link.");
-  }
-  const isClosed =
-    enrollment.exam.status === "closed" ||
-    (enrollment.exam.closesAt !== null && enrollment.exam.closesAt <= new Date());
-  // A candidate who already submitted may still come back to read their receipt.
-  if (isClosed && enrollment.attempt?.status !== "submitted") {
-    throw new AppError("EXAM_CLOSED", "This exam has closed; its join links no longer work.");
-  }
-
-  const session = await createSession({ kind: "candidate", enrollmentId: enrollment.id, userAgent: options.userAgent });
-  await recordAuditEvent({
-    actor: { type: "candidate", id: enrollment.id },
-    action: "candidate.joined",
-    examId: enrollment.examId,
-    enrollmentId: enrollment.id,
-    data: { sessionId: session.sessionId, userAgent: options.userAgent?.slice(0, 300) ?? null },
-  });
+  const { session } = enrollment;
   publishExamChange(enrollment.examId, enrollment.id, "joined");
   return { token: session.token, expiresAt: session.expiresAt, examId: enrollment.examId, enrollmentId: enrollment.id };
 }

@@ -33,6 +33,14 @@ export type CandidateExtension =
     }
   | { outcome: "already_submitted"; enrollmentId: string; attemptId: string; submissionId: string };
 
+/** What setting a candidate's total extra time did: an extension, or one of two outcomes of its own. */
+export type ExtraTimeChange =
+  | CandidateExtension
+  /** `totalExtraSeconds` was already the candidate's extra time: nothing changed. */
+  | { outcome: "unchanged"; enrollmentId: string; attemptId: string | null; extraSeconds: number }
+  /** Lowered before the start (no extension row: extensions only add). */
+  | { outcome: "lowered"; enrollmentId: string; attemptId: null; extraSeconds: number };
+
 type StoredExtension = {
   id: string;
   attempt_id: string | null;
@@ -59,6 +67,12 @@ type StoredExtension = {
  * 4. Not started: extra_seconds += seconds (it counts when they start) and a row with null deadlines.
  *
  * After commit the exam's bus hears of it, and the candidate's page gets a "deadline" signal.
+ *
+ * An admin editing a candidate's accommodation gives `totalExtraSeconds` instead of `seconds`: the
+ * difference from the extra time read under the lock of step 1 is what is added, so two edits never
+ * add up to more than either asked. A candidate who has started can only gain time (their deadline never
+ * moves earlier: 422); before the start, extra time can also be lowered (no extension row then, only
+ * the audit event).
  */
 export async function extendCandidate(options: {
   target: CandidateTarget;
@@ -67,15 +81,41 @@ export async function extendCandidate(options: {
   reason: string;
   requestKey: string | null;
 }): Promise<CandidateExtension> {
-  const { target, caller, seconds, reason, requestKey } = options;
+  const result = await changeExtraTime(options);
+  // A positive number of seconds always extends (or meets a submitted attempt).
+  if (result.outcome === "unchanged" || result.outcome === "lowered") throw new Error(`unexpected ${result.outcome}`);
+  return result;
+}
+
+/** Sets a candidate's total extra time (an admin's accommodation edit): see extendCandidate. */
+export async function setCandidateExtraTime(options: {
+  target: CandidateTarget;
+  caller: StaffCaller;
+  totalExtraSeconds: number;
+  reason: string;
+}): Promise<ExtraTimeChange> {
+  return changeExtraTime({ ...options, requestKey: null });
+}
+
+async function changeExtraTime(
+  options: {
+    target: CandidateTarget;
+    caller: StaffCaller;
+    reason: string;
+    requestKey: string | null;
+  } & ({ seconds: number; totalExtraSeconds?: never } | { totalExtraSeconds: number; seconds?: never }),
+): Promise<ExtraTimeChange> {
+  const { target, caller, reason, requestKey } = options;
+  let seconds = options.seconds ?? 0;
   const staffUserId = caller.kind === "staff" ? caller.userId : null;
   const by = actorLabel(caller);
 
-  const result = await withAttemptLocks(async ({ tx, lock }): Promise<CandidateExtension> => {
+  const result = await withAttemptLocks(async ({ tx, lock }): Promise<ExtraTimeChange> => {
     // 1.
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id::text AS id FROM enrollments WHERE id = ${target.enrollmentId}::uuid FOR UPDATE`;
-    if (locked.length === 0) throw new AppError("NOT_FOUND", "No such candidate.");
+    const locked = await tx.$queryRaw<{ id: string; extra_seconds: number }[]>`
+      SELECT id::text AS id, extra_seconds FROM enrollments WHERE id = ${target.enrollmentId}::uuid FOR UPDATE`;
+    if (!locked[0]) throw new AppError("NOT_FOUND", "No such candidate.");
+    if (options.totalExtraSeconds !== undefined) seconds = options.totalExtraSeconds - locked[0].extra_seconds;
 
     // 2.
     if (requestKey !== null) {
@@ -96,7 +136,7 @@ export async function extendCandidate(options: {
       // 3.
       const attempt = await lock(attemptId);
       if (!attempt) throw new AppError("NOT_FOUND", "No such candidate.");
-      if (attempt.status === "submitted") {
+      if (attempt.status === "submitted" && seconds !== 0) {
         const submission = await tx.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
         return {
           outcome: "already_submitted",
@@ -104,6 +144,21 @@ export async function extendCandidate(options: {
           attemptId,
           submissionId: submission.id,
         };
+      }
+      if (seconds === 0) {
+        return {
+          outcome: "unchanged",
+          enrollmentId: target.enrollmentId,
+          attemptId,
+          extraSeconds: locked[0].extra_seconds,
+        };
+      }
+      if (seconds < 0) {
+        throw new AppError(
+          "VALIDATION_FAILED",
+          "This candidate has started: their extra time can be raised, not lowered (a deadline never moves earlier).",
+          { details: { issues: [{ path: "extraSeconds", message: "cannot be lowered after the start" }] } },
+        );
       }
       // Moved in SQL, from the value under our lock: two extensions add up, never overwrite each other.
       const moved = await tx.$queryRaw<{ deadline: Date }[]>`
@@ -115,8 +170,34 @@ export async function extendCandidate(options: {
     }
 
     // 3. and 4.
+    if (seconds === 0) {
+      return {
+        outcome: "unchanged",
+        enrollmentId: target.enrollmentId,
+        attemptId,
+        extraSeconds: locked[0].extra_seconds,
+      };
+    }
     await tx.$executeRaw`
       UPDATE enrollments SET extra_seconds = extra_seconds + ${seconds}::int WHERE id = ${target.enrollmentId}::uuid`;
+    if (seconds < 0) {
+      await recordAuditEvent(
+        {
+          actor: actorOf(caller),
+          action: "enrollment.extra_time_lowered",
+          examId: target.examId,
+          enrollmentId: target.enrollmentId,
+          data: { by, seconds, extraSeconds: locked[0].extra_seconds + seconds },
+        },
+        tx,
+      );
+      return {
+        outcome: "lowered",
+        enrollmentId: target.enrollmentId,
+        attemptId: null,
+        extraSeconds: locked[0].extra_seconds + seconds,
+      };
+    }
     const extensionId = randomUUID();
     await tx.$executeRaw`
       INSERT INTO time_extensions (id, exam_id, enrollment_id, attempt_id, seconds, reason, staff_user_id, actor_label,
@@ -166,6 +247,7 @@ export async function extendCandidate(options: {
     };
   });
 
+  if (result.outcome === "lowered") publishExamChange(target.examId, target.enrollmentId, "extended");
   if ((result.outcome === "extended" || result.outcome === "pending_start") && !result.isReplay) {
     publishExamChange(target.examId, target.enrollmentId, "extended");
     if (result.attemptId !== null) {

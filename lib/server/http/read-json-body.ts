@@ -51,16 +51,15 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 /**
- * Reads a JSON body with a hard size cap. A declared Content-Length over the cap is refused without a
+ * Reads a body as text with a hard size cap. A declared Content-Length over the cap is refused without a
  * byte kept; a body without one (chunked) is counted while streaming and refused at the cap. Either way
- * the rest of the upload is drained, within bounds, before the refusal (see discardRest).
- * Returns `undefined` for an empty body.
- *
- * A body that is not JSON — not UTF-8 (RFC 8259), or not parseable — is 400 whatever its label. A JSON
- * body must also say so in Content-Type (415 otherwise): a form post or a `text/plain` "simple request"
- * from another site is never taken as an API call.
+ * the rest of the upload is drained, within bounds, before the refusal (see discardRest). A body that is
+ * not UTF-8 is 400. Returns `undefined` for an empty body; a byte order mark is kept (the caller decides).
  */
-export async function readJsonBody(request: Request, maxBytes: number = LIMITS.maxBodyBytes): Promise<unknown> {
+export async function readBodyText(
+  request: Request,
+  maxBytes: number = LIMITS.maxBodyBytes,
+): Promise<string | undefined> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     if (request.body && Number(declared) <= DISCARD_MAX_BYTES) await discardRest(request.body.getReader(), 0);
@@ -83,13 +82,39 @@ export async function readJsonBody(request: Request, maxBytes: number = LIMITS.m
   }
   if (total === 0) return undefined;
 
-  let text: string;
   try {
     // Fatal: invalid UTF-8 is refused, not silently turned into U+FFFD and stored.
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks, total));
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks, total));
   } catch {
     throw new AppError("BAD_REQUEST", "The request body is not valid UTF-8.");
   }
+}
+
+/** `text/csv`, parameters (`charset=utf-8`, `header=present`) aside. */
+export function isCsvMediaType(contentType: string | null): boolean {
+  return (contentType?.split(";")[0]?.trim().toLowerCase() ?? "") === "text/csv";
+}
+
+/**
+ * Reads a `text/csv` body the way readJsonBody reads JSON (size cap, UTF-8 or 400), without the byte
+ * order mark spreadsheets put in front of UTF-8 files. An empty body is the empty string: the operation
+ * reports an empty file in its own words.
+ */
+export async function readCsvBody(request: Request, maxBytes: number = LIMITS.maxBodyBytes): Promise<string> {
+  const text = (await readBodyText(request, maxBytes)) ?? "";
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
+
+/**
+ * Reads a JSON body with readBodyText (size cap, UTF-8). Returns `undefined` for an empty body.
+ *
+ * A body that is not JSON — not UTF-8 (RFC 8259), or not parseable — is 400 whatever its label. A JSON
+ * body must also say so in Content-Type (415 otherwise): a form post or a `text/plain` "simple request"
+ * from another site is never taken as an API call.
+ */
+export async function readJsonBody(request: Request, maxBytes: number = LIMITS.maxBodyBytes): Promise<unknown> {
+  const text = await readBodyText(request, maxBytes);
+  if (text === undefined) return undefined;
   if (text.trim() === "") return undefined;
   let parsed: unknown;
   try {

@@ -18,7 +18,7 @@ import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capa
 import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
 import { appErrorResponse, toAppError } from "./errors";
-import { readJsonBody } from "./read-json-body";
+import { isCsvMediaType, readCsvBody, readJsonBody } from "./read-json-body";
 
 /**
  * Who may call a route:
@@ -43,7 +43,12 @@ type PrincipalFor<A extends Access> = A extends "public"
         ? StaffPrincipal | ApiTokenPrincipal | null
         : StaffPrincipal | ApiTokenPrincipal;
 
-type RouteConfig<A extends Access, B extends z.ZodType | undefined, P extends z.ZodType | undefined> = {
+type RouteConfig<
+  A extends Access,
+  B extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+  C extends boolean = false,
+> = {
   access: A;
   /** The path params' schema; a path that does not parse is 404. */
   params?: P;
@@ -57,6 +62,12 @@ type RouteConfig<A extends Access, B extends z.ZodType | undefined, P extends z.
   body?: B;
   isBodyOptional?: boolean;
   /**
+   * The route also takes a `text/csv` body: read like a JSON body (size cap, drained refusal, UTF-8 or
+   * 400), its byte order mark dropped, and handed to the handler as `csv` — then `body` is `undefined`
+   * and the schema is not applied; the operation checks the file line by line itself.
+   */
+  csv?: C;
+  /**
    * A sync request with a rate limit of its own (lib/server/limits): one point from the candidate's budget
    * and the cluster's, taken once the body is valid and before the handler runs; 429 RATE_LIMITED when spent.
    */
@@ -68,10 +79,17 @@ type RouteConfig<A extends Access, B extends z.ZodType | undefined, P extends z.
   observe?: SyncEndpoint;
 };
 
-export type HandlerContext<A extends Access, B extends z.ZodType | undefined, P extends z.ZodType | undefined> = {
+export type HandlerContext<
+  A extends Access,
+  B extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+  C extends boolean = false,
+> = {
   request: Request;
   principal: PrincipalFor<A>;
-  body: B extends z.ZodType ? z.output<B> : undefined;
+  body: B extends z.ZodType ? (C extends true ? z.output<B> | undefined : z.output<B>) : undefined;
+  /** With `csv: true`: the text of a `text/csv` body ("" when empty); otherwise `undefined`. */
+  csv: C extends true ? string | undefined : undefined;
   params: P extends z.ZodType ? z.output<P> : Record<string, never>;
 };
 
@@ -129,9 +147,10 @@ export function route<
   A extends Access,
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
+  C extends boolean = false,
 >(
-  config: RouteConfig<A, B, P>,
-  handler: (context: HandlerContext<A, B, P>) => Promise<Response>,
+  config: RouteConfig<A, B, P, C>,
+  handler: (context: HandlerContext<A, B, P, C>) => Promise<Response>,
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
   const wrapped = async (request: Request, context: NextRouteContext): Promise<Response> => {
     const started = performance.now();
@@ -148,7 +167,9 @@ export function route<
         if (!parsed.success) throw new AppError("NOT_FOUND", "Not found.");
         params = parsed.data;
       }
-      const raw = config.body ? await readJsonBody(request) : undefined;
+      const csv =
+        config.csv && isCsvMediaType(request.headers.get("content-type")) ? await readCsvBody(request) : undefined;
+      const raw = config.body && csv === undefined ? await readJsonBody(request) : undefined;
 
       // 2.
       const principal = (await resolvePrincipal(request, config.access)) as PrincipalFor<A>;
@@ -157,7 +178,7 @@ export function route<
 
       // 3.
       let body: unknown = undefined;
-      if (config.body && (raw !== undefined || !config.isBodyOptional)) {
+      if (config.body && csv === undefined && (raw !== undefined || !config.isBodyOptional)) {
         if (raw === undefined) throw new AppError("BAD_REQUEST", "The request needs a JSON body.");
         const parsed = config.body.safeParse(raw);
         if (!parsed.success) throw validationError(parsed.error);
@@ -169,8 +190,9 @@ export function route<
       response = await handler({
         request,
         principal,
-        body: body as HandlerContext<A, B, P>["body"],
-        params: params as HandlerContext<A, B, P>["params"],
+        body: body as HandlerContext<A, B, P, C>["body"],
+        csv: csv as HandlerContext<A, B, P, C>["csv"],
+        params: params as HandlerContext<A, B, P, C>["params"],
       });
     } catch (error) {
       // 5.

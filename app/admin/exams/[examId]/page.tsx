@@ -93,7 +93,11 @@ export default async function AdminExamPage({ params }: Props) {
   if (!UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamForStaff({ examId, staff });
   if (!exam) notFound();
-  const [t, locale] = await Promise.all([getTranslations("staff.exam"), getLocale()]);
+  const [t, tEnrollment, locale] = await Promise.all([
+    getTranslations("staff.exam"),
+    getTranslations("enrollment.page"),
+    getLocale(),
+  ]);
   const cols = {
     name: t("columns.name"),
     email: t("columns.email"),
@@ -165,6 +169,9 @@ export default async function AdminExamPage({ params }: Props) {
 
         <section aria-labelledby="candidates-heading">
           <h2 id="candidates-heading">{t("candidates", { count: formatNumber(exam.candidates.length, locale) })}</h2>
+          <p>
+            <Link href={`/admin/exams/${exam.id}/candidates`}>{tEnrollment("manageLink")}</Link>
+          </p>
           {exam.candidates.length === 0 ? (
             <p className="notice">
               {t.rich("noCandidates", { examId: exam.id, code: (chunks) => <code>{chunks}</code> })}

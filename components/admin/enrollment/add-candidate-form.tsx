@@ -1,0 +1,136 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useState, type FormEvent } from "react";
+
+import { callApi } from "@/lib/client/call-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { LIMITS } from "@/lib/shared/limits";
+import { CandidateInputSchema } from "@/lib/shared/schemas/enrollments";
+
+import styles from "./enrollment.module.css";
+
+const MAX_NAME = 200;
+const MAX_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
+
+type Field = "name" | "email" | "extraMinutes";
+
+/**
+ * Adds one candidate through the JSON roster endpoint. Each field is checked as the admin leaves it and
+ * again on submit, with the same rules as the server (CandidateInputSchema); an email already enrolled
+ * is named here, since the roster endpoint would update that candidate instead.
+ */
+export function AddCandidateForm({
+  examId,
+  enrolled,
+}: {
+  examId: string;
+  enrolled: { email: string; name: string }[];
+}) {
+  const t = useTranslations("enrollment.add");
+  const router = useRouter();
+  const describeFailure = useDescribeFailure();
+  const [values, setValues] = useState({ name: "", email: "", extraMinutes: "0" });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState("");
+  const [status, setStatus] = useState("");
+  const [isPending, setIsPending] = useState(false);
+
+  function check(field: Field, all = values): string | undefined {
+    if (field === "name") {
+      const name = all.name.trim();
+      if (name === "") return t("errors.nameRequired");
+      if (name.length > MAX_NAME) return t("errors.nameTooLong", { max: MAX_NAME });
+      return undefined;
+    }
+    if (field === "email") {
+      const parsed = CandidateInputSchema.shape.email.safeParse(all.email.trim());
+      if (!parsed.success) return t("errors.emailInvalid");
+      const existing = enrolled.find((candidate) => candidate.email === parsed.data);
+      return existing ? t("errors.alreadyEnrolled", { name: existing.name }) : undefined;
+    }
+    const minutes = all.extraMinutes.trim();
+    if (!/^\d+$/.test(minutes) || Number(minutes) > MAX_MINUTES) return t("errors.extraInvalid", { max: MAX_MINUTES });
+    return undefined;
+  }
+
+  function onBlur(field: Field) {
+    setErrors((previous) => ({ ...previous, [field]: check(field) }));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError("");
+    setStatus("");
+    const found = { name: check("name"), email: check("email"), extraMinutes: check("extraMinutes") };
+    setErrors(found);
+    const firstInvalid = (["name", "email", "extraMinutes"] as const).find((field) => found[field]);
+    if (firstInvalid) {
+      document.getElementById(`add-${firstInvalid}`)?.focus();
+      return;
+    }
+    setIsPending(true);
+    const name = values.name.trim();
+    const response = await callApi(`/api/admin/exams/${examId}/candidates`, {
+      method: "POST",
+      json: {
+        candidates: [{ name, email: values.email.trim(), extraSeconds: Number(values.extraMinutes.trim()) * 60 }],
+      },
+    });
+    setIsPending(false);
+    if (!response.ok) {
+      setFormError(describeFailure(response.failure));
+      return;
+    }
+    setValues({ name: "", email: "", extraMinutes: "0" });
+    setErrors({});
+    setStatus(t("added", { name }));
+    router.refresh();
+  }
+
+  function input(field: Field, label: string, type: string, autoComplete: string, inputMode?: "numeric") {
+    const error = errors[field];
+    return (
+      <div className="field">
+        <label htmlFor={`add-${field}`}>{label}</label>
+        <input
+          id={`add-${field}`}
+          name={field}
+          type={type}
+          autoComplete={autoComplete}
+          inputMode={inputMode}
+          value={values[field]}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `add-${field}-error` : undefined}
+          onChange={(event) => setValues({ ...values, [field]: event.target.value })}
+          onBlur={() => onBlur(field)}
+        />
+        {error ? (
+          <p className={styles.fieldError} id={`add-${field}-error`}>
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate aria-labelledby="add-candidate-heading">
+      <div className={styles.addGrid}>
+        {input("name", t("name"), "text", "off")}
+        {input("email", t("email"), "email", "off")}
+        {input("extraMinutes", t("extraMinutes"), "text", "off", "numeric")}
+      </div>
+      <p className="form-error" role="alert">
+        {formError}
+      </p>
+      <p className={styles.statusOk} role="status" aria-live="polite">
+        {status}
+      </p>
+      <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
+        {isPending ? t("submitting") : t("submit")}
+      </button>
+    </form>
+  );
+}

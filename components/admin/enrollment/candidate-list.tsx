@@ -1,0 +1,263 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useLocale, useTimeZone, useTranslations } from "next-intl";
+import { useDeferredValue, useState, type FormEvent } from "react";
+
+import { callApi } from "@/lib/client/call-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
+import { LIMITS } from "@/lib/shared/limits";
+import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
+
+import styles from "./enrollment.module.css";
+
+const MAX_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
+
+/**
+ * The enrolled candidates with a search box; per candidate: copy the join link, revoke it or issue a new
+ * one (docs/admin-api.md, "Revoking a join link"), and edit the extra time, which during the exam moves
+ * the deadline. Every outcome is announced in one live region; the list is re-read from the server after.
+ */
+export function CandidateList({ examId, candidates }: { examId: string; candidates: EnrolledCandidateListItem[] }) {
+  const t = useTranslations("enrollment.list");
+  const locale = useLocale();
+  const [query, setQuery] = useState("");
+  const [announcement, setAnnouncement] = useState<{ text: string; isError: boolean }>({ text: "", isError: false });
+  const deferredQuery = useDeferredValue(query);
+  const needle = deferredQuery.trim().toLowerCase();
+  const shown =
+    needle === ""
+      ? candidates
+      : candidates.filter(
+          (candidate) => candidate.name.toLowerCase().includes(needle) || candidate.email.includes(needle),
+        );
+  const announce = (text: string, isError = false) => setAnnouncement({ text, isError });
+
+  if (candidates.length === 0) return <p className="notice">{t("empty")}</p>;
+
+  return (
+    <>
+      <div className={`field ${styles.search}`}>
+        <label htmlFor="candidate-search">{t("search")}</label>
+        <input id="candidate-search" type="search" value={query} onChange={(event) => setQuery(event.target.value)} />
+      </div>
+      <p className="muted" aria-live="polite">
+        {needle === ""
+          ? null
+          : shown.length === 0
+            ? t("noMatch", { query: deferredQuery.trim() })
+            : t("shown", { shown: formatNumber(shown.length, locale), total: formatNumber(candidates.length, locale) })}
+      </p>
+      <p className={announcement.isError ? "form-error" : styles.statusOk} role="status" aria-live="polite">
+        {announcement.text}
+      </p>
+      {shown.length > 0 ? (
+        <div className="table-wrap table-wrap--stack" role="region" aria-label={t("tableLabel")} tabIndex={0}>
+          <table className="data data--stack">
+            <thead>
+              <tr>
+                <th scope="col">{t("columns.name")}</th>
+                <th scope="col">{t("columns.email")}</th>
+                <th scope="col">{t("columns.extraTime")}</th>
+                <th scope="col">{t("columns.attempt")}</th>
+                <th scope="col">{t("columns.joinLink")}</th>
+                <th scope="col">{t("columns.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((candidate) => (
+                <CandidateRow key={candidate.id} examId={examId} candidate={candidate} announce={announce} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function CandidateRow({
+  examId,
+  candidate,
+  announce,
+}: {
+  examId: string;
+  candidate: EnrolledCandidateListItem;
+  announce: (text: string, isError?: boolean) => void;
+}) {
+  const t = useTranslations("enrollment.list");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const router = useRouter();
+  const describeFailure = useDescribeFailure();
+  const [isEditing, setIsEditing] = useState(false);
+  const [minutes, setMinutes] = useState(String(Math.round(candidate.extraSeconds / 60)));
+  const [extraError, setExtraError] = useState("");
+  const [isPending, setIsPending] = useState(false);
+  const { name } = candidate;
+  const link = candidate.joinLink;
+  const hasStarted = candidate.attempt?.status === "in_progress";
+  const base = `/api/admin/exams/${examId}/candidates/${candidate.id}`;
+
+  async function copy() {
+    if (link.status !== "active") return;
+    try {
+      await navigator.clipboard.writeText(link.url);
+      announce(t("copied", { name }));
+    } catch {
+      announce(t("copyFailed", { url: link.url }), true);
+    }
+  }
+
+  async function changeLink(action: "revoke" | "reissue") {
+    if (!window.confirm(action === "revoke" ? t("confirmRevoke", { name }) : t("confirmReissue", { name }))) return;
+    setIsPending(true);
+    const response = await callApi(`${base}/join-link`, { method: "POST", json: { action } });
+    setIsPending(false);
+    if (!response.ok) {
+      announce(describeFailure(response.failure), true);
+      return;
+    }
+    announce(action === "revoke" ? t("revokedStatus", { name }) : t("reissuedStatus", { name }));
+    router.refresh();
+  }
+
+  async function saveExtra(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const value = minutes.trim();
+    if (!/^\d+$/.test(value) || Number(value) > MAX_MINUTES) {
+      setExtraError(t("extraInvalid", { max: MAX_MINUTES }));
+      return;
+    }
+    const extraSeconds = Number(value) * 60;
+    if (hasStarted && extraSeconds < candidate.extraSeconds) {
+      setExtraError(t("extraCannotLower", { name }));
+      return;
+    }
+    setExtraError("");
+    setIsPending(true);
+    const response = await callApi(base, { method: "PATCH", json: { extraSeconds } });
+    setIsPending(false);
+    if (!response.ok) {
+      setExtraError(describeFailure(response.failure));
+      return;
+    }
+    const { deadline } = response.body as { deadline: string | null };
+    announce(
+      deadline
+        ? `${t("extraSaved", { name, minutes: Number(value) })} ${t("deadlineMoved", { name, time: formatInstant(deadline, locale, timeZone) })}`
+        : t("extraSaved", { name, minutes: Number(value) }),
+    );
+    setIsEditing(false);
+    router.refresh();
+  }
+
+  const extraId = `extra-${candidate.id}`;
+  return (
+    <tr>
+      <th scope="row" className="name-cell">
+        {name}
+      </th>
+      <td data-label={t("columns.email")} className="email-cell">
+        {candidate.email}
+      </td>
+      <td data-label={t("columns.extraTime")}>
+        {isEditing ? (
+          <form className={styles.extraForm} onSubmit={saveExtra} noValidate>
+            <label className="visually-hidden" htmlFor={extraId}>
+              {t("extraMinutesFor", { name })}
+            </label>
+            <input
+              id={extraId}
+              inputMode="numeric"
+              value={minutes}
+              autoFocus
+              aria-invalid={extraError ? true : undefined}
+              aria-describedby={extraError ? `${extraId}-error` : hasStarted ? `${extraId}-hint` : undefined}
+              onChange={(event) => setMinutes(event.target.value)}
+            />
+            <button className="button button--quiet" type="submit" disabled={isPending}>
+              {isPending ? t("saving") : t("save")}
+            </button>
+            <button className="button button--quiet" type="button" onClick={() => setIsEditing(false)}>
+              {t("cancel")}
+            </button>
+            {extraError ? (
+              <p className={styles.fieldError} id={`${extraId}-error`}>
+                {extraError}
+              </p>
+            ) : hasStarted ? (
+              <p className={styles.hint} id={`${extraId}-hint`}>
+                {t("extraHintStarted")}
+              </p>
+            ) : null}
+          </form>
+        ) : (
+          <>
+            {candidate.extraSeconds > 0 ? formatDuration(candidate.extraSeconds, locale) : t("noExtraTime")}{" "}
+            {candidate.attempt?.status !== "submitted" ? (
+              <button
+                className={`link-button ${styles.editExtra}`}
+                type="button"
+                aria-label={t("editExtraFor", { name })}
+                onClick={() => {
+                  setMinutes(String(Math.round(candidate.extraSeconds / 60)));
+                  setExtraError("");
+                  setIsEditing(true);
+                }}
+              >
+                {t("editExtra")}
+              </button>
+            ) : null}
+          </>
+        )}
+      </td>
+      <td data-label={t("columns.attempt")}>
+        {!candidate.attempt
+          ? t("notStarted")
+          : candidate.attempt.status === "submitted"
+            ? t("submitted", {
+                time: formatInstant(candidate.attempt.submittedAt ?? candidate.attempt.deadline, locale, timeZone),
+              })
+            : t("inProgress", { time: formatInstant(candidate.attempt.deadline, locale, timeZone) })}
+      </td>
+      <td data-label={t("columns.joinLink")} className="join-cell">
+        {link.status === "active" ? (
+          <code className={styles.url}>{link.url}</code>
+        ) : (
+          <span className="muted">{t("linkRevoked")}</span>
+        )}
+      </td>
+      <td data-label={t("columns.actions")}>
+        <div className={styles.rowActions}>
+          {link.status === "active" ? (
+            <>
+              <button className="button button--quiet" type="button" onClick={copy} aria-label={t("copyFor", { name })}>
+                {t("copy")}
+              </button>
+              <button
+                className="button button--quiet"
+                type="button"
+                disabled={isPending}
+                onClick={() => changeLink("revoke")}
+                aria-label={t("revokeFor", { name })}
+              >
+                {t("revoke")}
+              </button>
+            </>
+          ) : null}
+          <button
+            className="button button--quiet"
+            type="button"
+            disabled={isPending}
+            onClick={() => changeLink("reissue")}
+            aria-label={t("reissueFor", { name })}
+          >
+            {t("reissue")}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

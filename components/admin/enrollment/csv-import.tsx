@@ -1,0 +1,235 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
+import { useState, type ChangeEvent } from "react";
+
+import { callApi } from "@/lib/client/call-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { formatNumber } from "@/lib/shared/format";
+import { LIMITS } from "@/lib/shared/limits";
+import type { CsvImportResult, CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
+
+import styles from "./enrollment.module.css";
+
+/** Rows shown in the preview table: every error line up to this many, then the rest up to it too. */
+const SHOWN_LINES = 200;
+
+function isImportResult(value: unknown): value is CsvImportResult {
+  return typeof value === "object" && value !== null && "lines" in value && "summary" in value;
+}
+
+/**
+ * Paste or upload a candidates CSV, see the server's preview (`?dryRun=1`) with every line's problems in
+ * the reader's language, and only then import: the confirm button exists only while the previewed text
+ * has no errors and something new, and the import sends that same text (the server checks it again and
+ * refuses it whole if anything changed meanwhile).
+ */
+export function CsvImport({ examId }: { examId: string }) {
+  const t = useTranslations("enrollment.csv");
+  const locale = useLocale();
+  const router = useRouter();
+  const describeFailure = useDescribeFailure();
+  const [text, setText] = useState("");
+  const [previewed, setPreviewed] = useState<{ text: string; result: CsvImportResult } | null>(null);
+  const [error, setError] = useState("");
+  const [status, setStatus] = useState("");
+  const [pending, setPending] = useState<"check" | "import" | null>(null);
+  const number = (value: number) => formatNumber(value, locale);
+
+  async function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    setError("");
+    if (!file) return;
+    if (file.size > LIMITS.maxBodyBytes) {
+      const megabytes = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" });
+      setError(t("tooLarge", { size: megabytes.format(LIMITS.maxBodyBytes / (1024 * 1024)) }));
+      return;
+    }
+    setText(await file.text());
+    setPreviewed(null);
+  }
+
+  async function send(dryRun: boolean, body: string) {
+    return callApi(`/api/admin/exams/${examId}/candidates${dryRun ? "?dryRun=1" : ""}`, {
+      method: "POST",
+      text: { body, contentType: "text/csv; charset=utf-8" },
+    });
+  }
+
+  async function onCheck() {
+    setError("");
+    setStatus("");
+    if (text.trim() === "") {
+      setError(t("choose"));
+      return;
+    }
+    setPending("check");
+    const response = await send(true, text);
+    setPending(null);
+    if (!response.ok) {
+      setPreviewed(null);
+      setError(describeFailure(response.failure));
+      return;
+    }
+    setPreviewed({ text, result: response.body as CsvImportResult });
+  }
+
+  async function onImport() {
+    if (!previewed) return;
+    setError("");
+    setPending("import");
+    const response = await send(false, previewed.text);
+    setPending(null);
+    if (!response.ok) {
+      const details = response.failure.kind === "http" ? response.failure.details : undefined;
+      if (isImportResult(details)) {
+        setPreviewed({ text: previewed.text, result: details });
+        setError(t("refused"));
+      } else setError(describeFailure(response.failure));
+      return;
+    }
+    const result = response.body as CsvImportResult;
+    setStatus(t("imported", { new: result.summary.new, unchanged: number(result.summary.unchanged) }));
+    setPreviewed(null);
+    setText("");
+    router.refresh();
+  }
+
+  const result = previewed?.text === text ? previewed.result : null;
+  const canImport = result !== null && result.fileErrors.length === 0 && result.summary.errors === 0;
+
+  return (
+    <div className="form">
+      <div className="field">
+        <label htmlFor="csv-file">{t("file")}</label>
+        <input id="csv-file" type="file" accept=".csv,text/csv" onChange={onFile} />
+      </div>
+      <div className="field">
+        <label htmlFor="csv-text">{t("paste")}</label>
+        <textarea
+          id="csv-text"
+          className={styles.textarea}
+          value={text}
+          spellCheck={false}
+          placeholder="name,email,extra_minutes"
+          onChange={(event) => setText(event.target.value)}
+        />
+      </div>
+      <div className={styles.actions}>
+        <button
+          className="button"
+          type="button"
+          onClick={onCheck}
+          disabled={pending !== null}
+          aria-busy={pending === "check"}
+        >
+          {pending === "check" ? t("checking") : t("check")}
+        </button>
+        {canImport && result.summary.new > 0 ? (
+          <button
+            className="button button--primary"
+            type="button"
+            onClick={onImport}
+            disabled={pending !== null}
+            aria-busy={pending === "import"}
+          >
+            {pending === "import" ? t("importing") : t("confirm", { count: result.summary.new })}
+          </button>
+        ) : null}
+      </div>
+      <p className="form-error" role="alert">
+        {error}
+      </p>
+      <p className={styles.statusOk} role="status" aria-live="polite">
+        {status}
+      </p>
+      {result ? <Preview result={result} /> : null}
+    </div>
+  );
+}
+
+function Preview({ result }: { result: CsvImportResult }) {
+  const t = useTranslations("enrollment.csv");
+  const locale = useLocale();
+  const number = (value: number) => formatNumber(value, locale);
+  const errorLines = result.lines.filter((line) => line.status === "error");
+  const shown = (errorLines.length > 0 ? errorLines : result.lines).slice(0, SHOWN_LINES);
+  const hasErrors = result.fileErrors.length > 0 || result.summary.errors > 0;
+
+  return (
+    <section aria-labelledby="csv-preview-heading">
+      <h3 id="csv-preview-heading">{t("previewTitle")}</h3>
+      {result.fileErrors.map((fileError) => (
+        <p key={fileError.code} className="notice notice--warn">
+          {t(`fileErrors.${fileError.code}`, fileError.params ?? {})}
+        </p>
+      ))}
+      {result.fileErrors.length === 0 ? (
+        <p role="status">
+          {t("summary", {
+            lines: result.summary.lines,
+            new: number(result.summary.new),
+            unchanged: number(result.summary.unchanged),
+            errors: number(result.summary.errors),
+          })}
+        </p>
+      ) : null}
+      <p className={hasErrors ? "notice notice--warn" : "notice"}>
+        {hasErrors ? t("hasErrors") : result.summary.new > 0 ? t("ready") : t("nothingNew")}
+      </p>
+      {shown.length > 0 ? (
+        <div className="table-wrap table-wrap--stack" role="region" aria-label={t("previewLabel")} tabIndex={0}>
+          <table className="data data--stack">
+            <thead>
+              <tr>
+                <th scope="col">{t("columns.line")}</th>
+                <th scope="col">{t("columns.status")}</th>
+                <th scope="col">{t("columns.name")}</th>
+                <th scope="col">{t("columns.email")}</th>
+                <th scope="col">{t("columns.extraMinutes")}</th>
+                <th scope="col">{t("columns.problems")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((line) => (
+                <PreviewRow key={line.line} line={line} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function PreviewRow({ line }: { line: CsvPreviewLine }) {
+  const t = useTranslations("enrollment.csv");
+  const locale = useLocale();
+  return (
+    <tr>
+      <th scope="row">{formatNumber(line.line, locale)}</th>
+      <td data-label={t("columns.status")} className={line.status === "error" ? styles.statusError : undefined}>
+        {t(`status.${line.status}`)}
+      </td>
+      <td data-label={t("columns.name")}>{line.name}</td>
+      <td data-label={t("columns.email")} className="email-cell">
+        {line.email}
+      </td>
+      <td data-label={t("columns.extraMinutes")}>
+        {line.extraSeconds === null ? "—" : formatNumber(line.extraSeconds / 60, locale)}
+      </td>
+      <td data-label={t("columns.problems")}>
+        {line.errors.length === 0 ? (
+          "—"
+        ) : (
+          <ul className={styles.problems}>
+            {line.errors.map((lineError) => (
+              <li key={lineError.code}>{t(`lineErrors.${lineError.code}`, lineError.params ?? {})}</li>
+            ))}
+          </ul>
+        )}
+      </td>
+    </tr>
+  );
+}
