@@ -24,7 +24,7 @@ export function SiteHeader({ width = "wide", children }: { width?: PageWidth; ch
   );
 }
 
-type StaffSection = "admin" | "proctor";
+type StaffSection = "admin" | "proctor" | "staff" | "account";
 
 /** Staff pages: where they can go, who is signed in, and the way out. */
 export function StaffHeader({
@@ -45,6 +45,14 @@ export function StaffHeader({
         ) : null}
         <Link href="/proctor" aria-current={current === "proctor" ? "page" : undefined}>
           {t("navProctoring")}
+        </Link>
+        {staff.role === "admin" ? (
+          <Link href="/admin/staff" aria-current={current === "staff" ? "page" : undefined}>
+            {t("navStaff")}
+          </Link>
+        ) : null}
+        <Link href="/account" aria-current={current === "account" ? "page" : undefined}>
+          {t("navAccount")}
         </Link>
       </nav>
       <div className="site-header__who">

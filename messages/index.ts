@@ -1,11 +1,13 @@
 import type { AppLocale } from "@/lib/shared/i18n/locales";
 
+import enAccount from "./en/account.json";
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
 import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
+import zhAccount from "./zh-CN/account.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
 import zhErrors from "./zh-CN/errors.json";
@@ -22,9 +24,18 @@ import zhStaff from "./zh-CN/staff.json";
  * - exam: the exam page (its client component travels with the page the service worker keeps)
  * - staff: sign-in, the admin and proctor lists
  * - proctor: the live dashboard
+ * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
  */
 export const MESSAGES = {
-  en: { common: enCommon, errors: enErrors, candidate: enCandidate, exam: enExam, staff: enStaff, proctor: enProctor },
+  en: {
+    common: enCommon,
+    errors: enErrors,
+    candidate: enCandidate,
+    exam: enExam,
+    staff: enStaff,
+    proctor: enProctor,
+    account: enAccount,
+  },
   "zh-CN": {
     common: zhCommon,
     errors: zhErrors,
@@ -32,6 +43,7 @@ export const MESSAGES = {
     exam: zhExam,
     staff: zhStaff,
     proctor: zhProctor,
+    account: zhAccount,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

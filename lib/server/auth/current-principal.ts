@@ -28,7 +28,7 @@ export function staffHome(role: StaffPrincipal["role"]): string {
 }
 
 /** The page where a staff member with a temporary password chooses their own. */
-export const CHANGE_PASSWORD_PATH = "/account/password";
+export const CHANGE_PASSWORD_PATH = "/account";
 
 /**
  * The staff member a page needs, or a redirect: no session goes to sign-in with a way back to `path`;

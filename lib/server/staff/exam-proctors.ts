@@ -23,3 +23,13 @@ export async function listExamProctors(options: { examId: string }): Promise<Exa
     disabled: staffUser.disabledAt !== null,
   }));
 }
+
+/** Every proctor account (disabled ones marked), for choosing whom to assign. */
+export async function listProctorAccounts(): Promise<ExamProctorEntry[]> {
+  const rows = await db.staffUser.findMany({
+    where: { role: "proctor" },
+    select: { id: true, name: true, email: true, disabledAt: true },
+    orderBy: [{ name: "asc" }, { email: "asc" }],
+  });
+  return rows.map(({ disabledAt, ...rest }) => ({ ...rest, disabled: disabledAt !== null }));
+}
