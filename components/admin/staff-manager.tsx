@@ -196,7 +196,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
                       {account.email}
                     </td>
                     <td data-label={cols.role}>{t(`roles.${account.role}`)}</td>
-                    <td data-label={cols.state}>
+                    <td data-label={cols.state} className="state-cell">
                       {account.disabledAt ? (
                         <span className="badge badge--closed">{t("states.disabled")}</span>
                       ) : account.mustChangePassword ? (
@@ -214,6 +214,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
                     </td>
                     <td data-label={cols.actions}>
                       <div className="row-actions">
+                        {isSelf ? <span className="muted">{t("noActionsForSelf")}</span> : null}
                         {isSelf ? null : (
                           <button
                             className="button button--quiet"
