@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: "integration",
           environment: "node",
-          include: ["lib/**/*.int.test.ts", "app/**/*.int.test.ts"],
+          include: ["lib/**/*.int.test.ts", "app/**/*.int.test.ts", "scripts/**/*.int.test.ts"],
           globalSetup: ["test-support/server/integration-global-setup.ts"],
           setupFiles: ["test-support/server/integration-env.ts"],
           testTimeout: 30_000,

@@ -24,7 +24,7 @@ export function SiteHeader({ width = "wide", children }: { width?: PageWidth; ch
   );
 }
 
-type StaffSection = "admin" | "proctor" | "api";
+type StaffSection = "admin" | "proctor" | "staff" | "account" | "api";
 
 /** Staff pages: where they can go, who is signed in, and the way out. */
 export function StaffHeader({
@@ -46,8 +46,16 @@ export function StaffHeader({
         <Link href="/proctor" aria-current={current === "proctor" ? "page" : undefined}>
           {t("navProctoring")}
         </Link>
+        {staff.role === "admin" ? (
+          <Link href="/admin/staff" aria-current={current === "staff" ? "page" : undefined}>
+            {t("navStaff")}
+          </Link>
+        ) : null}
         <Link href="/admin/api" aria-current={current === "api" ? "page" : undefined}>
           {t("navApi")}
+        </Link>
+        <Link href="/account" aria-current={current === "account" ? "page" : undefined}>
+          {t("navAccount")}
         </Link>
       </nav>
       <div className="site-header__who">

@@ -239,3 +239,69 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Staff accounts and the account page (issue 13), both languages -----------------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Staff account screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale });
+
+      test("staff accounts, temporary password, proctors, account", async ({
+        page,
+        browser,
+        createStaff,
+        createExam,
+        assignProctor,
+        signIn,
+      }) => {
+        test.setTimeout(120_000);
+        const name = `${viewport.name}-${locale}`;
+        const admin = await createStaff("admin");
+        const proctor = await createStaff("proctor");
+        const exam = await createExam({ title: `Networking 101 (${name} staff screenshots)` });
+        await assignProctor(exam.id, proctor);
+        await signIn(page.context(), admin);
+        await page.goto("/admin/staff");
+        await expect(page.getByRole("row").filter({ hasText: proctor.email })).toBeVisible();
+        await capture(page, viewport.name, `${locale}-admin-staff`);
+
+        const created = await page.request.post("/api/admin/staff", {
+          data: { email: `shot-${Date.now()}-${name}@example.org`, name: "Grace Hopper", role: "proctor" },
+        });
+        const { account, temporaryPassword } = (await created.json()) as {
+          account: { email: string; id: string };
+          temporaryPassword: string;
+        };
+        const assigned = await page.request.put(`/api/admin/exams/${exam.id}/proctors/${account.id}`);
+        expect(assigned.status()).toBe(204);
+        page.once("dialog", (dialog) => void dialog.accept());
+        await page.reload();
+        await page.getByRole("row").filter({ hasText: proctor.email }).getByRole("button").last().click();
+        await expect(page.getByTestId("temporary-password")).toBeVisible();
+        await capture(page, viewport.name, `${locale}-admin-staff-temporary-password`);
+
+        await page.goto(`/admin/exams/${exam.id}`);
+        await page.getByRole("heading", { level: 2 }).last().scrollIntoViewIfNeeded();
+        await capture(page, viewport.name, `${locale}-admin-exam-proctors`);
+
+        await page.goto("/account");
+        await capture(page, viewport.name, `${locale}-account`);
+
+        const forced = await browser.newContext({ ...viewport.use, locale });
+        try {
+          const response = await forced.request.post("/api/staff/session", {
+            data: { email: account.email, password: temporaryPassword },
+          });
+          expect(response.status()).toBe(200);
+          const forcedPage = await forced.newPage();
+          await forcedPage.goto("/proctor");
+          await expect(forcedPage).toHaveURL(/\/account\?next=/);
+          await forcedPage.getByRole("button").filter({ hasText: /./ }).last().scrollIntoViewIfNeeded();
+          await capture(forcedPage, viewport.name, `${locale}-account-must-change`);
+        } finally {
+          await forced.close();
+        }
+      });
+    });
+  }
+}

@@ -1,6 +1,7 @@
 import type { AppLocale } from "@/lib/shared/i18n/locales";
 
 import enApidocs from "./en/apidocs.json";
+import enAccount from "./en/account.json";
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
 import enEnrollment from "./en/enrollment.json";
@@ -9,6 +10,7 @@ import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import zhApidocs from "./zh-CN/apidocs.json";
+import zhAccount from "./zh-CN/account.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
 import zhEnrollment from "./zh-CN/enrollment.json";
@@ -28,6 +30,7 @@ import zhStaff from "./zh-CN/staff.json";
  * - proctor: the live dashboard
  * - apidocs: the staff's API reference page (/admin/api)
  * - enrollment: the admin's candidates page (add, CSV import, join links, extra time) and join slips
+ * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
  */
 export const MESSAGES = {
   en: {
@@ -39,6 +42,7 @@ export const MESSAGES = {
     proctor: enProctor,
     apidocs: enApidocs,
     enrollment: enEnrollment,
+    account: enAccount,
   },
   "zh-CN": {
     common: zhCommon,
@@ -49,6 +53,7 @@ export const MESSAGES = {
     proctor: zhProctor,
     apidocs: zhApidocs,
     enrollment: zhEnrollment,
+    account: zhAccount,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

@@ -242,6 +242,8 @@ async function main() {
     APP_SECRET: randomBytes(32).toString("base64url"),
     ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
     APP_URL: baseURL,
+    // Every sign-in of a test run comes from 127.0.0.1; the per-address limit is tested in integration.
+    SIGN_IN_LIMIT_PER_ADDRESS: "100000",
     NEXT_TELEMETRY_DISABLED: "1",
   });
 

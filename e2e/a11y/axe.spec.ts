@@ -184,3 +184,63 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Staff accounts and the account page (issue 13) ----------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, staff accounts, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("staff accounts with a temporary password shown; account page, forced and ordinary", async ({
+      page,
+      browser,
+      createStaff,
+      createExam,
+      assignProctor,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const proctor = await createStaff("proctor");
+      const exam = await createExam();
+      await assignProctor(exam.id, proctor);
+      await signIn(page.context(), admin);
+      await page.goto("/admin/staff");
+      await expect(page.getByRole("row").filter({ hasText: proctor.email })).toBeVisible();
+      await expectAccessible(page, "staff accounts", locale);
+
+      const created = await page.request.post("/api/admin/staff", {
+        data: { email: `axe-${Date.now()}-${locale}@example.org`, name: "Axe Check", role: "proctor" },
+      });
+      expect(created.status()).toBe(201);
+      const { account, temporaryPassword } = (await created.json()) as {
+        account: { email: string };
+        temporaryPassword: string;
+      };
+      page.once("dialog", (dialog) => void dialog.accept());
+      await page.getByRole("row").filter({ hasText: proctor.email }).getByRole("button").last().click();
+      await expect(page.getByTestId("temporary-password")).toBeVisible();
+      await expectAccessible(page, "staff accounts, temporary password shown", locale);
+
+      await page.goto(`/admin/exams/${exam.id}`);
+      await expectAccessible(page, "admin exam page with proctors", locale);
+
+      await page.goto("/account");
+      await expectAccessible(page, "account", locale);
+
+      const forced = await browser.newContext({ locale });
+      try {
+        const forcedPage = await forced.newPage();
+        const { email } = account;
+        const response = await forced.request.post("/api/staff/session", {
+          data: { email, password: temporaryPassword },
+        });
+        expect(response.status()).toBe(200);
+        await forcedPage.goto("/proctor");
+        await expect(forcedPage).toHaveURL(/\/account\?next=/);
+        await expectAccessible(forcedPage, "account, password change required", locale);
+      } finally {
+        await forced.close();
+      }
+    });
+  });
+}

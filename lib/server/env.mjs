@@ -55,6 +55,13 @@ const EnvSchema = z
       .min(1)
       .max(24 * 14)
       .default(12),
+    /** Staff sign-in attempts allowed per email in 15 minutes (lib/server/limits/sign-in-limiters.ts). */
+    SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    /**
+     * Staff sign-in attempts allowed per client address in 15 minutes. Exam halls share one address behind
+     * NAT; test servers, whose every sign-in comes from 127.0.0.1, raise it.
+     */
+    SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
     /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */
     COOKIE_SECURE: booleanString,
     /** Skip validation (only for building a container image without a database). */

@@ -12,6 +12,15 @@ export const ERROR_STATUS = {
   UNAUTHENTICATED: 401,
   /** Signed in, but the role may not call this endpoint. */
   FORBIDDEN: 403,
+  /**
+   * A state-changing staff request whose `Origin` header names another site (lib/server/http/same-origin.ts).
+   * Requests without an `Origin` (scripts, curl) are not affected.
+   */
+  CROSS_ORIGIN: 403,
+  /** The staff member's password was set by an admin; only changing it (and signing out) works until then. */
+  PASSWORD_CHANGE_REQUIRED: 403,
+  /** The email and password are right, but an admin disabled the account. */
+  ACCOUNT_DISABLED: 403,
   /** No such resource, or it is not yours (we never say which). */
   NOT_FOUND: 404,
   /** The HTTP method is not supported on this path. */
@@ -42,8 +51,25 @@ export const ERROR_STATUS = {
   VALIDATION_FAILED: 422,
   /** The Idempotency-Key was used before with a different body. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** The chosen password breaks the policy (lib/shared/password-policy.ts); `details.reason` says how. */
+  WEAK_PASSWORD: 422,
+  /** Changing one's password needs the current one, and it did not match. Nothing was changed. */
+  CURRENT_PASSWORD_INCORRECT: 422,
+  /** Another staff account already has this email. */
+  STAFF_EMAIL_TAKEN: 409,
+  /** Disabling this admin would leave no active admin. */
+  LAST_ADMIN: 409,
+  /** An admin cannot disable their own account (another admin can). */
+  CANNOT_DISABLE_SELF: 409,
+  /**
+   * Someone changed this staff account (its password) since the caller looked; `details` has the current
+   * account. Reload and decide again.
+   */
+  STAFF_CHANGED: 409,
   /** Too many requests; retry after `Retry-After` seconds. Your work is safe on your device. */
   RATE_LIMITED: 429,
+  /** Too many sign-in attempts for this email or from this address; retry after `Retry-After` seconds. */
+  TOO_MANY_SIGN_INS: 429,
   /** Something broke on our side. Never echoes internals. */
   INTERNAL: 500,
   /** A dependency the request needs (the database) is unavailable; retry later. */

@@ -7,3 +7,5 @@ process.env.ADMIN_API_TOKEN ??= "integration-test-admin-token-0123456789";
 process.env.APP_URL ??= "http://holdfast.test";
 process.env.REDIS_URL ??= process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 process.env.DATABASE_POOL_MAX ??= "20";
+// Every in-process sign-in comes from the same (unknown) address; the limit itself is tested with its own.
+process.env.SIGN_IN_LIMIT_PER_ADDRESS ??= "100000";

@@ -27,13 +27,24 @@ export function staffHome(role: StaffPrincipal["role"]): string {
   return role === "admin" ? "/admin" : "/proctor";
 }
 
+/** The page where a staff member with a temporary password chooses their own. */
+export const CHANGE_PASSWORD_PATH = "/account";
+
 /**
  * The staff member a page needs, or a redirect: no session goes to sign-in with a way back to `path`;
- * a proctor on an admin page goes to their own home rather than to an error.
+ * a member whose password an admin set goes to choose their own first (with the way back); a proctor on
+ * an admin page goes to their own home rather than to an error.
  */
-export async function requireStaff(options: { path: string; role: "admin" | "any" }): Promise<StaffPrincipal> {
+export async function requireStaff(options: {
+  path: string;
+  role: "admin" | "any";
+  allowsPendingPasswordChange?: boolean;
+}): Promise<StaffPrincipal> {
   const staff = await currentStaff();
   if (!staff) redirect(`/signin?next=${encodeURIComponent(options.path)}`);
+  if (staff.mustChangePassword && !options.allowsPendingPasswordChange) {
+    redirect(`${CHANGE_PASSWORD_PATH}?next=${encodeURIComponent(options.path)}`);
+  }
   if (options.role === "admin" && staff.role !== "admin") redirect(staffHome(staff.role));
   return staff;
 }

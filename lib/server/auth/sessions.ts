@@ -12,6 +12,8 @@ export type StaffPrincipal = {
   role: "admin" | "proctor";
   email: string;
   name: string;
+  /** An admin set this member's password; until they choose their own, only that (and signing out) works. */
+  mustChangePassword: boolean;
 };
 
 export type CandidatePrincipal = {
@@ -58,11 +60,23 @@ export async function deleteSessionByToken(token: string): Promise<void> {
   await db.session.deleteMany({ where: { tokenHash: sha256Hex(token) } });
 }
 
+/**
+ * The staff member a session token belongs to. A disabled account's sessions are deleted when it is disabled;
+ * the `disabledAt` condition here also refuses one created by a sign-in racing the disable.
+ */
 export async function findStaffSession(token: string | undefined): Promise<StaffPrincipal | null> {
   if (!token) return null;
   const session = await db.session.findFirst({
-    where: { tokenHash: sha256Hex(token), kind: "staff", expiresAt: { gt: new Date() } },
-    select: { id: true, staffUser: { select: { id: true, role: true, email: true, name: true } } },
+    where: {
+      tokenHash: sha256Hex(token),
+      kind: "staff",
+      expiresAt: { gt: new Date() },
+      staffUser: { disabledAt: null },
+    },
+    select: {
+      id: true,
+      staffUser: { select: { id: true, role: true, email: true, name: true, mustChangePassword: true } },
+    },
   });
   if (!session?.staffUser) return null;
   const { staffUser } = session;
@@ -73,6 +87,7 @@ export async function findStaffSession(token: string | undefined): Promise<Staff
     role: staffUser.role,
     email: staffUser.email,
     name: staffUser.name,
+    mustChangePassword: staffUser.mustChangePassword,
   };
 }
 

@@ -23,3 +23,8 @@ export function isLockTimeout(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   return hasSqlState(error, "23503", /foreign key|23503|P2003/i) || hasSqlState(error, "P2003", /P2003/);
 }
+
+/** True for a unique violation (23505 / Prisma P2002): the row already exists. */
+export function isUniqueViolation(error: unknown): boolean {
+  return hasSqlState(error, "23505", /unique constraint|23505|P2002/i) || hasSqlState(error, "P2002", /P2002/);
+}

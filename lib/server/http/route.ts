@@ -19,6 +19,7 @@ import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
 import { appErrorResponse, toAppError } from "./errors";
 import { isCsvMediaType, readCsvBody, readJsonBody } from "./read-json-body";
+import { assertSameOriginStaffRequest } from "./same-origin";
 
 /**
  * Who may call a route:
@@ -68,6 +69,11 @@ type RouteConfig<
    */
   csv?: C;
   /**
+   * A staff member whose password an admin set may call this route before choosing their own (changing it,
+   * reading who they are, signing out). Every other route answers 403 PASSWORD_CHANGE_REQUIRED for them.
+   */
+  allowsPendingPasswordChange?: boolean;
+  /**
    * A sync request with a rate limit of its own (lib/server/limits): one point from the candidate's budget
    * and the cluster's, taken once the body is valid and before the handler runs; 429 RATE_LIMITED when spent.
    */
@@ -101,13 +107,17 @@ function bearerToken(request: Request): string | undefined {
   return match?.[1]?.trim();
 }
 
-async function resolvePrincipal(request: Request, access: Access): Promise<unknown> {
+async function resolvePrincipal(
+  request: Request,
+  access: Access,
+  allowsPendingPasswordChange = false,
+): Promise<unknown> {
   if (access === "public") return null;
   if (access === "operator") {
     if (!env.METRICS_TOKEN) return null;
     const bearer = bearerToken(request);
     if (bearer !== undefined && safeEqual(bearer, env.METRICS_TOKEN)) return null;
-    return resolvePrincipal(request, "proctor");
+    return resolvePrincipal(request, "proctor", allowsPendingPasswordChange);
   }
 
   if (access === "candidate") {
@@ -126,6 +136,9 @@ async function resolvePrincipal(request: Request, access: Access): Promise<unkno
 
   const staff = await findStaffSession(readCookie(request, SESSION_COOKIES.staff));
   if (!staff) throw new AppError("UNAUTHENTICATED", "Sign in first.");
+  if (staff.mustChangePassword && !allowsPendingPasswordChange) {
+    throw new AppError("PASSWORD_CHANGE_REQUIRED", "Choose your own password first (PUT /api/staff/password).");
+  }
   if (access === "admin" && staff.role !== "admin") {
     throw new AppError("FORBIDDEN", "Only admins may do this.");
   }
@@ -135,9 +148,10 @@ async function resolvePrincipal(request: Request, access: Access): Promise<unkno
 /**
  * Wraps a route handler and owns the whole request:
  *
- * 1. Path params (404 when they cannot name anything), then the body's size and syntax (readJsonBody),
- *    before authentication costs a database round trip on junk.
- * 2. The session and the role (401, 403).
+ * 1. A state-changing staff request from another site is refused (same-origin.ts); then path params (404
+ *    when they cannot name anything), then the body's size and syntax (readJsonBody), before
+ *    authentication costs a database round trip on junk.
+ * 2. The session and the role (401, 403), and a password that must be changed first (403).
  * 3. The body's fields (422): after authentication, so an anonymous caller learns nothing of a schema.
  * 4. The rate limit (`limit`), then the handler, which only calls an operation.
  * 5. Every thrown error becomes the one error body (errors.ts).
@@ -161,6 +175,7 @@ export function route<
     let failure: AppError | undefined;
     try {
       // 1.
+      assertSameOriginStaffRequest(request);
       let params: unknown = {};
       if (config.params) {
         const parsed = config.params.safeParse(rawParams);
@@ -172,7 +187,11 @@ export function route<
       const raw = config.body && csv === undefined ? await readJsonBody(request) : undefined;
 
       // 2.
-      const principal = (await resolvePrincipal(request, config.access)) as PrincipalFor<A>;
+      const principal = (await resolvePrincipal(
+        request,
+        config.access,
+        config.allowsPendingPasswordChange,
+      )) as PrincipalFor<A>;
       const candidate = config.access === "candidate" ? (principal as CandidatePrincipal) : null;
       examId = candidate?.examId;
 

@@ -7,24 +7,31 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { burnPasswordCheck, verifyPassword } from "../auth/password";
 import { createSession, deleteSessionByToken } from "../auth/sessions";
 import { db } from "../db/client";
+import { consumeSignInAttempt, forgetSignInFailures } from "../limits/sign-in-limiters";
 
 /**
- * Signs a staff member in. The session is rotated: whatever session the browser presented is deleted
- * and a new token is issued, so a token planted before login is worthless after it.
+ * Signs a staff member in. Every try costs the email and the address one point of their budgets
+ * (lib/server/limits/sign-in-limiters.ts), before the password is checked. The session is rotated:
+ * whatever session the browser presented is deleted and a new token is issued, so a token planted before
+ * login is worthless after it. A disabled account is told so only once its password was right.
  */
 export async function signInStaff(options: {
   input: StaffSignInInput;
+  address: string;
   previousToken?: string;
   userAgent: string | null;
-}): Promise<{ token: string; expiresAt: Date; role: "admin" | "proctor" }> {
+}): Promise<{ token: string; expiresAt: Date; role: "admin" | "proctor"; mustChangePassword: boolean }> {
+  await consumeSignInAttempt(options.input.email, options.address);
   const user = await db.staffUser.findUnique({
     where: { email: options.input.email },
-    select: { id: true, role: true, passwordHash: true },
+    select: { id: true, role: true, passwordHash: true, disabledAt: true, mustChangePassword: true },
   });
   const isValid = user
     ? await verifyPassword(user.passwordHash, options.input.password)
     : (await burnPasswordCheck(options.input.password), false);
   if (!user || !isValid) throw new AppError("UNAUTHENTICATED", "Email or password is incorrect.");
+  if (user.disabledAt) throw new AppError("ACCOUNT_DISABLED", "This account is disabled.");
+  await forgetSignInFailures(options.input.email);
 
   if (options.previousToken) await deleteSessionByToken(options.previousToken);
   const session = await createSession({ kind: "staff", staffUserId: user.id, userAgent: options.userAgent });
@@ -33,5 +40,10 @@ export async function signInStaff(options: {
     action: "staff.signed_in",
     data: { sessionId: session.sessionId },
   });
-  return { token: session.token, expiresAt: session.expiresAt, role: user.role };
+  return {
+    token: session.token,
+    expiresAt: session.expiresAt,
+    role: user.role,
+    mustChangePassword: user.mustChangePassword,
+  };
 }

@@ -5,6 +5,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 
+import { ExamProctorsSection } from "./proctors-section";
 import { EmergencyExportUpload } from "@/components/emergency-export-upload";
 import { StatusBadge } from "@/components/exams-table";
 import { ClientMessages } from "@/components/i18n/client-messages";
@@ -227,6 +228,8 @@ export default async function AdminExamPage({ params }: Props) {
             </>
           )}
         </section>
+
+        <ExamProctorsSection examId={exam.id} />
 
         <section aria-labelledby="emergency-upload-heading">
           <h2 id="emergency-upload-heading">{t("emergencyTitle")}</h2>

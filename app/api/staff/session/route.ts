@@ -1,19 +1,29 @@
 import { clearedSessionCookie, readCookie, SESSION_COOKIES, sessionCookie } from "@/lib/server/auth/cookies";
 import { deleteSessionByToken } from "@/lib/server/auth/sessions";
+import { clientAddress } from "@/lib/server/http/client-address";
 import { json, route } from "@/lib/server/http/route";
 import { signInStaff } from "@/lib/server/staff/sign-in-staff";
 import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
-/** Staff sign-in: email + password -> a fresh (rotated) session cookie. */
+/**
+ * Staff sign-in: email + password -> a fresh (rotated) session cookie. Rate-limited per email and per
+ * address (429 TOO_MANY_SIGN_INS). `mustChangePassword`: the password was an admin's temporary one, and
+ * every other page and route refuses until the member chooses their own (PUT /api/staff/password).
+ */
 export const POST = route({ access: "public", body: StaffSignInSchema }, async ({ body, request }) => {
   const session = await signInStaff({
     input: body,
+    address: clientAddress(request),
     previousToken: readCookie(request, SESSION_COOKIES.staff),
     userAgent: request.headers.get("user-agent"),
   });
   return json(
-    { role: session.role, expiresAt: session.expiresAt.toISOString() },
+    {
+      role: session.role,
+      mustChangePassword: session.mustChangePassword,
+      expiresAt: session.expiresAt.toISOString(),
+    },
     { headers: { "Set-Cookie": sessionCookie("staff", session.token, session.expiresAt) } },
   );
 });

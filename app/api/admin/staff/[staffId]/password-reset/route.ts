@@ -1,0 +1,20 @@
+import { actorOf } from "@/lib/server/auth/actor";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { json, route } from "@/lib/server/http/route";
+import { resetStaffPassword } from "@/lib/server/staff/reset-staff-password";
+import { ResetStaffPasswordSchema, StaffParamsSchema } from "@/lib/shared/schemas/staff";
+
+/** A new temporary password (in this response only); the account's sessions end. */
+export const POST = route(
+  { access: "admin", params: StaffParamsSchema, body: ResetStaffPasswordSchema, isBodyOptional: true },
+  async ({ params, body, principal }) => {
+    const reset = await resetStaffPassword({
+      staffUserId: params.staffId,
+      expectedPasswordChangedAt: body?.passwordChangedAt,
+      actor: actorOf(principal),
+    });
+    return json(reset);
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");

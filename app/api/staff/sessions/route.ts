@@ -1,0 +1,12 @@
+import { clearedSessionCookie } from "@/lib/server/auth/cookies";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { route } from "@/lib/server/http/route";
+import { endAllStaffSessions } from "@/lib/server/staff/end-all-staff-sessions";
+
+/** "Sign out everywhere": every session of the caller ends, this one included. */
+export const DELETE = route({ access: "staff", allowsPendingPasswordChange: true }, async ({ principal }) => {
+  await endAllStaffSessions({ staff: principal });
+  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff") } });
+});
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = methodsNotAllowed("DELETE");

@@ -1,0 +1,34 @@
+import "server-only";
+
+import type { StaffAccount } from "@/lib/shared/schemas/staff";
+
+import type { Prisma } from "../db/client";
+
+/** What every staff operation selects, so every answer has the one shape. */
+export const STAFF_ACCOUNT_SELECT = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  disabledAt: true,
+  mustChangePassword: true,
+  passwordChangedAt: true,
+  createdAt: true,
+  proctorAssignments: { select: { exam: { select: { id: true, title: true } } }, orderBy: { examId: "asc" } },
+} satisfies Prisma.StaffUserSelect;
+
+type Row = Prisma.StaffUserGetPayload<{ select: typeof STAFF_ACCOUNT_SELECT }>;
+
+export function toStaffAccount(row: Row): StaffAccount {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    mustChangePassword: row.mustChangePassword,
+    passwordChangedAt: row.passwordChangedAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    exams: row.proctorAssignments.map(({ exam }) => exam),
+  };
+}
