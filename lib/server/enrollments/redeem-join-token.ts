@@ -34,6 +34,7 @@ export async function redeemJoinToken(options: {
   }
   const isClosed =
     enrollment.exam.status === "closed" ||
+    enrollment.exam.status === "archived" ||
     (enrollment.exam.closesAt !== null && enrollment.exam.closesAt <= new Date());
   // A candidate who already submitted may still come back to read their receipt.
   if (isClosed && enrollment.attempt?.status !== "submitted") {

@@ -57,8 +57,10 @@ function AnswerKeyLine({ question }: { question: StaffExamQuestion }) {
       </p>
     );
   }
-  if (question.type === "short_text" && typeof question.answerKey === "string") {
-    return <p className="answer-key">{t.rich("acceptedAnswer", { value: question.answerKey, strong })}</p>;
+  if (question.type === "short_text" && question.answerKey !== null && typeof question.answerKey !== "number") {
+    // Accepted answers: one string (exams made before lists) or a list.
+    const value = [question.answerKey].flat().join(" · ");
+    return <p className="answer-key">{t.rich("acceptedAnswer", { value, strong })}</p>;
   }
   return <p className="answer-key">{t("noKey")}</p>;
 }
