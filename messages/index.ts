@@ -1,11 +1,13 @@
 import type { AppLocale } from "@/lib/shared/i18n/locales";
 
+import enAuthoring from "./en/authoring.json";
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
 import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
+import zhAuthoring from "./zh-CN/authoring.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
 import zhErrors from "./zh-CN/errors.json";
@@ -22,9 +24,18 @@ import zhStaff from "./zh-CN/staff.json";
  * - exam: the exam page (its client component travels with the page the service worker keeps)
  * - staff: sign-in, the admin and proctor lists
  * - proctor: the live dashboard
+ * - authoring: the exam editor, its preview, and the status and actions of an exam
  */
 export const MESSAGES = {
-  en: { common: enCommon, errors: enErrors, candidate: enCandidate, exam: enExam, staff: enStaff, proctor: enProctor },
+  en: {
+    common: enCommon,
+    errors: enErrors,
+    candidate: enCandidate,
+    exam: enExam,
+    staff: enStaff,
+    proctor: enProctor,
+    authoring: enAuthoring,
+  },
   "zh-CN": {
     common: zhCommon,
     errors: zhErrors,
@@ -32,6 +43,7 @@ export const MESSAGES = {
     exam: zhExam,
     staff: zhStaff,
     proctor: zhProctor,
+    authoring: zhAuthoring,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 
