@@ -21,6 +21,8 @@ import {
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
+import { ExamStatusSection } from "./exam-status-section";
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("staff.exam");
   return { title: t("metaTitle") };
@@ -115,6 +117,7 @@ export default async function AdminExamPage({ params }: Props) {
         <p>
           <Link href={`/proctor/exams/${exam.id}`}>{t("openDashboard")}</Link>
         </p>
+        <ExamStatusSection examId={exam.id} />
         {exam.description ? <p className="prose">{exam.description}</p> : null}
 
         <dl className="facts">
