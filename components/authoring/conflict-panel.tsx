@@ -1,6 +1,6 @@
 "use client";
 
-import { useLocale, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 
 import { draftOf, type ExamDraft } from "@/lib/client/authoring/exam-draft";
@@ -27,7 +27,6 @@ export function ConflictPanel({ mine, theirs, timeZone, isSaving, onKeepMine, on
   const t = useTranslations("authoring.conflict");
   const te = useTranslations("authoring.editor");
   const tq = useTranslations("common.questionTypes");
-  const locale = useLocale();
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), [theirs.revision]);
 
@@ -76,7 +75,7 @@ export function ConflictPanel({ mine, theirs, timeZone, isSaving, onKeepMine, on
   );
 
   return (
-    <section className={styles.conflict} aria-labelledby="conflict-heading" lang={locale}>
+    <section className={styles.conflict} aria-labelledby="conflict-heading">
       <h2 id="conflict-heading" tabIndex={-1} ref={headingRef}>
         {t("title")}
       </h2>
