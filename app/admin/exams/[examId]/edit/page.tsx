@@ -24,14 +24,14 @@ export default async function EditExamPage({ params }: Props) {
   if (!UuidSchema.safeParse(examId).success) notFound();
   const [exam, edits] = await Promise.all([findAdminExam({ examId }), listExamEdits({ examId })]);
   if (!exam) notFound();
-  const [t, ts] = await Promise.all([getTranslations("authoring.editor"), getTranslations("staff.exam")]);
+  const t = await getTranslations("authoring.editor");
 
   return (
     <>
       <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
-          <Link href="/admin">{ts("allExams")}</Link> / <Link href={`/admin/exams/${exam.id}`}>{exam.title}</Link>
+          <Link href={`/admin/exams/${exam.id}`}>{exam.title}</Link>
         </p>
         <h1>{t("heading", { title: exam.title })}</h1>
         <ClientMessages namespaces={["authoring", "exam"]}>
