@@ -366,6 +366,32 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
           ) : (
             <p className={styles.hint}>{t("keyboardHint")}</p>
           )}
+          <fieldset className={styles.section}>
+            <legend className="visually-hidden">{t("questions")}</legend>
+            <label className={styles.check}>
+              <input
+                type="checkbox"
+                checked={draft.shuffleQuestions}
+                disabled={isLocked}
+                aria-describedby="exam-shuffle-hint"
+                onChange={(event) => set({ shuffleQuestions: event.target.checked })}
+              />
+              <span>{t("shuffleQuestions")}</span>
+            </label>
+            <label className={styles.check}>
+              <input
+                type="checkbox"
+                checked={draft.shuffleOptions}
+                disabled={isLocked}
+                aria-describedby="exam-shuffle-hint"
+                onChange={(event) => set({ shuffleOptions: event.target.checked })}
+              />
+              <span>{t("shuffleOptions")}</span>
+            </label>
+            <p className={styles.hint} id="exam-shuffle-hint">
+              {t("shuffleHint")}
+            </p>
+          </fieldset>
           {draft.questions.length === 0 ? <p className="notice">{t("noQuestions")}</p> : null}
           <ol className={styles.questions} ref={listRef}>
             {draft.questions.map((question, index) => (

@@ -17,6 +17,8 @@ const exam: AdminExam = {
   closesAt: "2026-12-01T05:30:00.000Z",
   lateAnswers: "keep_for_review",
   resultsVisibility: "never",
+  shuffleQuestions: true,
+  shuffleOptions: false,
   updatedAt: "2026-11-30T00:00:00.000Z",
   attemptCount: 0,
   questions: [

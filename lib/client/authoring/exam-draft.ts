@@ -45,6 +45,8 @@ export type ExamDraft = {
   closesAt: string;
   lateAnswers: LateAnswerPolicy;
   resultsVisibility: ResultsVisibility;
+  shuffleQuestions: boolean;
+  shuffleOptions: boolean;
   questions: DraftQuestion[];
 };
 
@@ -126,6 +128,8 @@ export function draftOf(exam: AdminExam, timeZone: string): ExamDraft {
     closesAt: exam.closesAt ? instantToZonedInput(exam.closesAt, timeZone) : "",
     lateAnswers: exam.lateAnswers,
     resultsVisibility: exam.resultsVisibility,
+    shuffleQuestions: exam.shuffleQuestions,
+    shuffleOptions: exam.shuffleOptions,
     questions: exam.questions.map(draftQuestion),
   };
 }
@@ -198,6 +202,8 @@ export function patchBody(draft: ExamDraft, revision: number, timeZone: string):
     closesAt: windowValue(draft.isAlwaysOpen, draft.closesAt, timeZone),
     lateAnswers: draft.lateAnswers,
     resultsVisibility: draft.resultsVisibility,
+    shuffleQuestions: draft.shuffleQuestions,
+    shuffleOptions: draft.shuffleOptions,
     questions: draft.questions.map(questionBody),
   };
 }

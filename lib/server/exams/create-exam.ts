@@ -26,6 +26,8 @@ export async function createExam(options: { input: CreateExamInput; actor: Audit
         closesAt: input.closesAt ? new Date(input.closesAt) : null,
         lateAnswers: input.lateAnswers,
         resultsVisibility: input.resultsVisibility,
+        shuffleQuestions: input.shuffleQuestions,
+        shuffleOptions: input.shuffleOptions,
         status: input.status,
         questions: {
           create: input.questions.map((question, index) => ({

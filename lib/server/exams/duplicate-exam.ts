@@ -33,6 +33,8 @@ export async function duplicateExam(options: {
         closesAt: source.closesAt ? new Date(source.closesAt) : null,
         lateAnswers: source.lateAnswers,
         resultsVisibility: source.resultsVisibility,
+        shuffleQuestions: source.shuffleQuestions,
+        shuffleOptions: source.shuffleOptions,
         status: "draft",
         questions: {
           create: source.questions.map((question) => ({ position: question.position, ...storedQuestion(question) })),

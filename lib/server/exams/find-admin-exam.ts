@@ -34,6 +34,8 @@ export const adminExamSelect = {
   closesAt: true,
   lateAnswers: true,
   resultsVisibility: true,
+  shuffleQuestions: true,
+  shuffleOptions: true,
   updatedAt: true,
   _count: { select: { attempts: true } },
   questions: {
@@ -75,6 +77,8 @@ export function toAdminExam(row: Row): AdminExam {
     closesAt: row.closesAt?.toISOString() ?? null,
     lateAnswers: z.enum(LATE_ANSWER_POLICIES).catch("keep_for_review").parse(row.lateAnswers),
     resultsVisibility: z.enum(RESULTS_VISIBILITIES).catch("after_release").parse(row.resultsVisibility),
+    shuffleQuestions: row.shuffleQuestions,
+    shuffleOptions: row.shuffleOptions,
     updatedAt: row.updatedAt.toISOString(),
     attemptCount: row._count.attempts,
     questions: row.questions.map((question) => ({

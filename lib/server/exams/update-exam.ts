@@ -26,7 +26,8 @@ export type LockedProblem =
   | { code: "QUESTION_REMOVED"; questionId: string; position: number }
   | { code: "QUESTIONS_REORDERED" }
   | { code: "TYPE_CHANGED"; questionId: string; position: number }
-  | { code: "OPTIONS_CHANGED"; questionId: string; position: number };
+  | { code: "OPTIONS_CHANGED"; questionId: string; position: number }
+  | { code: "SHUFFLE_CHANGED" };
 
 type Planned = { id: string | null; data: QuestionData };
 
@@ -184,6 +185,15 @@ export async function updateExam(options: {
           }
         }
       }
+      const shuffleChanged =
+        (input.shuffleQuestions !== undefined && input.shuffleQuestions !== current.shuffleQuestions) ||
+        (input.shuffleOptions !== undefined && input.shuffleOptions !== current.shuffleOptions);
+      if (shuffleChanged && current.attemptCount > 0) {
+        // The papers candidates saw are rebuilt from their seed and these settings: they stay as they were.
+        throw new AppError("QUESTIONS_LOCKED", "Candidates have started this exam: its shuffle settings are fixed.", {
+          details: { problems: [{ code: "SHUFFLE_CHANGED" }] },
+        });
+      }
       const status = input.status ?? current.status;
       const refusal = transitionRefusal(current.status, status, current.attemptCount);
       if (refusal) {
@@ -215,6 +225,8 @@ export async function updateExam(options: {
           closesAt: input.closesAt === undefined ? undefined : closesAt,
           lateAnswers: input.lateAnswers,
           resultsVisibility: input.resultsVisibility,
+          shuffleQuestions: input.shuffleQuestions,
+          shuffleOptions: input.shuffleOptions,
           status: input.status,
         },
       });

@@ -144,6 +144,8 @@ const examFields = {
   closesAt: instantSchema.nullish(),
   lateAnswers: z.enum(LATE_ANSWER_POLICIES),
   resultsVisibility: z.enum(RESULTS_VISIBILITIES),
+  shuffleQuestions: z.boolean(),
+  shuffleOptions: z.boolean(),
 };
 
 /** `POST /api/admin/exams` request body. A draft may start without questions; anything else needs one. */
@@ -155,6 +157,8 @@ export const CreateExamSchema = z
     graceSeconds: examFields.graceSeconds.default(60),
     lateAnswers: examFields.lateAnswers.default("keep_for_review"),
     resultsVisibility: examFields.resultsVisibility.default("after_release"),
+    shuffleQuestions: examFields.shuffleQuestions.default(false),
+    shuffleOptions: examFields.shuffleOptions.default(false),
     status: z.enum(["draft", "published", "closed"]).default("draft"),
     questions: z.array(QuestionInputSchema).max(LIMITS.maxQuestionsPerExam).default([]),
   })
@@ -191,6 +195,8 @@ export const PatchExamSchema = z.object({
   graceSeconds: examFields.graceSeconds.optional(),
   lateAnswers: examFields.lateAnswers.optional(),
   resultsVisibility: examFields.resultsVisibility.optional(),
+  shuffleQuestions: examFields.shuffleQuestions.optional(),
+  shuffleOptions: examFields.shuffleOptions.optional(),
   status: z.enum(EXAM_STATUSES).optional(),
   questions: z.array(QuestionInputSchema).max(LIMITS.maxQuestionsPerExam).optional(),
 });
@@ -233,6 +239,9 @@ export type AdminExam = {
   closesAt: string | null;
   lateAnswers: LateAnswerPolicy;
   resultsVisibility: ResultsVisibility;
+  /** Each attempt's paper in its own order (lib/shared/paper-order.ts); fixed once an attempt exists. */
+  shuffleQuestions: boolean;
+  shuffleOptions: boolean;
   updatedAt: string;
   /** Attempts started so far: once there is one, the questions' structure is locked. */
   attemptCount: number;

@@ -4,7 +4,12 @@ ALTER TYPE "ExamStatus" ADD VALUE 'archived';
 -- AlterTable
 ALTER TABLE "exams" ADD COLUMN     "late_answers" TEXT NOT NULL DEFAULT 'keep_for_review',
 ADD COLUMN     "results_visibility" TEXT NOT NULL DEFAULT 'after_release',
-ADD COLUMN     "revision" INTEGER NOT NULL DEFAULT 1;
+ADD COLUMN     "revision" INTEGER NOT NULL DEFAULT 1,
+ADD COLUMN     "shuffle_options" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "shuffle_questions" BOOLEAN NOT NULL DEFAULT false;
+
+-- AlterTable: every attempt gets its seed from the database, existing ones too.
+ALTER TABLE "attempts" ADD COLUMN     "shuffle_seed" INTEGER NOT NULL DEFAULT (floor(random() * 2147483647))::integer;
 
 ALTER TABLE "exams" ADD CONSTRAINT "exams_late_answers_known" CHECK ("late_answers" IN ('keep_for_review', 'discard'));
 ALTER TABLE "exams" ADD CONSTRAINT "exams_results_visibility_known" CHECK ("results_visibility" IN ('never', 'after_release', 'immediately'));
