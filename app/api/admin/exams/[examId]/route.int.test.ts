@@ -31,16 +31,8 @@ const patch = (examId: string, json: unknown, cookie?: string) =>
 /** The question inputs that put an exam's current questions back unchanged (ids kept). */
 function asInputs(exam: AnyExam) {
   return exam.questions.map((question) => {
-    const {
-      position,
-      options,
-      answerKey,
-      tolerance,
-      scoring,
-      exactMatch,
-      ungraded,
-      ...rest
-    } = question as AnyExam["questions"][number] & Record<string, unknown>;
+    const { position, options, answerKey, tolerance, scoring, exactMatch, ungraded, ...rest } =
+      question as AnyExam["questions"][number] & Record<string, unknown>;
     void position;
     const isChoice = rest.type === "single_choice" || rest.type === "multiple_choice";
     return {
