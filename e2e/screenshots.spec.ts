@@ -305,3 +305,120 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Exam authoring (issue 13): the editor, its conflict panel, the locked editor and the preview -------
+for (const viewport of VIEWPORTS) {
+  test.describe(`Authoring screenshots at ${viewport.name} width`, () => {
+    test.use(viewport.use);
+
+    for (const locale of ["en-US", "zh-CN"] as const) {
+      const prefix = locale === "zh-CN" ? `zh-CN-` : "";
+      const words =
+        locale === "zh-CN"
+          ? { preview: "以考生身份预览", back: "返回编辑", start: "开始" }
+          : { preview: "Preview as candidate", back: "Back to editing", start: "Start" };
+
+      test(`exam editor, ${locale}`, async ({
+        browser,
+        createExam,
+        enrollCandidate,
+        createStaff,
+        signIn,
+        adminApi,
+      }) => {
+        test.setTimeout(120_000);
+        const hour = 3600 * 1000;
+        const title =
+          locale === "zh-CN"
+            ? `网络基础 — 期末考试（${viewport.name} 编辑）`
+            : `Networking 101 (${viewport.name} editor)`;
+        const exam = await createExam({
+          title,
+          status: "draft",
+          opensAt: new Date(Date.now() + 24 * hour).toISOString(),
+          closesAt: new Date(Date.now() + 27 * hour).toISOString(),
+        });
+        const admin = await createStaff("admin");
+        const context = await browser.newContext({
+          ...viewport.use,
+          locale,
+          timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London",
+        });
+        try {
+          await signIn(context, admin);
+          const page = await context.newPage();
+          await page.goto(`/admin/exams/${exam.id}/edit`);
+          await expect(page.locator("#exam-title")).toHaveValue(title);
+          await capture(page, viewport.name, `${prefix}admin-exam-edit`);
+
+          const theirs = await adminApi.patch(`/api/admin/exams/${exam.id}`, {
+            data: { revision: 1, title: `${title} ★`, durationSeconds: 5400 },
+          });
+          expect(theirs.status()).toBe(200);
+          await page.locator("#exam-title").fill(`${title} (mine)`);
+          await page.locator("button[type=submit]").click();
+          await expect(page.locator("#conflict-heading")).toBeVisible();
+          await capture(page, viewport.name, `${prefix}admin-exam-edit-conflict`);
+
+          await page.getByRole("button", { name: words.preview }).click();
+          await expect(page.getByRole("note")).toBeVisible();
+          await capture(page, viewport.name, `${prefix}admin-exam-preview`);
+          await page.getByRole("button", { name: words.back }).click();
+
+          // Once a candidate has started, the editor locks the structure and lists corrections.
+          await adminApi.patch(`/api/admin/exams/${exam.id}`, {
+            data: { revision: 2, status: "published", opensAt: null, closesAt: null },
+          });
+          const candidate = await enrollCandidate(exam.id);
+          const candidateContext = await browser.newContext({ locale });
+          try {
+            const candidatePage = await candidateContext.newPage();
+            await candidatePage.goto(candidate.joinUrl);
+            await candidatePage.getByRole("button", { name: words.start }).click();
+            await expect(candidatePage).toHaveURL(/\/attempts\//);
+          } finally {
+            await candidateContext.close();
+          }
+          const current = (await (await adminApi.get(`/api/admin/exams/${exam.id}`)).json()) as {
+            revision: number;
+            questions: Record<string, unknown>[];
+          };
+          const [first, ...rest] = current.questions;
+          const { position: _p, tolerance: _t, scoring: _s, exactMatch: _e, ...firstInput } = first!;
+          void [_p, _t, _s, _e];
+          const corrected = await adminApi.patch(`/api/admin/exams/${exam.id}`, {
+            data: {
+              revision: current.revision,
+              questions: [
+                { ...firstInput, prompt: `${String(first!.prompt)} (corrected)` },
+                ...rest.map((q) => ({ id: q.id, type: q.type, prompt: q.prompt, points: q.points, ...keyFields(q) })),
+              ],
+            },
+          });
+          expect(corrected.status(), await corrected.text()).toBe(200);
+          await page.goto(`/admin/exams/${exam.id}/edit`);
+          await expect(page.locator("#edits-heading")).toBeVisible();
+          await capture(page, viewport.name, `${prefix}admin-exam-edit-locked`);
+          await page.goto(`/admin/exams/${exam.id}`);
+          await capture(page, viewport.name, `${prefix}admin-exam-detail-with-status`);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  });
+}
+
+/** The type-specific fields of a stored question, as a PATCH takes them back unchanged. */
+function keyFields(question: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (question.type === "single_choice" || question.type === "multiple_choice") {
+    fields.options = question.options;
+    fields.ungraded = question.ungraded;
+  }
+  if (question.type === "multiple_choice") fields.scoring = question.scoring;
+  if (question.type === "short_text") fields.exactMatch = question.exactMatch;
+  if (question.type === "numeric" && question.tolerance !== null) fields.tolerance = question.tolerance;
+  if (question.answerKey !== null) fields.answerKey = question.answerKey;
+  return fields;
+}

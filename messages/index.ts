@@ -2,6 +2,7 @@ import type { AppLocale } from "@/lib/shared/i18n/locales";
 
 import enApidocs from "./en/apidocs.json";
 import enAccount from "./en/account.json";
+import enAuthoring from "./en/authoring.json";
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
 import enEnrollment from "./en/enrollment.json";
@@ -11,6 +12,7 @@ import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhAccount from "./zh-CN/account.json";
+import zhAuthoring from "./zh-CN/authoring.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
 import zhEnrollment from "./zh-CN/enrollment.json";
@@ -31,6 +33,7 @@ import zhStaff from "./zh-CN/staff.json";
  * - apidocs: the staff's API reference page (/admin/api)
  * - enrollment: the admin's candidates page (add, CSV import, join links, extra time) and join slips
  * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
+ * - authoring: the exam editor, its preview, and the status and actions of an exam
  */
 export const MESSAGES = {
   en: {
@@ -43,6 +46,7 @@ export const MESSAGES = {
     apidocs: enApidocs,
     enrollment: enEnrollment,
     account: enAccount,
+    authoring: enAuthoring,
   },
   "zh-CN": {
     common: zhCommon,
@@ -54,6 +58,7 @@ export const MESSAGES = {
     apidocs: zhApidocs,
     enrollment: zhEnrollment,
     account: zhAccount,
+    authoring: zhAuthoring,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 
+import { NewExamButton } from "@/components/authoring/new-exam-button";
 import { ExamsTable } from "@/components/exams-table";
+import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { StaffHeader } from "@/components/site-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
@@ -21,6 +23,9 @@ export default async function AdminPage() {
       <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <h1>{t("title")}</h1>
+        <ClientMessages namespaces={["authoring"]}>
+          <NewExamButton />
+        </ClientMessages>
         {exams.length === 0 ? (
           <p className="notice">{t.rich("empty", { code: (chunks) => <code>{chunks}</code> })}</p>
         ) : (

@@ -120,6 +120,29 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await page.goto("/no-such-page");
       await expectAccessible(page, "not found", locale);
     });
+
+    // ---- Exam authoring (issue 13): the editor, its edit conflict and its preview ---------------------
+    test("exam editor: editing, conflict, preview", async ({ page, createExam, createStaff, signIn, adminApi }) => {
+      const exam = await createExam({ status: "draft" });
+      const admin = await createStaff("admin");
+      await signIn(page.context(), admin);
+      await page.goto(`/admin/exams/${exam.id}/edit`);
+      await expect(page.locator("main h1")).toBeVisible();
+      await expect(page.locator("fieldset textarea").first()).toBeVisible();
+      await expectAccessible(page, "exam editor", locale);
+
+      // Someone else saves behind this page's back; this page's save then meets the conflict.
+      const theirs = await adminApi.patch(`/api/admin/exams/${exam.id}`, { data: { revision: 1, title: "Theirs" } });
+      expect(theirs.status(), await theirs.text()).toBe(200);
+      await page.locator("#exam-title").fill("Mine");
+      await page.locator("button[type=submit]").click();
+      await expect(page.locator("#conflict-heading")).toBeVisible();
+      await expectAccessible(page, "exam editor, edit conflict", locale);
+
+      await page.getByRole("button", { name: locale === "zh-CN" ? "以考生身份预览" : "Preview as candidate" }).click();
+      await expect(page.getByRole("note")).toBeVisible();
+      await expectAccessible(page, "exam preview", locale);
+    });
   });
 }
 

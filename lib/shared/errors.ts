@@ -41,6 +41,20 @@ export const ERROR_STATUS = {
    * force-submit). Extra time for such a candidate is not refused: it waits in their enrollment.
    */
   NOT_STARTED: 409,
+  /**
+   * The exam changed since the `revision` this edit was based on; nothing was written. `details.exam` is the
+   * current exam (with its revision), so the editor can show both versions and re-save on the new one.
+   */
+  EDIT_CONFLICT: 409,
+  /** The exam cannot move to that status from its current one; `details.from`, `details.to`, `details.reason`. */
+  STATUS_TRANSITION_REFUSED: 409,
+  /** Candidates have started this exam, so it cannot be deleted (close or archive it instead). */
+  EXAM_HAS_ATTEMPTS: 409,
+  /**
+   * Candidates have started this exam, so its questions cannot be added, removed or reordered, nor their type
+   * or options changed; prompts, option labels, keys and points can still be corrected. `details.problems`.
+   */
+  QUESTIONS_LOCKED: 409,
   /** The same submit is still being processed; retry after `Retry-After` seconds. */
   REQUEST_IN_PROGRESS: 409,
   /** The body exceeds the request size limit. */
@@ -49,6 +63,8 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** Fields are invalid; `details.issues` lists each with its path. Nothing was changed. */
   VALIDATION_FAILED: 422,
+  /** The exam cannot be published as it is; `details.problems` lists every reason (lib/shared/exam-lifecycle.ts). */
+  PUBLISH_CHECK_FAILED: 422,
   /** The Idempotency-Key was used before with a different body. */
   IDEMPOTENCY_KEY_REUSED: 422,
   /** The chosen password breaks the policy (lib/shared/password-policy.ts); `details.reason` says how. */

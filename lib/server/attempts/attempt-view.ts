@@ -3,6 +3,7 @@ import "server-only";
 import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion, Option } from "@/lib/shared/schemas/exams";
 import { acceptsUntil } from "@/lib/shared/deadline";
+import { paperOrder } from "@/lib/shared/paper-order";
 
 import { db } from "../db/client";
 
@@ -14,10 +15,13 @@ const attemptSelect = {
   startedAt: true,
   deadline: true,
   revision: true,
+  shuffleSeed: true,
   exam: {
     select: {
       title: true,
       graceSeconds: true,
+      shuffleQuestions: true,
+      shuffleOptions: true,
       questions: {
         orderBy: { position: "asc" },
         select: { id: true, position: true, type: true, prompt: true, points: true, options: true },
@@ -44,7 +48,7 @@ export async function findAttemptView(options: {
   // leaves `exam` null despite the type. That attempt no longer exists: a 404, not a 500.
   if (!attempt || !attempt.exam) return null;
 
-  const questions: CandidateQuestion[] = attempt.exam.questions.map((question) => ({
+  const inExamOrder: CandidateQuestion[] = attempt.exam.questions.map((question) => ({
     id: question.id,
     position: question.position,
     type: question.type,
@@ -52,6 +56,8 @@ export async function findAttemptView(options: {
     points: question.points,
     ...(question.options ? { options: question.options as Option[] } : {}),
   }));
+  // The candidate's own order, drawn from the attempt's seed (lib/shared/paper-order.ts).
+  const questions = paperOrder(inExamOrder, attempt.exam, attempt.shuffleSeed);
   return {
     attemptId: attempt.id,
     examId: attempt.examId,

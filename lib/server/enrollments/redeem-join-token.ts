@@ -39,7 +39,9 @@ export async function redeemJoinToken(options: {
       },
     });
     const isClosed =
-      found.exam.status === "closed" || (found.exam.closesAt !== null && found.exam.closesAt <= new Date());
+      found.exam.status === "closed" ||
+      found.exam.status === "archived" ||
+      (found.exam.closesAt !== null && found.exam.closesAt <= new Date());
     // A candidate who already submitted may still come back to read their receipt.
     if (isClosed && found.attempt?.status !== "submitted") {
       throw new AppError("EXAM_CLOSED", "This exam has closed; its join links no longer work.");

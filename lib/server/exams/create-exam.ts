@@ -1,19 +1,18 @@
 import "server-only";
 
-import type { CreateExamInput, QuestionType } from "@/lib/shared/schemas/exams";
+import type { AdminExam, CreateExamInput } from "@/lib/shared/schemas/exams";
 
 import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
 import { db } from "../db/client";
+import { adminExamSelect, toAdminExam } from "./find-admin-exam";
+import { questionData } from "./question-data";
+import { storedQuestion } from "./stored-question";
 
-export type CreatedExam = {
-  id: string;
-  title: string;
-  status: "draft" | "published" | "closed";
-  questions: { id: string; type: QuestionType; position: number }[];
-};
-
-/** Creates an exam and all its questions in one transaction; positions follow the input order (1-based). */
-export async function createExam(options: { input: CreateExamInput; actor: AuditActor }): Promise<CreatedExam> {
+/**
+ * Creates an exam and all its questions in one transaction; positions follow the input order (1-based). The
+ * answer is the exam as its editor reads it, with revision 1.
+ */
+export async function createExam(options: { input: CreateExamInput; actor: AuditActor }): Promise<AdminExam> {
   const { input, actor } = options;
   return db.$transaction(async (tx) => {
     const exam = await tx.exam.create({
@@ -25,30 +24,24 @@ export async function createExam(options: { input: CreateExamInput; actor: Audit
         graceSeconds: input.graceSeconds,
         opensAt: input.opensAt ? new Date(input.opensAt) : null,
         closesAt: input.closesAt ? new Date(input.closesAt) : null,
+        lateAnswers: input.lateAnswers,
+        resultsVisibility: input.resultsVisibility,
+        shuffleQuestions: input.shuffleQuestions,
+        shuffleOptions: input.shuffleOptions,
         status: input.status,
         questions: {
           create: input.questions.map((question, index) => ({
             position: index + 1,
-            type: question.type,
-            prompt: question.prompt,
-            points: question.points,
-            options: "options" in question ? question.options : undefined,
-            answerKey: "answerKey" in question && question.answerKey !== undefined ? question.answerKey : undefined,
-            tolerance: "tolerance" in question ? question.tolerance : undefined,
+            ...storedQuestion(questionData(question)),
           })),
         },
       },
-      select: {
-        id: true,
-        title: true,
-        status: true,
-        questions: { select: { id: true, type: true, position: true }, orderBy: { position: "asc" } },
-      },
+      select: adminExamSelect,
     });
     await recordAuditEvent(
       { actor, action: "exam.created", examId: exam.id, data: { questions: exam.questions.length } },
       tx,
     );
-    return exam;
+    return toAdminExam(exam);
   });
 }

@@ -22,6 +22,8 @@ import {
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
+import { ExamStatusSection } from "./exam-status-section";
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("staff.exam");
   return { title: t("metaTitle") };
@@ -58,8 +60,10 @@ function AnswerKeyLine({ question }: { question: StaffExamQuestion }) {
       </p>
     );
   }
-  if (question.type === "short_text" && typeof question.answerKey === "string") {
-    return <p className="answer-key">{t.rich("acceptedAnswer", { value: question.answerKey, strong })}</p>;
+  if (question.type === "short_text" && question.answerKey !== null && typeof question.answerKey !== "number") {
+    // Accepted answers: one string (exams made before lists) or a list.
+    const value = [question.answerKey].flat().join(" · ");
+    return <p className="answer-key">{t.rich("acceptedAnswer", { value, strong })}</p>;
   }
   return <p className="answer-key">{t("noKey")}</p>;
 }
@@ -118,6 +122,7 @@ export default async function AdminExamPage({ params }: Props) {
         <p>
           <Link href={`/proctor/exams/${exam.id}`}>{t("openDashboard")}</Link>
         </p>
+        <ExamStatusSection examId={exam.id} />
         {exam.description ? <p className="prose">{exam.description}</p> : null}
 
         <dl className="facts">

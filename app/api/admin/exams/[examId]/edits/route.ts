@@ -1,0 +1,14 @@
+import { findAdminExam } from "@/lib/server/exams/find-admin-exam";
+import { listExamEdits } from "@/lib/server/exams/list-exam-edits";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { json, route } from "@/lib/server/http/route";
+import { AppError } from "@/lib/shared/errors";
+import { ExamParamsSchema } from "@/lib/shared/schemas/params";
+
+/** The corrections made to the exam's questions after attempts existed (exam_edits), newest first. */
+export const GET = route({ access: "admin", params: ExamParamsSchema }, async ({ params }) => {
+  if (!(await findAdminExam({ examId: params.examId }))) throw new AppError("NOT_FOUND", "Not found.");
+  return json({ edits: await listExamEdits({ examId: params.examId }) });
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");
