@@ -119,6 +119,7 @@ function Operation({ entry }: { entry: Entry }) {
   const parameters = operation.parameters ?? [];
   const idempotency = parameters.find((parameter) => parameter.name === "Idempotency-Key");
   const body = operation.requestBody?.content["application/json"]?.schema;
+  const csvBody = operation.requestBody?.content["text/csv"]?.schema as { description?: string } | undefined;
   const isRateLimited = Boolean(operation.responses["429"]);
 
   return (
@@ -177,6 +178,14 @@ function Operation({ entry }: { entry: Entry }) {
       ) : (
         <p className="quiet">{t("operation.noBody")}</p>
       )}
+      {csvBody ? (
+        <p>
+          {t("operation.csvBody")}{" "}
+          <span className="quiet" lang="en">
+            {csvBody.description}
+          </span>
+        </p>
+      ) : null}
 
       <h4>{t("operation.responses")}</h4>
       <div

@@ -48,7 +48,8 @@ describe("the OpenAPI document", { timeout: 60_000 }, () => {
         const codes = response["x-error-codes"];
         if (!codes) continue;
         expect(codes.every((code) => String(ERROR_STATUS[code]) === status)).toBe(true);
-        expect(response.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+        const schema = response.content?.["application/json"]?.schema as { allOf?: unknown[] } | undefined;
+        expect(schema?.allOf?.[0] ?? schema).toEqual({ $ref: "#/components/schemas/ErrorBody" });
       }
     }
     const autosave = document.paths["/api/attempts/{attemptId}/answers"]?.post?.responses;
@@ -62,5 +63,35 @@ describe("the OpenAPI document", { timeout: 60_000 }, () => {
       ?.schema as { properties: { candidates: { minItems: number; items: { required: string[] } } } };
     expect(body.properties.candidates.minItems).toBe(1);
     expect(body.properties.candidates.items.required).toEqual(["name", "email"]);
+  });
+
+  it("lists a CSV upload beside the JSON body where the route takes one", () => {
+    const enroll = document.paths["/api/admin/exams/{examId}/candidates"]?.post;
+    expect(Object.keys(enroll?.requestBody?.content ?? {})).toEqual(["application/json", "text/csv"]);
+    expect(enroll?.parameters).toContainEqual(
+      expect.objectContaining({ name: "dryRun", in: "query", required: false }),
+    );
+    const create = document.paths["/api/admin/exams"]?.post;
+    expect(Object.keys(create?.requestBody?.content ?? {})).toEqual(["application/json"]);
+  });
+
+  it("gives EDIT_CONFLICT's details the current exam", () => {
+    const conflict = document.paths["/api/admin/exams/{examId}"]?.patch?.responses["409"];
+    expect(conflict?.["x-error-codes"]).toContain("EDIT_CONFLICT");
+    const schema = conflict?.content?.["application/json"]?.schema as {
+      allOf: { if?: unknown; then?: { properties: { error: { properties: { details: { required: string[] } } } } } }[];
+    };
+    const refinement = schema.allOf.find((part) => part.if);
+    expect(refinement?.if).toEqual({ properties: { error: { properties: { code: { const: "EDIT_CONFLICT" } } } } });
+    expect(refinement?.then?.properties.error.properties.details.required).toEqual(["exam"]);
+  });
+
+  it("says which staff routes refuse a temporary password, and which refuse another site", () => {
+    const forbidden = (path: string, method: "get" | "post" | "put" | "delete") =>
+      document.paths[path]?.[method]?.responses["403"]?.["x-error-codes"] ?? [];
+    expect(forbidden("/api/admin/staff", "get")).toEqual(["FORBIDDEN", "PASSWORD_CHANGE_REQUIRED"]);
+    expect(forbidden("/api/admin/staff", "post")).toEqual(["CROSS_ORIGIN", "FORBIDDEN", "PASSWORD_CHANGE_REQUIRED"]);
+    expect(forbidden("/api/staff/password", "put")).toEqual(["CROSS_ORIGIN"]);
+    expect(forbidden("/api/attempts/{attemptId}/answers", "post" as const)).toEqual([]);
   });
 });

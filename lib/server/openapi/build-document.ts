@@ -55,12 +55,14 @@ export type OpenApiDocument = {
 const ERROR_BODY_REF = { $ref: "#/components/schemas/ErrorBody" };
 
 const AREA_DESCRIPTIONS: Record<ApiArea, string> = {
-  admin: "Exams, enrollment and emergency files. An admin session or `Authorization: Bearer $ADMIN_API_TOKEN`.",
+  admin:
+    "Exams, enrollment, staff accounts and emergency files. An admin session or " +
+    "`Authorization: Bearer $ADMIN_API_TOKEN`.",
   proctor:
     "The live dashboard and proctor actions. A proctor assigned to the exam, any admin, or the bearer token; " +
     "another exam's id answers 404.",
   candidate: "The exam page's sync endpoints. The candidate session cookie from a join link.",
-  sessions: "Signing in and out.",
+  sessions: "Signing in and out, and a staff member's own password.",
   operations: "Health, metrics and this document.",
 };
 
@@ -89,6 +91,37 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return converted;
 }
 
+/** The accesses a staff session can satisfy: a member with an admin's temporary password is refused there. */
+const STAFF_SESSION_ACCESS = new Set<Access>(["staff", "admin", "proctor", "operator"]);
+
+/** Codes whose refusal carries `Retry-After`. */
+const RETRY_AFTER_CODES = new Set<ErrorCode>([
+  "RATE_LIMITED",
+  "TOO_MANY_SIGN_INS",
+  "REQUEST_IN_PROGRESS",
+  "UNAVAILABLE",
+]);
+
+/**
+ * The error body of one status: the shared `ErrorBody`, and where a code has details of a fixed shape for this
+ * operation (`errorDetails`), those details whenever `error.code` is that code.
+ */
+function errorBodySchema(operation: ApiOperation, codes: ErrorCode[]): JsonSchema {
+  const refinements = codes.flatMap((code) => {
+    const details = operation.errorDetails?.[code];
+    if (!details) return [];
+    return [
+      {
+        if: { properties: { error: { properties: { code: { const: code } } } } },
+        then: {
+          properties: { error: { properties: { details: jsonSchema(details, "output") }, required: ["details"] } },
+        },
+      },
+    ];
+  });
+  return refinements.length > 0 ? { allOf: [ERROR_BODY_REF, ...refinements] } : ERROR_BODY_REF;
+}
+
 /** The refusals an operation can answer with: its own, and those that follow from its route config. */
 export function errorCodesOf(operation: ApiOperation): ErrorCode[] {
   const codes = new Set<ErrorCode>();
@@ -99,6 +132,11 @@ export function errorCodesOf(operation: ApiOperation): ErrorCode[] {
   if (operation.idempotencyKey) codes.add("BAD_REQUEST");
   if (operation.access !== "public") codes.add("UNAUTHENTICATED");
   if (operation.access === "admin") codes.add("FORBIDDEN");
+  if (STAFF_SESSION_ACCESS.has(operation.access) && !operation.allowsPendingPasswordChange) {
+    codes.add("PASSWORD_CHANGE_REQUIRED");
+  }
+  if (operation.method !== "GET" && /^\/api\/(admin|proctor|staff)(\/|$)/.test(operation.path))
+    codes.add("CROSS_ORIGIN");
   if (operation.params) codes.add("NOT_FOUND");
   if (operation.isRateLimited) codes.add("RATE_LIMITED");
   for (const code of operation.errors ?? []) codes.add(code);
@@ -175,12 +213,12 @@ function buildOperation(operation: ApiOperation): OpenApiOperation {
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${enErrors.codes[code]}`).join(" "),
       "x-error-codes": codes,
-      ...(codes.some((code) => code === "RATE_LIMITED" || code === "REQUEST_IN_PROGRESS" || code === "UNAVAILABLE")
+      ...(codes.some((code) => RETRY_AFTER_CODES.has(code))
         ? {
             headers: { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } },
           }
         : {}),
-      content: { "application/json": { schema: ERROR_BODY_REF } },
+      content: { "application/json": { schema: errorBodySchema(operation, codes) } },
     };
   }
 
@@ -196,7 +234,12 @@ function buildOperation(operation: ApiOperation): OpenApiOperation {
       ? {
           requestBody: {
             required: !operation.isBodyOptional,
-            content: { "application/json": { schema: jsonSchema(operation.body, "input") } },
+            content: {
+              "application/json": { schema: jsonSchema(operation.body, "input") },
+              ...(operation.csvBody
+                ? { "text/csv": { schema: { type: "string", description: operation.csvBody } } }
+                : {}),
+            },
           },
         }
       : {}),

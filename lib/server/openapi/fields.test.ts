@@ -34,7 +34,15 @@ describe("bodyFields", () => {
       type: "string | null",
       constraints: [{ kind: "format", value: "date-time" }],
     });
-    expect(rows.find((row) => row.name === "questions")).toMatchObject({ type: "array of object", isRequired: true });
+    // A draft may start without questions: the list has a default, so it is optional.
+    expect(rows.find((row) => row.name === "questions")).toMatchObject({
+      type: "array of object",
+      isRequired: false,
+      constraints: [
+        { kind: "maxItems", value: expect.any(Number) },
+        { kind: "default", value: "[]" },
+      ],
+    });
   });
 
   it("splits a union into its variants, each row saying when it applies", () => {

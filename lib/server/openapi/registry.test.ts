@@ -80,6 +80,10 @@ describe("the API registry", { timeout: 60_000 }, () => {
       expect(config.params, `${where}: params`).toBe(operation.params);
       expect(Boolean(config.isBodyOptional), `${where}: isBodyOptional`).toBe(Boolean(operation.isBodyOptional));
       expect(Boolean(config.limit), `${where}: rate limit`).toBe(Boolean(operation.isRateLimited));
+      expect(Boolean(config.csv), `${where}: a text/csv body (csvBody)`).toBe(Boolean(operation.csvBody));
+      expect(Boolean(config.allowsPendingPasswordChange), `${where}: allowsPendingPasswordChange`).toBe(
+        Boolean(operation.allowsPendingPasswordChange),
+      );
       if (operation.bodyCheckedBy === "operation") {
         expect(config.body, `${where}: the operation checks the body, so the route takes z.unknown()`).toBeInstanceOf(
           z.ZodUnknown,

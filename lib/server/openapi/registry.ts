@@ -5,32 +5,54 @@ import { z } from "zod";
 import type { ErrorCode } from "@/lib/shared/errors";
 import { JoinSessionSchema, StaffSignInSchema } from "@/lib/shared/schemas/auth";
 import { EmergencyExportFileSchema } from "@/lib/shared/schemas/emergency-export";
-import { EnrollCandidatesSchema } from "@/lib/shared/schemas/enrollments";
-import { CreateExamSchema } from "@/lib/shared/schemas/exams";
+import {
+  DryRunQuerySchema,
+  EnrollCandidatesSchema,
+  JoinLinkActionSchema,
+  UpdateCandidateSchema,
+} from "@/lib/shared/schemas/enrollments";
+import { CreateExamSchema, DuplicateExamSchema, PatchExamSchema } from "@/lib/shared/schemas/exams";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
 import { ForceSubmitSchema } from "@/lib/shared/schemas/proctor-actions";
+import {
+  ChangePasswordSchema,
+  CreateStaffSchema,
+  ExamProctorParamsSchema,
+  ResetStaffPasswordSchema,
+  StaffParamsSchema,
+  UpdateStaffSchema,
+} from "@/lib/shared/schemas/staff";
 import { AutosaveSchema, SubmitSchema } from "@/lib/shared/schemas/sync";
 
 import type { Access } from "../http/route";
 import {
+  AdminExamSchema,
   AttemptViewSchema,
   AutosaveResponseSchema,
   BulkExtendResponseSchema,
+  CandidateExtraTimeSchema,
+  CandidateListSchema,
   CandidateSessionSchema,
   CandidatesSnapshotSchema,
   CandidateTimelineSchema,
-  CreatedExamSchema,
+  CsvImportResultSchema,
   EmergencyImportResultSchema,
   EnrolledCandidatesSchema,
+  ExamEditsSchema,
   ExamHealthSchema,
+  ExamProctorsSchema,
   ExportKeyResponseSchema,
   ExtendResponseSchema,
   ForceSubmitResponseSchema,
   HealthSchema,
   HeartbeatResponseSchema,
+  JoinLinkChangeSchema,
+  StaffAccountResponseSchema,
+  StaffListSchema,
   StaffSessionSchema,
+  StaffWithPasswordSchema,
   SubmitResponseSchema,
 } from "./responses";
 
@@ -77,6 +99,16 @@ export type ApiOperation = {
    */
   bodyCheckedBy?: "route" | "operation";
   isBodyOptional?: boolean;
+  /**
+   * The route also takes a `text/csv` body (route()'s `csv`): what the file holds. The document lists it
+   * beside `application/json` under the request body's content types.
+   */
+  csvBody?: string;
+  /**
+   * A staff member whose password an admin set may call this route before choosing their own (route()'s
+   * `allowsPendingPasswordChange`); every other staff route can answer 403 PASSWORD_CHANGE_REQUIRED.
+   */
+  allowsPendingPasswordChange?: boolean;
   idempotencyKey?: "required" | "optional";
   /** A sync request with its own rate limit (route()'s `limit`): 429 RATE_LIMITED with Retry-After. */
   isRateLimited?: boolean;
@@ -88,6 +120,8 @@ export type ApiOperation = {
    * the document builder.
    */
   errors?: ErrorCode[];
+  /** The `error.details` a code carries for this operation, where it has a fixed shape (EDIT_CONFLICT's exam). */
+  errorDetails?: Partial<Record<ErrorCode, z.ZodType>>;
 };
 
 const IDEMPOTENT_REPLAYED = { "Idempotent-Replayed": "`true` when this is the stored answer to an earlier request" };
@@ -105,27 +139,254 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Create an exam with its questions",
     description:
       "Creates the exam and all its questions in one transaction; question positions follow the input order. " +
-      "`status` defaults to `draft`, and only a `published` exam can be started. Without `opensAt`/`closesAt` " +
-      "the exam is always open.",
+      "`status` defaults to `draft`, and only a `published` exam can be started; a draft may start without " +
+      "questions, any other status needs one. Without `opensAt`/`closesAt` the exam is always open.",
     access: "admin",
     body: CreateExamSchema,
-    responses: { 201: { description: "The exam, with its questions' ids in order", schema: CreatedExamSchema } },
+    responses: {
+      201: { description: "The exam as its editor reads it (revision 1), questions in order", schema: AdminExamSchema },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}",
+    operationId: "getAdminExam",
+    area: "admin",
+    summary: "An exam as its editor reads it",
+    description: "Every field, answer keys included, and the `revision` the next PATCH must send.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The exam", schema: AdminExamSchema } },
+  },
+  {
+    method: "PATCH",
+    path: "/api/admin/exams/{examId}",
+    operationId: "updateExam",
+    area: "admin",
+    summary: "Edit an exam",
+    description:
+      "Any subset of the fields, with the `revision` the edit is based on; an older revision is 409 " +
+      "EDIT_CONFLICT with the current exam in `details.exam`, and nothing is written. `questions` is the whole " +
+      "new list in order: a question keeping its `id` is updated, one without is added, one left out is " +
+      "removed. Once candidates have started, only corrections (prompts, labels, keys, points) are allowed " +
+      "(QUESTIONS_LOCKED). `status` moves the exam along its lifecycle.",
+    access: "admin",
+    params: ExamParamsSchema,
+    body: PatchExamSchema,
+    responses: { 200: { description: "The exam after the edit, with its new revision", schema: AdminExamSchema } },
+    errors: ["EDIT_CONFLICT", "QUESTIONS_LOCKED", "STATUS_TRANSITION_REFUSED", "PUBLISH_CHECK_FAILED"],
+    errorDetails: { EDIT_CONFLICT: z.object({ exam: AdminExamSchema }) },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/exams/{examId}",
+    operationId: "deleteExam",
+    area: "admin",
+    summary: "Delete an exam nobody has started",
+    description: "Once a candidate has started it the exam is evidence: 409 EXAM_HAS_ATTEMPTS; close or archive it.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 204: { description: "Deleted, with its questions and enrollments" } },
+    errors: ["EXAM_HAS_ATTEMPTS"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/duplicate",
+    operationId: "duplicateExam",
+    area: "admin",
+    summary: "Copy an exam as a new draft",
+    description: "The questions and settings, no candidates. The body (optional) names the copy's title.",
+    access: "admin",
+    params: ExamParamsSchema,
+    body: DuplicateExamSchema,
+    isBodyOptional: true,
+    responses: { 201: { description: "The copy", schema: AdminExamSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/edits",
+    operationId: "listExamEdits",
+    area: "admin",
+    summary: "Corrections made after candidates started",
+    description: "One entry per changed field of a question, newest first (at most 500).",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The corrections", schema: ExamEditsSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/candidates",
+    operationId: "listCandidates",
+    area: "admin",
+    summary: "The exam's candidates",
+    description: "Each with their join link (active or revoked) and their attempt, if started.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The candidates", schema: CandidateListSchema } },
   },
   {
     method: "POST",
     path: "/api/admin/exams/{examId}/candidates",
     operationId: "enrollCandidates",
     area: "admin",
-    summary: "Enroll candidates",
+    summary: "Enroll candidates (JSON or a CSV file)",
     description:
-      "One entry per input entry, in input order, each with a personal join link. Enrolling an email that " +
-      "is already enrolled is idempotent: the same enrollment and link, with the new name and extra time.",
+      "JSON: one entry per input entry, in input order, each with a personal join link (201). Enrolling an " +
+      "email that is already enrolled is idempotent: the same enrollment and link, with the new name and " +
+      'extra time. `text/csv` (docs/admin-api.md, "Candidates CSV"): with `?dryRun=1` the preview, nothing ' +
+      "written (200); without it the whole file or nothing: 200 with `written: true`, or 422 VALIDATION_FAILED " +
+      "with the preview in `error.details`. An import never changes a candidate already enrolled.",
     access: "admin",
     params: ExamParamsSchema,
+    query: z.object({
+      dryRun: DryRunQuerySchema.optional().describe("`1` or `true`: preview a CSV upload, write nothing"),
+    }),
     body: EnrollCandidatesSchema,
+    csvBody:
+      "A header line (`name`, `email`, optionally `extra_minutes`; comma or semicolon), then one candidate a " +
+      "line. UTF-8, a byte order mark is ignored.",
     responses: {
-      201: { description: "The enrolled candidates and their join links", schema: EnrolledCandidatesSchema },
+      200: { description: "A CSV import or preview, line by line", schema: CsvImportResultSchema },
+      201: { description: "The enrolled candidates and their join links (JSON)", schema: EnrolledCandidatesSchema },
     },
+    errorDetails: {
+      VALIDATION_FAILED: z.union([
+        z.object({ issues: z.array(z.object({ path: z.string(), message: z.string() })) }),
+        CsvImportResultSchema.describe("a refused CSV file: the preview, errors and all"),
+      ]),
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/api/admin/exams/{examId}/candidates/{enrollmentId}",
+    operationId: "updateCandidate",
+    area: "admin",
+    summary: "Set a candidate's extra time",
+    description:
+      "The candidate's total extra time (an accommodation), before or during the exam: during it the deadline " +
+      "moves by the difference, as a proctor's extension does. Once started it can be raised, not lowered (422 VALIDATION_FAILED).",
+    access: "admin",
+    params: ExamCandidateParamsSchema,
+    body: UpdateCandidateSchema,
+    responses: { 200: { description: "What changed", schema: CandidateExtraTimeSchema } },
+    errors: ["ALREADY_SUBMITTED"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/candidates/{enrollmentId}/join-link",
+    operationId: "changeJoinLink",
+    area: "admin",
+    summary: "Revoke or reissue a candidate's join link",
+    description:
+      "Either way the old link stops working at once and the sessions opened with it end; `reissue` leaves a " +
+      "new link. Revoking a revoked link changes nothing.",
+    access: "admin",
+    params: ExamCandidateParamsSchema,
+    body: JoinLinkActionSchema,
+    responses: { 200: { description: "The link now", schema: JoinLinkChangeSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/candidates/join-links.csv",
+    operationId: "exportJoinLinks",
+    area: "admin",
+    summary: "Every candidate's join link as CSV",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: {
+        description: "A CSV download (UTF-8)",
+        contentType: "text/csv",
+        schema: z.string(),
+        headers: { "Content-Disposition": '`attachment; filename="join-links-{examId}.csv"`' },
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/proctors",
+    operationId: "listExamProctors",
+    area: "admin",
+    summary: "The proctors assigned to an exam",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The proctors, by name", schema: ExamProctorsSchema } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/exams/{examId}/proctors/{staffId}",
+    operationId: "assignProctor",
+    area: "admin",
+    summary: "Assign a proctor to an exam",
+    description: "Idempotent. Only proctor accounts are assigned (admins see every exam): an admin's id is 422.",
+    access: "admin",
+    params: ExamProctorParamsSchema,
+    responses: { 204: { description: "Assigned" } },
+    errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/exams/{examId}/proctors/{staffId}",
+    operationId: "unassignProctor",
+    area: "admin",
+    summary: "End a proctor's assignment",
+    description: "Idempotent.",
+    access: "admin",
+    params: ExamProctorParamsSchema,
+    responses: { 204: { description: "Not (or no longer) assigned" } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/staff",
+    operationId: "listStaff",
+    area: "admin",
+    summary: "Every staff account",
+    access: "admin",
+    responses: { 200: { description: "The accounts", schema: StaffListSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/staff",
+    operationId: "createStaff",
+    area: "admin",
+    summary: "Create an admin or proctor account",
+    description:
+      "The answer carries a temporary password, in this response only; the new member must change it at " +
+      "first sign-in.",
+    access: "admin",
+    body: CreateStaffSchema,
+    responses: { 201: { description: "The account and its temporary password", schema: StaffWithPasswordSchema } },
+    errors: ["STAFF_EMAIL_TAKEN"],
+  },
+  {
+    method: "PATCH",
+    path: "/api/admin/staff/{staffId}",
+    operationId: "updateStaff",
+    area: "admin",
+    summary: "Disable or enable a staff account",
+    description:
+      "Disabling ends the account's sessions at once. The last active admin, and oneself, cannot be disabled.",
+    access: "admin",
+    params: StaffParamsSchema,
+    body: UpdateStaffSchema,
+    responses: { 200: { description: "The account", schema: StaffAccountResponseSchema } },
+    errors: ["CANNOT_DISABLE_SELF", "LAST_ADMIN"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/staff/{staffId}/password-reset",
+    operationId: "resetStaffPassword",
+    area: "admin",
+    summary: "Give a staff member a new temporary password",
+    description:
+      "The account's sessions end. With `passwordChangedAt` (from the list), a password changed since is 409 " +
+      "STAFF_CHANGED and nothing happens. The body may be empty.",
+    access: "admin",
+    params: StaffParamsSchema,
+    body: ResetStaffPasswordSchema,
+    isBodyOptional: true,
+    responses: { 200: { description: "The account and its temporary password", schema: StaffWithPasswordSchema } },
+    errors: ["STAFF_CHANGED"],
   },
   {
     method: "POST",
@@ -390,7 +651,7 @@ export const API_OPERATIONS: ApiOperation[] = [
         headers: { "Set-Cookie": "the staff session cookie" },
       },
     },
-    errors: ["UNAUTHENTICATED"],
+    errors: ["UNAUTHENTICATED", "ACCOUNT_DISABLED", "TOO_MANY_SIGN_INS"],
   },
   {
     method: "DELETE",
@@ -401,6 +662,32 @@ export const API_OPERATIONS: ApiOperation[] = [
     description: "Ends the session on the server, not just the cookie.",
     access: "public",
     responses: { 204: { description: "Signed out", headers: { "Set-Cookie": "clears the cookie" } } },
+  },
+  {
+    method: "PUT",
+    path: "/api/staff/password",
+    operationId: "changeOwnPassword",
+    area: "sessions",
+    summary: "Change one's own password",
+    description:
+      "Needs the current password; the new one must meet the policy (422 WEAK_PASSWORD, `details.reason`). " +
+      "Also the way out of a temporary password. The member's other sessions end.",
+    access: "staff",
+    body: ChangePasswordSchema,
+    allowsPendingPasswordChange: true,
+    responses: { 204: { description: "Changed" } },
+    errors: ["CURRENT_PASSWORD_INCORRECT", "WEAK_PASSWORD", "STAFF_CHANGED"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/staff/sessions",
+    operationId: "signOutEverywhere",
+    area: "sessions",
+    summary: "Sign out everywhere",
+    description: "Every session of the caller ends, this one included.",
+    access: "staff",
+    allowsPendingPasswordChange: true,
+    responses: { 204: { description: "Signed out everywhere", headers: { "Set-Cookie": "clears the cookie" } } },
   },
 
   // --- operations ---

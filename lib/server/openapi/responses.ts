@@ -5,7 +5,22 @@ import { z } from "zod";
 import type { EmergencyImportResult, ExportKeyResponse } from "@/lib/shared/emergency-export";
 import { ERROR_STATUS, type ErrorBody } from "@/lib/shared/errors";
 import { ATTEMPT_STATUSES, UuidSchema, type AttemptView } from "@/lib/shared/schemas/attempts";
-import { EXAM_STATUSES, OptionSchema, QUESTION_TYPES } from "@/lib/shared/schemas/exams";
+import {
+  CSV_FILE_ERROR_CODES,
+  CSV_LINE_ERROR_CODES,
+  type CsvImportResult,
+  type EnrolledCandidateListItem,
+} from "@/lib/shared/schemas/enrollments";
+import {
+  CHOICE_SCORINGS,
+  EXAM_STATUSES,
+  LATE_ANSWER_POLICIES,
+  OptionSchema,
+  QUESTION_TYPES,
+  RESULTS_VISIBILITIES,
+  type AdminExam,
+  type ExamEditRecord,
+} from "@/lib/shared/schemas/exams";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
 import {
   CandidateFactsSchema,
@@ -15,11 +30,14 @@ import {
   type ExamHealth,
 } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
+import { StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
 import type { AutosaveResponse, SubmitResponse } from "@/lib/shared/schemas/sync";
 
+import type { JoinLinkChange } from "../enrollments/change-join-link";
 import type { EnrolledCandidate } from "../enrollments/enroll-candidates";
-import type { CreatedExam } from "../exams/create-exam";
+import type { ExtraTimeChange } from "../extensions/extend-candidate";
 import type { Health } from "../health/check-health";
+import type { ExamProctorEntry } from "../staff/exam-proctors";
 
 /**
  * The 200/201 bodies of the API as zod schemas, for the OpenAPI document (./registry.ts). Each one
@@ -46,12 +64,61 @@ export const ErrorBodySchema = z.object({
   }),
 }) satisfies z.ZodType<ErrorBody>;
 
-export const CreatedExamSchema = z.object({
+/** An exam as its editor reads it, keys included: create, GET, PATCH, duplicate, and 409 EDIT_CONFLICT's `details.exam`. */
+export const AdminExamSchema = z.object({
   id: UuidSchema,
+  revision: z.number().int().min(1).describe("what the next PATCH must send"),
   title: z.string(),
+  description: z.string(),
+  rules: z.string(),
   status: z.enum(EXAM_STATUSES),
-  questions: z.array(z.object({ id: UuidSchema, type: z.enum(QUESTION_TYPES), position: z.number().int().min(1) })),
-}) satisfies z.ZodType<CreatedExam>;
+  durationSeconds: z.number().int(),
+  graceSeconds: z.number().int(),
+  opensAt: Instant.nullable(),
+  closesAt: Instant.nullable(),
+  lateAnswers: z.enum(LATE_ANSWER_POLICIES),
+  resultsVisibility: z.enum(RESULTS_VISIBILITIES),
+  shuffleQuestions: z.boolean(),
+  shuffleOptions: z.boolean(),
+  updatedAt: Instant,
+  attemptCount: z
+    .number()
+    .int()
+    .min(0)
+    .describe("attempts started; once there is one, the questions' structure is locked"),
+  questions: z.array(
+    z.object({
+      id: UuidSchema,
+      position: z.number().int().min(1),
+      type: z.enum(QUESTION_TYPES),
+      prompt: z.string(),
+      points: z.number(),
+      options: z.array(OptionSchema).describe("choice questions; [] for the others"),
+      answerKey: z
+        .union([z.string(), z.array(z.string()), z.number()])
+        .nullable()
+        .describe("single: an option id; multiple: option ids; short text: accepted answers; numeric: a number"),
+      tolerance: z.number().nullable(),
+      scoring: z.enum(CHOICE_SCORINGS).nullable(),
+      exactMatch: z.boolean(),
+      ungraded: z.boolean(),
+    }),
+  ),
+}) satisfies z.ZodType<AdminExam>;
+
+export const ExamEditsSchema = z.object({
+  edits: z.array(
+    z.object({
+      id: UuidSchema,
+      at: Instant,
+      actorLabel: z.string(),
+      questionId: UuidSchema.nullable(),
+      field: z.string(),
+      before: z.unknown(),
+      after: z.unknown(),
+    }),
+  ),
+}) satisfies z.ZodType<{ edits: ExamEditRecord[] }>;
 
 export const EnrolledCandidatesSchema = z.object({
   candidates: z.array(
@@ -66,6 +133,114 @@ export const EnrolledCandidatesSchema = z.object({
   ),
 }) satisfies z.ZodType<{ candidates: EnrolledCandidate[] }>;
 
+const JoinLinkSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("active"), url: z.url(), generation: z.number().int() }),
+  z.object({ status: z.literal("revoked"), revokedAt: Instant, generation: z.number().int() }),
+]);
+
+export const CandidateListSchema = z.object({
+  candidates: z.array(
+    z.object({
+      id: UuidSchema,
+      name: z.string(),
+      email: z.string(),
+      extraSeconds: z.number().int().min(0),
+      joinLink: JoinLinkSchema,
+      attempt: z
+        .object({
+          id: UuidSchema,
+          status: z.enum(["in_progress", "submitted"]),
+          startedAt: Instant,
+          deadline: Instant,
+          submittedAt: Instant.nullable(),
+        })
+        .nullable(),
+      createdAt: Instant,
+    }),
+  ),
+}) satisfies z.ZodType<{ candidates: EnrolledCandidateListItem[] }>;
+
+const CsvParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/** A CSV import or its preview; also `details` of a 422 refusing the file. */
+export const CsvImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  written: z.boolean().describe("true only when this request enrolled the file's new lines"),
+  delimiter: z.enum([",", ";"]),
+  summary: z.object({
+    lines: z.number().int(),
+    new: z.number().int(),
+    unchanged: z.number().int(),
+    errors: z.number().int(),
+  }),
+  fileErrors: z.array(
+    z.object({ code: z.enum(CSV_FILE_ERROR_CODES), message: z.string(), params: CsvParamsSchema.optional() }),
+  ),
+  lines: z.array(
+    z.object({
+      line: z.number().int().min(1).describe("the physical line number in the file"),
+      status: z.enum(["new", "unchanged", "error"]),
+      name: z.string(),
+      email: z.string(),
+      extraSeconds: z.number().int().nullable(),
+      enrollmentId: UuidSchema.optional(),
+      errors: z.array(
+        z.object({
+          code: z.enum(CSV_LINE_ERROR_CODES),
+          column: z.enum(["name", "email", "extra_minutes"]).optional(),
+          message: z.string(),
+          params: CsvParamsSchema.optional(),
+        }),
+      ),
+    }),
+  ),
+}) satisfies z.ZodType<CsvImportResult>;
+
+export const CandidateExtraTimeSchema = z.object({
+  outcome: z.enum(["extended", "pending_start", "unchanged", "lowered"]),
+  extraSeconds: z.number().int().min(0),
+  deadline: Instant.nullable().describe("the moved deadline when `extended`"),
+}) satisfies z.ZodType<{
+  outcome: Exclude<ExtraTimeChange["outcome"], "already_submitted">;
+  extraSeconds: number;
+  deadline: string | null;
+}>;
+
+export const JoinLinkChangeSchema = z.object({
+  enrollmentId: UuidSchema,
+  joinLink: JoinLinkSchema,
+  endedSessions: z.number().int().min(0).describe("candidate sessions (devices) that ended with the old link"),
+}) satisfies z.ZodType<JoinLinkChange>;
+
+const StaffAccountSchema = z.object({
+  id: UuidSchema,
+  email: z.string(),
+  name: z.string(),
+  role: StaffRoleSchema,
+  disabledAt: Instant.nullable(),
+  mustChangePassword: z.boolean(),
+  passwordChangedAt: Instant.describe("send back as a password reset's `passwordChangedAt`"),
+  createdAt: Instant,
+  exams: z.array(z.object({ id: UuidSchema, title: z.string() })).describe("the exams a proctor is assigned to"),
+}) satisfies z.ZodType<StaffAccount>;
+
+export const StaffListSchema = z.object({ staff: z.array(StaffAccountSchema) }) satisfies z.ZodType<{
+  staff: StaffAccount[];
+}>;
+
+export const StaffAccountResponseSchema = z.object({ account: StaffAccountSchema }) satisfies z.ZodType<{
+  account: StaffAccount;
+}>;
+
+export const StaffWithPasswordSchema = z.object({
+  account: StaffAccountSchema,
+  temporaryPassword: z.string().nullable().describe("shown in this response only; changed at first sign-in"),
+}) satisfies z.ZodType<{ account: StaffAccount; temporaryPassword: string | null }>;
+
+export const ExamProctorsSchema = z.object({
+  proctors: z.array(z.object({ id: UuidSchema, name: z.string(), email: z.string(), disabled: z.boolean() })),
+}) satisfies z.ZodType<{ proctors: ExamProctorEntry[] }>;
+
 export const CandidateSessionSchema = z.object({
   examId: UuidSchema,
   enrollmentId: UuidSchema,
@@ -73,7 +248,10 @@ export const CandidateSessionSchema = z.object({
 });
 
 export const StaffSessionSchema = z.object({
-  role: z.enum(["admin", "proctor"]),
+  role: StaffRoleSchema,
+  mustChangePassword: z
+    .boolean()
+    .describe("the password is an admin's temporary one: only PUT /api/staff/password works until it changes"),
   expiresAt: Instant,
 });
 
