@@ -5,7 +5,14 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 
 import { POST as createExamRoute } from "@/app/api/admin/exams/route";
-import { POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
+import { GET as adminExamRoute, PATCH as updateExamRoute } from "@/app/api/admin/exams/[examId]/route";
+import { GET as candidatesRoute, POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
+import { PATCH as updateCandidateRoute } from "@/app/api/admin/exams/[examId]/candidates/[enrollmentId]/route";
+import { POST as joinLinkRoute } from "@/app/api/admin/exams/[examId]/candidates/[enrollmentId]/join-link/route";
+import { POST as duplicateRoute } from "@/app/api/admin/exams/[examId]/duplicate/route";
+import { GET as editsRoute } from "@/app/api/admin/exams/[examId]/edits/route";
+import { GET as proctorsRoute } from "@/app/api/admin/exams/[examId]/proctors/route";
+import { GET as staffRoute } from "@/app/api/admin/staff/route";
 import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { GET as exportKeyRoute } from "@/app/api/attempts/[attemptId]/export-key/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
@@ -163,6 +170,97 @@ describe("responses match the OpenAPI document", () => {
       "/api/proctor/exams/{examId}/candidates/{enrollmentId}/timeline",
       await call(timelineRoute, { params: { examId, enrollmentId }, ...proctor }),
     );
+  });
+
+  it("for authoring and enrollment: read, edit (and a stale edit), candidates, a CSV preview and import", async () => {
+    const admin = { bearer: adminToken() };
+    const created = await call(createExamRoute, {
+      ...admin,
+      json: { title: `Authoring ${uniqueSuffix()}`, durationSeconds: 1800, questions: sampleQuestions },
+    });
+    expect(created.status).toBe(201);
+    const examId = created.body.id as string;
+    const path = `/api/admin/exams/${examId}`;
+
+    const read = await call(adminExamRoute, { params: { examId }, ...admin });
+    expect(read.status).toBe(200);
+    expectDocumented("GET", "/api/admin/exams/{examId}", read);
+
+    const patch = (json: unknown) =>
+      call(updateExamRoute, { method: "PATCH", path, params: { examId }, ...admin, json });
+    const edited = await patch({ revision: read.body.revision, title: "Renamed", status: "published" });
+    expect(edited.status).toBe(200);
+    expectDocumented("PATCH", "/api/admin/exams/{examId}", edited);
+    const stale = await patch({ revision: read.body.revision, title: "Too late" });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe("EDIT_CONFLICT");
+    expectDocumented("PATCH", "/api/admin/exams/{examId}", stale);
+    // The refinement is real: a conflict whose details lack the exam does not match the document.
+    expect(documented("PATCH", "/api/admin/exams/{examId}", 409)({ error: { ...stale.body.error, details: {} } })).toBe(
+      false,
+    );
+
+    const copy = await call(duplicateRoute, { params: { examId }, ...admin, method: "POST" });
+    expect(copy.status).toBe(201);
+    expectDocumented("POST", "/api/admin/exams/{examId}/duplicate", copy);
+    expectDocumented(
+      "GET",
+      "/api/admin/exams/{examId}/edits",
+      await call(editsRoute, { params: { examId }, ...admin }),
+    );
+
+    const csvPath = `/api/admin/exams/${examId}/candidates`;
+    const csv = `name,email,extra_minutes\nAda,ada-${uniqueSuffix()}@example.test,10\nGrace,not-an-email,\n`;
+    const upload = (query: string, text: string) =>
+      call(enrollRoute, {
+        path: `${csvPath}${query}`,
+        params: { examId },
+        ...admin,
+        raw: text,
+        headers: { "content-type": "text/csv" },
+      });
+    const preview = await upload("?dryRun=1", csv);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ dryRun: true, written: false, summary: { new: 1, errors: 1 } });
+    expectDocumented("POST", "/api/admin/exams/{examId}/candidates", preview);
+    const refused = await upload("", csv);
+    expect(refused.status).toBe(422);
+    expectDocumented("POST", "/api/admin/exams/{examId}/candidates", refused);
+    const imported = await upload("", csv.split("\n").slice(0, 2).join("\n"));
+    expect(imported.body).toMatchObject({ written: true, summary: { new: 1 } });
+    expectDocumented("POST", "/api/admin/exams/{examId}/candidates", imported);
+
+    const listed = await call(candidatesRoute, { params: { examId }, ...admin });
+    expect(listed.body.candidates).toHaveLength(1);
+    expectDocumented("GET", "/api/admin/exams/{examId}/candidates", listed);
+    const enrollmentId = listed.body.candidates[0].id as string;
+    const raised = await call(updateCandidateRoute, {
+      method: "PATCH",
+      params: { examId, enrollmentId },
+      ...admin,
+      json: { extraSeconds: 1200 },
+    });
+    expect(raised.status).toBe(200);
+    expectDocumented("PATCH", "/api/admin/exams/{examId}/candidates/{enrollmentId}", raised);
+    const revoked = await call(joinLinkRoute, {
+      params: { examId, enrollmentId },
+      ...admin,
+      json: { action: "revoke" },
+    });
+    expect(revoked.body.joinLink.status).toBe("revoked");
+    expectDocumented("POST", "/api/admin/exams/{examId}/candidates/{enrollmentId}/join-link", revoked);
+    expectDocumented(
+      "GET",
+      "/api/admin/exams/{examId}/candidates",
+      await call(candidatesRoute, { params: { examId }, ...admin }),
+    );
+
+    expectDocumented(
+      "GET",
+      "/api/admin/exams/{examId}/proctors",
+      await call(proctorsRoute, { params: { examId }, ...admin }),
+    );
+    expectDocumented("GET", "/api/admin/staff", await call(staffRoute, admin));
   });
 
   it("for refusals before any work: no session, someone else's id, a bad body", async () => {
