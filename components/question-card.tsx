@@ -15,6 +15,39 @@ export function useAnswerHint(): (type: QuestionType) => string {
         : t(type);
 }
 
+/**
+ * A question's head, wherever a question is shown (exam page, paper, preview, staff pages): its number as the
+ * heading the article is labelled by, then its type and points; `children` adds marks after them (flagged).
+ */
+export function QuestionHead({
+  id,
+  question,
+  level,
+  isFocusable = false,
+  children,
+}: {
+  id: string;
+  question: Pick<CandidateQuestion, "position" | "type" | "points">;
+  level: 2 | 3;
+  /** The heading takes focus when the candidate jumps to the question. */
+  isFocusable?: boolean;
+  children?: ReactNode;
+}) {
+  const tc = useTranslations("common");
+  const Heading = level === 2 ? "h2" : "h3";
+  return (
+    <header className="question__head">
+      <Heading id={id} className="question__title" tabIndex={isFocusable ? -1 : undefined}>
+        {tc("question.heading", { position: question.position })}
+      </Heading>
+      <span className="question__meta">
+        {tc(`questionTypes.${question.type}`)} · {tc("question.points", { points: question.points })}
+      </span>
+      {children}
+    </header>
+  );
+}
+
 /** A question as the card shows it: the candidate's view (staff pass the key separately). */
 export type QuestionCardQuestion = CandidateQuestion;
 
@@ -34,21 +67,12 @@ export function QuestionCard({
   children?: ReactNode;
 }) {
   const t = useTranslations("common.question");
-  const tc = useTranslations("common");
   const answerHint = useAnswerHint();
-  const Heading = headingLevel === 2 ? "h2" : "h3";
   const headingId = `question-${question.id}`;
   return (
     <li className="question">
       <article aria-labelledby={headingId}>
-        <header className="question__head">
-          <Heading id={headingId} className="question__title">
-            {t("heading", { position: question.position })}
-          </Heading>
-          <span className="question__meta">
-            {tc(`questionTypes.${question.type}`)} · {t("points", { points: question.points })}
-          </span>
-        </header>
+        <QuestionHead id={headingId} question={question} level={headingLevel} />
         <p className="question__prompt">{question.prompt}</p>
         {question.options && question.options.length > 0 ? (
           <ul className="options" aria-label={t("optionsFor", { position: question.position })}>

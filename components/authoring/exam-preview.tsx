@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 
 import { AnswerControl } from "@/components/exam/answer-control";
+import { QuestionHead } from "@/components/question-card";
 import type { ExamDraft } from "@/lib/client/authoring/exam-draft";
 import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
@@ -20,7 +21,6 @@ const PREVIEW_DEVICE = "preview";
  */
 export function ExamPreview({ draft }: { draft: ExamDraft }) {
   const t = useTranslations("authoring.preview");
-  const tc = useTranslations("common");
   const [answers, setAnswers] = useState<Record<string, AnswerState>>({});
 
   const questions: CandidateQuestion[] = draft.questions.map((question, index) => ({
@@ -57,14 +57,7 @@ export function ExamPreview({ draft }: { draft: ExamDraft }) {
           return (
             <li key={question.id} className="question exam-question">
               <article aria-labelledby={headingId}>
-                <header className="question__head">
-                  <h3 id={headingId} className="question__title">
-                    {tc("question.heading", { position: question.position })}
-                  </h3>
-                  <span className="question__meta">
-                    {tc(`questionTypes.${question.type}`)} · {tc("question.points", { points: question.points })}
-                  </span>
-                </header>
+                <QuestionHead id={headingId} question={question} level={3} />
                 <p className="question__prompt" id={`${headingId}-prompt`}>
                   {question.prompt}
                 </p>

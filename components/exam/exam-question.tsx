@@ -3,6 +3,8 @@
 import { useTranslations } from "next-intl";
 import { memo } from "react";
 
+import { QuestionHead } from "@/components/question-card";
+
 import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
@@ -36,26 +38,19 @@ export const ExamQuestion = memo(function ExamQuestion({
   onToggleFlag,
 }: Props) {
   const t = useTranslations("exam.question");
-  const tc = useTranslations("common");
   const headingId = questionHeadingId(question.id);
   const promptId = `${headingId}-prompt`;
   const statusId = `${headingId}-status`;
   return (
     <li className="question exam-question">
       <article aria-labelledby={headingId}>
-        <header className="question__head">
-          <h2 id={headingId} className="question__title" tabIndex={-1}>
-            {tc("question.heading", { position: question.position })}
-          </h2>
-          <span className="question__meta">
-            {tc(`questionTypes.${question.type}`)} · {tc("question.points", { points: question.points })}
-          </span>
+        <QuestionHead id={headingId} question={question} level={2} isFocusable>
           {isFlagged ? (
             <span className="flag-mark">
               <Icon name="flag" /> {t("flagged")}
             </span>
           ) : null}
-        </header>
+        </QuestionHead>
         <p className="question__prompt" id={promptId}>
           {question.prompt}
         </p>

@@ -7,6 +7,7 @@ import { questionHeadingId } from "@/components/exam/ids";
 import { SubmissionReceipt, type ReceiptFacts } from "@/components/exam/receipt";
 import { ReceiptDownload } from "@/components/exam/receipt-download";
 import { ClientMessages } from "@/components/i18n/client-messages";
+import { QuestionHead } from "@/components/question-card";
 import { CandidateHeader } from "@/components/site-header";
 import { findAttemptView } from "@/lib/server/attempts/attempt-view";
 import { findSubmittedPaper } from "@/lib/server/attempts/find-submitted-paper";
@@ -65,7 +66,7 @@ export default async function SubmittedPaperPage({ params }: Props) {
     notFound();
   }
   const { view, submission } = paper;
-  const [t, tc] = await Promise.all([getTranslations("exam.paper"), getTranslations("common")]);
+  const t = await getTranslations("exam.paper");
   const answers = new Map(view.answers.map((answer) => [answer.questionId, answer.value]));
   const facts: ReceiptFacts = {
     attemptId: view.attemptId,
@@ -108,14 +109,7 @@ export default async function SubmittedPaperPage({ params }: Props) {
               return (
                 <li key={question.id} className="question">
                   <article aria-labelledby={headingId}>
-                    <header className="question__head">
-                      <h3 id={headingId} className="question__title">
-                        {tc("question.heading", { position: question.position })}
-                      </h3>
-                      <span className="question__meta">
-                        {tc(`questionTypes.${question.type}`)} · {tc("question.points", { points: question.points })}
-                      </span>
-                    </header>
+                    <QuestionHead id={headingId} question={question} level={3} />
                     <p className="question__prompt">{question.prompt}</p>
                     <p className="answer__label">{t("yourAnswer")}</p>
                     <FrozenAnswer question={question} value={answers.get(question.id)} />
