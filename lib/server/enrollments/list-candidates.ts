@@ -3,8 +3,31 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
 
-import { db } from "../db/client";
+import { db, type Prisma } from "../db/client";
 import { deriveJoinToken, joinUrl } from "./join-token";
+
+/** An exam's enrollments as staff lists show them (by name): link state and attempt. */
+export const enrollmentRowsSelect = {
+  orderBy: [{ name: "asc" }, { email: "asc" }],
+  select: {
+    id: true,
+    name: true,
+    email: true,
+    extraSeconds: true,
+    tokenGeneration: true,
+    joinRevokedAt: true,
+    createdAt: true,
+    attempt: {
+      select: {
+        id: true,
+        status: true,
+        startedAt: true,
+        deadline: true,
+        submission: { select: { submittedAt: true } },
+      },
+    },
+  },
+} satisfies Prisma.Exam$enrollmentsArgs;
 
 /**
  * An exam's enrolled candidates for admins (`GET /api/admin/exams/{examId}/candidates`), by name: each
@@ -14,27 +37,7 @@ export async function listCandidates(options: { examId: string }): Promise<Enrol
   const exam = await db.exam.findUnique({
     where: { id: options.examId },
     select: {
-      enrollments: {
-        orderBy: [{ name: "asc" }, { email: "asc" }],
-        select: {
-          id: true,
-          name: true,
-          email: true,
-          extraSeconds: true,
-          tokenGeneration: true,
-          joinRevokedAt: true,
-          createdAt: true,
-          attempt: {
-            select: {
-              id: true,
-              status: true,
-              startedAt: true,
-              deadline: true,
-              submission: { select: { submittedAt: true } },
-            },
-          },
-        },
-      },
+      enrollments: enrollmentRowsSelect,
     },
   });
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");

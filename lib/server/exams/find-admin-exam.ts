@@ -14,8 +14,9 @@ import { db } from "../db/client";
 
 type Client = Pick<typeof db, "exam">;
 
-const OptionsSchema = z.array(OptionSchema).catch([]);
-const AnswerKeySchema = z
+/** A question's stored options and key as staff read them back; a malformed stored value reads as empty. */
+export const OptionsSchema = z.array(OptionSchema).catch([]);
+export const AnswerKeySchema = z
   .union([z.string(), z.number(), z.array(z.string())])
   .nullable()
   .catch(null);

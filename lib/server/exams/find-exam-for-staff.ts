@@ -1,13 +1,13 @@
 import "server-only";
 
-import { z } from "zod";
-
 import type { AttemptStatus } from "@/lib/shared/schemas/attempts";
-import { OptionSchema, type ExamStatus, type Option, type QuestionType } from "@/lib/shared/schemas/exams";
+import { type ExamStatus, type Option, type QuestionType } from "@/lib/shared/schemas/exams";
 
 import type { StaffPrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { deriveJoinToken, joinUrl } from "../enrollments/join-token";
+import { enrollmentRowsSelect } from "../enrollments/list-candidates";
+import { AnswerKeySchema, OptionsSchema } from "./find-admin-exam";
 
 export type StaffExamQuestion = {
   id: string;
@@ -45,12 +45,6 @@ export type StaffExamDetail = {
   candidates: StaffExamCandidate[];
 };
 
-const OptionsSchema = z.array(OptionSchema);
-const AnswerKeySchema = z
-  .union([z.string(), z.number(), z.array(z.string())])
-  .nullable()
-  .catch(null);
-
 /**
  * One exam as staff see it: questions with answer keys, candidates with their join links and attempts.
  * Authorization lives in the query: admins see every exam, a proctor only the exams assigned to them,
@@ -86,26 +80,7 @@ export async function findExamForStaff(options: {
           tolerance: true,
         },
       },
-      enrollments: {
-        orderBy: [{ name: "asc" }, { email: "asc" }],
-        select: {
-          id: true,
-          name: true,
-          email: true,
-          extraSeconds: true,
-          tokenGeneration: true,
-          joinRevokedAt: true,
-          attempt: {
-            select: {
-              id: true,
-              status: true,
-              startedAt: true,
-              deadline: true,
-              submission: { select: { submittedAt: true } },
-            },
-          },
-        },
-      },
+      enrollments: enrollmentRowsSelect,
     },
   });
   if (!exam) return null;
@@ -126,7 +101,7 @@ export async function findExamForStaff(options: {
       type: question.type,
       prompt: question.prompt,
       points: question.points,
-      options: OptionsSchema.catch([]).parse(question.options ?? []),
+      options: OptionsSchema.parse(question.options ?? []),
       answerKey: AnswerKeySchema.parse(question.answerKey),
       tolerance: question.tolerance,
     })),
