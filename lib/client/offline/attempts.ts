@@ -125,16 +125,21 @@ export async function applyHeartbeatFacts(
   db: HoldfastDb,
   input: { attemptId: string; facts: ServerFacts; isSubmitted: boolean; now: number },
 ): Promise<AttemptRecord | undefined> {
-  return db.transaction("rw", ["attempts"], async (tx) => {
-    const attempt = await tx.attempts.get(input.attemptId);
-    if (!attempt) return undefined;
-    let next = withServerFacts(attempt, input.facts);
-    if (input.isSubmitted && attempt.submitState === "unsubmitted" && !attempt.closed) {
-      next = { ...next, closed: { reason: "ALREADY_SUBMITTED", submissionId: null, at: input.now } };
-    }
-    await tx.attempts.put(next);
-    return next;
-  });
+  return db.transaction(
+    "rw",
+    ["attempts"],
+    async (tx) => {
+      const attempt = await tx.attempts.get(input.attemptId);
+      if (!attempt) return undefined;
+      let next = withServerFacts(attempt, input.facts);
+      if (input.isSubmitted && attempt.submitState === "unsubmitted" && !attempt.closed) {
+        next = { ...next, closed: { reason: "ALREADY_SUBMITTED", submissionId: null, at: input.now } };
+      }
+      await tx.attempts.put(next);
+      return next;
+    },
+    "relaxed",
+  );
 }
 
 /** Step F5 — a 409 ALREADY_SUBMITTED / DEADLINE_PASSED on autosave: the attempt is frozen; drafts are kept. */

@@ -124,8 +124,19 @@ function upgrade(database: IDBPDatabase, oldVersion: number): void {
   }
 }
 
-/** Strict durability: a committed draft is on disk, not in an OS buffer that a crash or a dead battery loses. */
-const READ_WRITE = { durability: "strict" } as const;
+/**
+ * How a read-write transaction commits. `strict` (the default): a committed draft is on disk, not in an OS
+ * buffer that a crash or a dead battery loses. `relaxed`: committed once handed to the OS — still kept when the
+ * browser or the tab is killed, lost only with the machine. Only for writes the device can learn again from the
+ * server (an acknowledgement, the server's time facts): losing one leaves the device as if that response had
+ * been dropped on the way, which the protocol already handles (the drafts stay dirty and are sent again). It
+ * spares the fsync that an edit typed meanwhile would wait behind (docs/benchmarks.md, `client`).
+ */
+export type Durability = "strict" | "relaxed";
+
+function readWrite(durability: Durability = "strict"): IDBTransactionOptions {
+  return { durability };
+}
 
 /**
  * One store, either inside a transaction (`HoldfastDb.transaction`) or on its own (each call its own
@@ -202,7 +213,7 @@ export class HoldfastDb implements Stores {
         store,
         async (mode) => {
           const database = await this.open();
-          return database.transaction(store, mode, mode === "readwrite" ? READ_WRITE : undefined).store as never;
+          return database.transaction(store, mode, mode === "readwrite" ? readWrite() : undefined).store as never;
         },
         (objectStore) => objectStore.transaction.done,
       );
@@ -228,14 +239,20 @@ export class HoldfastDb implements Stores {
   /**
    * `body` runs in one transaction over `stores` and sees them through its argument; the promise settles
    * once the transaction has committed (or with the error that aborted it: a throw in `body` aborts it, and
-   * nothing it wrote is kept).
+   * nothing it wrote is kept). A read-write transaction commits with strict durability unless `durability`
+   * says `relaxed` (see `Durability` for when that is allowed).
    */
-  async transaction<T>(mode: "r" | "rw", stores: readonly StoreName[], body: (tx: Stores) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    mode: "r" | "rw",
+    stores: readonly StoreName[],
+    body: (tx: Stores) => Promise<T>,
+    durability?: Durability,
+  ): Promise<T> {
     const database = await this.open();
     const transaction = database.transaction(
       [...stores],
       mode === "rw" ? "readwrite" : "readonly",
-      mode === "rw" ? READ_WRITE : undefined,
+      mode === "rw" ? readWrite(durability) : undefined,
     );
     const inside = <Name extends StoreName>(store: Name) =>
       new StoreTable<Name>(

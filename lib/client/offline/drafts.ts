@@ -151,42 +151,47 @@ export async function markAcknowledged(
   db: HoldfastDb,
   input: AcknowledgeInput,
 ): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
-  return db.transaction("rw", ["attempts", "drafts"], async (tx) => {
-    const attempt = await tx.attempts.get(input.attemptId);
-    if (!attempt) throw new Error(`attempt ${input.attemptId} is not stored on this device`);
-    const changed: DraftRecord[] = [];
-    let clock = attempt.clock;
-    for (const result of input.response.results) {
-      clock = Math.max(clock, result.version);
-      const draft = await tx.drafts.get([input.attemptId, result.questionId]);
-      if (result.status === "stale") {
-        const server = {
-          questionId: result.questionId,
-          value: result.value,
-          version: result.version,
-          deviceId: result.deviceId,
-        };
-        const order = draft ? compareEdits(server, draft) : 1;
-        if (!draft || order > 0) changed.push(await adoptServerAnswer(tx, input.attemptId, server));
-        else if (order === 0 && draft.dirty === 1) changed.push(await putDraft(tx, { ...draft, dirty: 0 }));
-        continue;
+  return db.transaction(
+    "rw",
+    ["attempts", "drafts"],
+    async (tx) => {
+      const attempt = await tx.attempts.get(input.attemptId);
+      if (!attempt) throw new Error(`attempt ${input.attemptId} is not stored on this device`);
+      const changed: DraftRecord[] = [];
+      let clock = attempt.clock;
+      for (const result of input.response.results) {
+        clock = Math.max(clock, result.version);
+        const draft = await tx.drafts.get([input.attemptId, result.questionId]);
+        if (result.status === "stale") {
+          const server = {
+            questionId: result.questionId,
+            value: result.value,
+            version: result.version,
+            deviceId: result.deviceId,
+          };
+          const order = draft ? compareEdits(server, draft) : 1;
+          if (!draft || order > 0) changed.push(await adoptServerAnswer(tx, input.attemptId, server));
+          else if (order === 0 && draft.dirty === 1) changed.push(await putDraft(tx, { ...draft, dirty: 0 }));
+          continue;
+        }
+        if (draft && draft.dirty === 1 && draft.version === result.version && draft.deviceId === input.deviceId) {
+          changed.push(await putDraft(tx, { ...draft, dirty: 0, rejected: null }));
+        }
       }
-      if (draft && draft.dirty === 1 && draft.version === result.version && draft.deviceId === input.deviceId) {
-        changed.push(await putDraft(tx, { ...draft, dirty: 0, rejected: null }));
-      }
-    }
-    const next = withServerFacts(
-      {
-        ...attempt,
-        clock,
-        lastAckRevision: Math.max(attempt.lastAckRevision, input.response.revision),
-        lastSyncAt: input.now,
-      },
-      input.facts,
-    );
-    await tx.attempts.put(next);
-    return { attempt: next, drafts: changed };
-  });
+      const next = withServerFacts(
+        {
+          ...attempt,
+          clock,
+          lastAckRevision: Math.max(attempt.lastAckRevision, input.response.revision),
+          lastSyncAt: input.now,
+        },
+        input.facts,
+      );
+      await tx.attempts.put(next);
+      return { attempt: next, drafts: changed };
+    },
+    "relaxed",
+  );
 }
 
 /**
