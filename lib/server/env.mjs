@@ -12,6 +12,15 @@ const booleanString = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/**
+ * A whole number between `min` and `max`; unset or empty (`NAME=` as `.env.example` ships it) means `fallback`.
+ * @param {number} min
+ * @param {number} max
+ * @param {number} fallback
+ */
+const wholeNumber = (min, max, fallback) =>
+  z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(min).max(max).default(fallback));
+
 /** Every variable Holdfast reads. `.env.example` documents each of them. */
 const EnvSchema = z
   .object({
@@ -20,7 +29,7 @@ const EnvSchema = z
     /** PostgreSQL connection string. The source of truth for every guarantee. */
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
     /** Connections in this instance's pool. */
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_POOL_MAX: wholeNumber(1, 200, 10),
     /** Redis for locks, rate limits and live fan-out. Unset: try redis://127.0.0.1:6379, else single-instance mode. */
     REDIS_URL: z
       .string()
@@ -28,11 +37,15 @@ const EnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /** How many app instances share this database. More than 1 requires Redis. */
-    HOLDFAST_INSTANCES: z.coerce.number().int().min(1).max(1000).default(1),
+    HOLDFAST_INSTANCES: wholeNumber(1, 1000, 1),
     /** Public base URL, used to build join links. */
     APP_URL: z.url().default("http://localhost:3000"),
     /** Secret for join-token derivation and submission receipts (HMAC). At least 32 characters. */
-    APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    APP_SECRET: z
+      .string()
+      .min(32, "must be at least 32 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     /** Bearer token for admin and proctor API calls from scripts and load tests. Unset disables it. */
     ADMIN_API_TOKEN: z
       .string()
@@ -49,19 +62,14 @@ const EnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /** Hours a staff or candidate session lives. */
-    SESSION_TTL_HOURS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 14)
-      .default(12),
+    SESSION_TTL_HOURS: wholeNumber(1, 24 * 14, 12),
     /** Staff sign-in attempts allowed per email in 15 minutes (lib/server/limits/sign-in-limiters.ts). */
-    SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    SIGN_IN_LIMIT_PER_EMAIL: wholeNumber(1, 1_000_000, 10),
     /**
      * Staff sign-in attempts allowed per client address in 15 minutes. Exam halls share one address behind
      * NAT; test servers, whose every sign-in comes from 127.0.0.1, raise it.
      */
-    SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    SIGN_IN_LIMIT_PER_ADDRESS: wholeNumber(1, 1_000_000, 100),
     /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */
     COOKIE_SECURE: booleanString,
     /** Skip validation (only for building a container image without a database). */

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
 
 import { parseEnv } from "./env.mjs";
@@ -33,6 +35,23 @@ describe("parseEnv", () => {
     expect(env.COOKIE_SECURE).toBe(true);
     expect(env.REDIS_URL).toBeUndefined();
     expect(env.ADMIN_API_TOKEN).toBeUndefined();
+  });
+
+  it("starts from .env.example copied as it ships: an empty line means the default", () => {
+    const shipped = Object.fromEntries(
+      readFileSync(new URL("../../.env.example", import.meta.url), "utf8")
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    expect(Object.keys(shipped)).toEqual(expect.arrayContaining(["SIGN_IN_LIMIT_PER_EMAIL", "APP_SECRET"]));
+    const env = parseEnv(shipped);
+    expect(env).toMatchObject({ SIGN_IN_LIMIT_PER_EMAIL: 10, SIGN_IN_LIMIT_PER_ADDRESS: 100, SESSION_TTL_HOURS: 12 });
+    expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(() => parseEnv({ ...shipped, NODE_ENV: "production" })).toThrowError(
+      /APP_SECRET: is required in production/,
+    );
+    expect(() => parseEnv({ ...shipped, SIGN_IN_LIMIT_PER_EMAIL: "0" })).toThrowError(/SIGN_IN_LIMIT_PER_EMAIL/);
   });
 
   it("lets a container image build without a database when asked to", () => {
