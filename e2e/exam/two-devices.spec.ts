@@ -9,6 +9,8 @@ test.describe("A candidate on two devices", () => {
     createExam,
     enrollCandidate,
   }) => {
+    // Two browser contexts, two joins and three reloads: ~15 s on a quiet box, past 30 s when it is busy.
+    test.slow();
     const exam = await createExam();
     const candidate = await enrollCandidate(exam.id);
     const attemptId = await openExam(laptop, candidate);
