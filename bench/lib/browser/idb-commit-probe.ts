@@ -28,6 +28,8 @@ export type KeystrokeSample = {
   totalMs: number;
   /** The keystroke was settled by a later text of the same field (its own text was never written on its own). */
   isSuperseded: boolean;
+  /** IDBTransaction.durability of the transaction that committed it. */
+  durability: string;
 };
 
 export type ProbeTake = {
@@ -37,7 +39,7 @@ export type ProbeTake = {
   draftTransactions: number;
   unpairedTransactions: number;
   aborted: number;
-  /** IDBTransaction.durability of the `drafts` transactions, counted. */
+  /** IDBTransaction.durability of every `drafts` read-write transaction, keystrokes' or not, counted. */
   durability: Record<string, number>;
   /** Keystrokes dropped because the pending list was full. */
   dropped: number;
@@ -108,6 +110,7 @@ export const IDB_COMMIT_PROBE_SCRIPT = String.raw`
               commitMs: completedAt - Math.max(entry.openedAt, key.keydownAt),
               totalMs: completedAt - key.keydownAt,
               isSuperseded: index !== last,
+              durability: entry.durability,
             });
           }
           settled += 1;
