@@ -40,6 +40,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
   const [preview, setPreview] = useState<QtiImportResult | null>(null);
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
+  const [announcement, setAnnouncement] = useState("");
   const [pending, setPending] = useState<"check" | "import" | null>(null);
   const size = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" }).format(
     LIMITS.maxQtiPackageBytes / (1024 * 1024),
@@ -71,11 +72,19 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
       setError(describeFailure(response.failure));
       return;
     }
+    const result = response.body as QtiImportResult;
     setFile(chosen);
-    setPreview(response.body as QtiImportResult);
+    setPreview(result);
+    setAnnouncement(
+      `${t("previewHeading", { count: result.summary.items })} ${t("previewSummary", {
+        ok: result.summary.ok,
+        unsupported: result.summary.unsupported,
+      })}`,
+    );
   }
 
   function reset() {
+    setAnnouncement("");
     setFile(null);
     setPreview(null);
     if (fileRef.current) fileRef.current.value = "";
@@ -109,7 +118,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
   const unsupported = preview?.summary.unsupported ?? 0;
 
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
+    <section className={`${styles.section} ${styles.qtiSection}`} aria-labelledby={headingId}>
       <h2 id={headingId}>{t("heading")}</h2>
       <p className={styles.hint}>{t("intro")}</p>
       <div className={styles.buttonRow}>
@@ -138,6 +147,10 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
       </div>
       <p role="status" aria-live="polite" tabIndex={-1} ref={statusRef}>
         {pending === "check" ? t("checking") : status}
+      </p>
+
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
       </p>
 
       {preview ? (

@@ -62,9 +62,7 @@ export async function readBodyBytes(
 ): Promise<Uint8Array | undefined> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
-    if (request.body && Number(declared) <= Math.max(DISCARD_MAX_BYTES, 4 * maxBytes)) {
-      await discardRest(request.body.getReader(), 0);
-    }
+    if (request.body && Number(declared) <= DISCARD_MAX_BYTES) await discardRest(request.body.getReader(), 0);
     throw tooLarge(maxBytes);
   }
   if (!request.body) return undefined;
