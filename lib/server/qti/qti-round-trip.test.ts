@@ -136,7 +136,7 @@ const QUESTIONS: QuestionData[] = [
     prompt: "Capital of France?",
     points: 1,
     options: [],
-    answerKey: ["Paris", "paris, france", "巴黎", 'a<b & "c"'],
+    answerKey: ["Paris", "paris, france", "巴黎", 'a<b & "c"', "two\nlines\tand tab"],
     tolerance: null,
     scoring: null,
     exactMatch: false,
