@@ -411,6 +411,13 @@ describe("QTI import of generic QTI 3.0 items", () => {
   });
 });
 
+// An uploaded package is untrusted input that is unpacked and parsed on the server. The risks: a zip bomb
+// (a few KB that inflate to gigabytes, or a size the zip lies about), XML entity expansion and external
+// entities (billion laughs, XXE reading local files), and entry names or hrefs that climb out of the package
+// (zip slip). The defences: caps on entries and on the declared uncompressed size before anything is
+// inflated, into buffers that never grow; any DOCTYPE or ENTITY refused before parsing; every path resolved
+// inside the package and only looked up in memory. Each test below is one attack refused whole; the last
+// proves a good package still reads.
 describe("QTI import refuses hostile or broken packages whole", () => {
   const good = buildQtiPackage({ title: "t", questions: QUESTIONS.slice(0, 2) });
 
