@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
+import { withHotspotItem } from "./qti-packages";
 
 // Not a check of behaviour: pictures of every page, at desktop and phone width, for a person to look at
 // (e2e/.artifacts/screenshots/, not committed). The other specs assert what the pages do.
@@ -421,4 +422,34 @@ function keyFields(question: Record<string, unknown>): Record<string, unknown> {
   if (question.type === "numeric" && question.tolerance !== null) fields.tolerance = question.tolerance;
   if (question.answerKey !== null) fields.answerKey = question.answerKey;
   return fields;
+}
+
+// ---- QTI 3.0 import: the editor's QTI section and the import preview (one item unsupported) ------------
+
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Screenshots of the QTI import at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale });
+
+      test("the QTI section and the import preview", async ({ page, createStaff, createExam, signIn, adminApi }) => {
+        test.setTimeout(90_000);
+        const source = await createExam();
+        const target = await createExam({ status: "draft", questions: [] });
+        const exported = await adminApi.get(`/api/admin/exams/${source.id}/qti`);
+        expect(exported.status()).toBe(200);
+        await signIn(page.context(), await createStaff("admin"));
+        await page.goto(`/admin/exams/${target.id}/edit`);
+        const prefix = locale === "zh-CN" ? "zh-CN-" : "";
+        await page.locator('input[type="file"][accept*="zip"]').setInputFiles({
+          name: "bank.zip",
+          mimeType: "application/zip",
+          buffer: withHotspotItem(await exported.body()),
+        });
+        const preview = page.getByTestId("qti-preview");
+        await expect(preview.getByRole("listitem")).toHaveCount(6);
+        await capture(page, viewport.name, `${prefix}admin-qti-import-preview`);
+        await preview.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${prefix}admin-qti-preview-list.png`) });
+      });
+    });
+  }
 }

@@ -24,6 +24,7 @@ import { ConflictPanel } from "./conflict-panel";
 import { ExamEditsTable } from "./exam-edits-table";
 import { ExamLifecycleControl } from "./exam-lifecycle-control";
 import { ExamPreview } from "./exam-preview";
+import { QtiTransfer } from "./qti-transfer";
 import { QuestionEditor } from "./question-editor";
 
 type Props = { exam: AdminExam; edits: ExamEditRecord[] };
@@ -463,6 +464,21 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
+
+      <QtiTransfer
+        examId={exam.id}
+        revision={exam.revision}
+        isLocked={isLocked}
+        hasUnsavedChanges={isDirty}
+        onImported={(imported) => {
+          const next = draftOf(imported, timeZone);
+          setExam(imported);
+          setDraft(next);
+          setSavedDraft(next);
+          setConflict(null);
+          setIssues(new Map());
+        }}
+      />
 
       {isLocked || edits.length > 0 ? <ExamEditsTable edits={edits} questions={exam.questions} /> : null}
     </div>

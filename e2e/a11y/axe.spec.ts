@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "../fixtures";
+import { withHotspotItem } from "../qti-packages";
 
 // Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
 // serious or critical violation. Selectors here avoid words, so one test serves both languages.
@@ -264,6 +265,41 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       } finally {
         await forced.close();
       }
+    });
+  });
+}
+
+// ---- QTI 3.0 import preview in the exam editor (issue 13) -------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, QTI import, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("the import preview with an unsupported item, and a refused file", async ({
+      page,
+      createStaff,
+      createExam,
+      signIn,
+      adminApi,
+    }) => {
+      const source = await createExam();
+      const target = await createExam({ status: "draft", questions: [] });
+      const exported = await adminApi.get(`/api/admin/exams/${source.id}/qti`);
+      expect(exported.status()).toBe(200);
+      await signIn(page.context(), await createStaff("admin"));
+      await page.goto(`/admin/exams/${target.id}/edit`);
+      const picker = page.locator('input[type="file"][accept*="zip"]');
+      await picker.setInputFiles({
+        name: "bank.zip",
+        mimeType: "application/zip",
+        buffer: withHotspotItem(await exported.body()),
+      });
+      await expect(page.getByTestId("qti-preview").getByRole("listitem")).toHaveCount(6);
+      await expectAccessible(page, "QTI import preview", locale);
+
+      await picker.setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: Buffer.from("not a zip") });
+      await expect(picker).toHaveAttribute("aria-invalid", "true");
+      await expectAccessible(page, "QTI import, a refused file", locale);
     });
   });
 }

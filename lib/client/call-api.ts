@@ -13,8 +13,8 @@ export async function callApi(
   init: {
     method?: string;
     json?: unknown;
-    /** A body that is not JSON, sent as-is with its media type (a CSV upload). */
-    text?: { body: string; contentType: string };
+    /** A body that is not JSON, sent as-is with its media type (a CSV upload, a zip file). */
+    text?: { body: string | Blob; contentType: string };
     headers?: Record<string, string>;
     cache?: RequestCache;
   } = {},

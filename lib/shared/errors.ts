@@ -65,6 +65,16 @@ export const ERROR_STATUS = {
   VALIDATION_FAILED: 422,
   /** The exam cannot be published as it is; `details.problems` lists every reason (lib/shared/exam-lifecycle.ts). */
   PUBLISH_CHECK_FAILED: 422,
+  /**
+   * An uploaded QTI package cannot be read at all (not a zip, over a cap, no manifest, invalid XML, a DOCTYPE,
+   * a path leaving the package); `details.reason` (lib/shared/schemas/qti.ts) and `details.file`. Nothing written.
+   */
+  QTI_PACKAGE_INVALID: 422,
+  /**
+   * Some items of a QTI package cannot become questions (an unsupported interaction, say); `details` is the
+   * whole preview. Nothing was written: send `skipUnsupported=1` to import the others.
+   */
+  QTI_ITEMS_UNSUPPORTED: 422,
   /** The Idempotency-Key was used before with a different body. */
   IDEMPOTENCY_KEY_REUSED: 422,
   /** The chosen password breaks the policy (lib/shared/password-policy.ts); `details.reason` says how. */

@@ -11,6 +11,11 @@ export const LIMITS = {
   /** Candidates in one CSV import (the body's size cap usually comes first). */
   maxCsvLines: 20_000,
   maxPromptChars: 20_000,
+  /** A QTI package upload (its own cap: a package of many items is larger than a JSON body). */
+  maxQtiPackageBytes: 4 * 1024 * 1024,
+  /** Files in a QTI package, and what its XML files may unpack to in all (zip bombs). */
+  maxQtiEntries: 2_000,
+  maxQtiUncompressedBytes: 32 * 1024 * 1024,
   maxTitleChars: 200,
   maxDescriptionChars: 20_000,
   maxDurationSeconds: 7 * 24 * 3600,

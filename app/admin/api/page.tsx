@@ -120,6 +120,7 @@ function Operation({ entry }: { entry: Entry }) {
   const idempotency = parameters.find((parameter) => parameter.name === "Idempotency-Key");
   const body = operation.requestBody?.content["application/json"]?.schema;
   const csvBody = operation.requestBody?.content["text/csv"]?.schema as { description?: string } | undefined;
+  const zipBody = operation.requestBody?.content["application/zip"]?.schema as { description?: string } | undefined;
   const isRateLimited = Boolean(operation.responses["429"]);
 
   return (
@@ -175,6 +176,13 @@ function Operation({ entry }: { entry: Entry }) {
       </h4>
       {body ? (
         <FieldTable label={t("operation.fieldsLabel", { operation: name })} rows={bodyFields(body)} />
+      ) : zipBody ? (
+        <p>
+          {t("operation.zipBody")}{" "}
+          <span className="quiet" lang="en">
+            {zipBody.description}
+          </span>
+        </p>
       ) : (
         <p className="quiet">{t("operation.noBody")}</p>
       )}

@@ -66,3 +66,44 @@ export function questionData(input: QuestionInput): QuestionData {
       };
   }
 }
+
+/** The input that stores as this question again (questionData's inverse), with its id so it is kept. */
+export function questionInputOf(question: QuestionData & { id?: string }): QuestionInput {
+  const base = { id: question.id, prompt: question.prompt, points: question.points };
+  const key = question.answerKey;
+  switch (question.type) {
+    case "single_choice":
+      return {
+        ...base,
+        type: "single_choice",
+        options: question.options,
+        answerKey: typeof key === "string" ? key : undefined,
+        ungraded: question.ungraded,
+      };
+    case "multiple_choice":
+      return {
+        ...base,
+        type: "multiple_choice",
+        options: question.options,
+        answerKey: Array.isArray(key) ? key : undefined,
+        scoring: question.scoring ?? "partial",
+        ungraded: question.ungraded,
+      };
+    case "short_text":
+      return {
+        ...base,
+        type: "short_text",
+        answerKey: Array.isArray(key) ? key : undefined,
+        exactMatch: question.exactMatch,
+      };
+    case "essay":
+      return { ...base, type: "essay" };
+    case "numeric":
+      return {
+        ...base,
+        type: "numeric",
+        answerKey: typeof key === "number" ? key : undefined,
+        tolerance: question.tolerance ?? undefined,
+      };
+  }
+}

@@ -3,8 +3,8 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import { LIMITS } from "@/lib/shared/limits";
 
-function tooLarge(): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`);
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`);
 }
 
 /**
@@ -51,19 +51,19 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 /**
- * Reads a body as text with a hard size cap. A declared Content-Length over the cap is refused without a
+ * Reads a body's bytes with a hard size cap. A declared Content-Length over the cap is refused without a
  * byte kept; a body without one (chunked) is counted while streaming and refused at the cap. Either way
- * the rest of the upload is drained, within bounds, before the refusal (see discardRest). A body that is
- * not UTF-8 is 400. Returns `undefined` for an empty body; a byte order mark is kept (the caller decides).
+ * the rest of the upload is drained, within bounds, before the refusal (see discardRest). Returns
+ * `undefined` for an empty body.
  */
-export async function readBodyText(
+export async function readBodyBytes(
   request: Request,
   maxBytes: number = LIMITS.maxBodyBytes,
-): Promise<string | undefined> {
+): Promise<Uint8Array | undefined> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     if (request.body && Number(declared) <= DISCARD_MAX_BYTES) await discardRest(request.body.getReader(), 0);
-    throw tooLarge();
+    throw tooLarge(maxBytes);
   }
   if (!request.body) return undefined;
 
@@ -76,18 +76,33 @@ export async function readBodyText(
     total += value.byteLength;
     if (total > maxBytes) {
       await discardRest(reader, total);
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
   if (total === 0) return undefined;
+  return Buffer.concat(chunks, total);
+}
 
+/** Reads a body as text with readBodyBytes (size cap); a body that is not UTF-8 is 400. */
+export async function readBodyText(
+  request: Request,
+  maxBytes: number = LIMITS.maxBodyBytes,
+): Promise<string | undefined> {
+  const bytes = await readBodyBytes(request, maxBytes);
+  if (bytes === undefined) return undefined;
   try {
     // Fatal: invalid UTF-8 is refused, not silently turned into U+FFFD and stored.
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks, total));
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new AppError("BAD_REQUEST", "The request body is not valid UTF-8.");
   }
+}
+
+/** `application/zip` (or the `x-zip-compressed` some browsers give a .zip file), parameters aside. */
+export function isZipMediaType(contentType: string | null): boolean {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "application/zip" || type === "application/x-zip-compressed";
 }
 
 /** `text/csv`, parameters (`charset=utf-8`, `header=present`) aside. */

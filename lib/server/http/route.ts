@@ -3,6 +3,7 @@ import "server-only";
 import { z } from "zod";
 
 import { AppError, validationError } from "@/lib/shared/errors";
+import { LIMITS } from "@/lib/shared/limits";
 
 import { readCookie, SESSION_COOKIES } from "../auth/cookies";
 import {
@@ -18,7 +19,7 @@ import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capa
 import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
 import { appErrorResponse, toAppError } from "./errors";
-import { isCsvMediaType, readCsvBody, readJsonBody } from "./read-json-body";
+import { isCsvMediaType, isZipMediaType, readBodyBytes, readCsvBody, readJsonBody } from "./read-json-body";
 import { assertSameOriginStaffRequest } from "./same-origin";
 
 /**
@@ -69,6 +70,11 @@ type RouteConfig<
    */
   csv?: C;
   /**
+   * The route also takes an `application/zip` body (a QTI package): its bytes, capped at
+   * `LIMITS.maxQtiPackageBytes` with the same drained refusal, handed to the handler as `zip`.
+   */
+  zip?: boolean;
+  /**
    * A staff member whose password an admin set may call this route before choosing their own (changing it,
    * reading who they are, signing out). Every other route answers 403 PASSWORD_CHANGE_REQUIRED for them.
    */
@@ -96,6 +102,8 @@ export type HandlerContext<
   body: B extends z.ZodType ? (C extends true ? z.output<B> | undefined : z.output<B>) : undefined;
   /** With `csv: true`: the text of a `text/csv` body ("" when empty); otherwise `undefined`. */
   csv: C extends true ? string | undefined : undefined;
+  /** With `zip: true`: the bytes of an `application/zip` body; otherwise `undefined`. */
+  zip: Uint8Array | undefined;
   params: P extends z.ZodType ? z.output<P> : Record<string, never>;
 };
 
@@ -184,7 +192,11 @@ export function route<
       }
       const csv =
         config.csv && isCsvMediaType(request.headers.get("content-type")) ? await readCsvBody(request) : undefined;
-      const raw = config.body && csv === undefined ? await readJsonBody(request) : undefined;
+      const zip =
+        config.zip && isZipMediaType(request.headers.get("content-type"))
+          ? ((await readBodyBytes(request, LIMITS.maxQtiPackageBytes)) ?? new Uint8Array())
+          : undefined;
+      const raw = config.body && csv === undefined && zip === undefined ? await readJsonBody(request) : undefined;
 
       // 2.
       const principal = (await resolvePrincipal(
@@ -197,7 +209,7 @@ export function route<
 
       // 3.
       let body: unknown = undefined;
-      if (config.body && csv === undefined && (raw !== undefined || !config.isBodyOptional)) {
+      if (config.body && csv === undefined && zip === undefined && (raw !== undefined || !config.isBodyOptional)) {
         if (raw === undefined) throw new AppError("BAD_REQUEST", "The request needs a JSON body.");
         const parsed = config.body.safeParse(raw);
         if (!parsed.success) throw validationError(parsed.error);
@@ -211,6 +223,7 @@ export function route<
         principal,
         body: body as HandlerContext<A, B, P, C>["body"],
         csv: csv as HandlerContext<A, B, P, C>["csv"],
+        zip,
         params: params as HandlerContext<A, B, P, C>["params"],
       });
     } catch (error) {

@@ -230,6 +230,18 @@ function buildOperation(operation: ApiOperation): OpenApiOperation {
     security: SECURITY[operation.access],
     "x-access": operation.access,
     ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.zipBody
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/zip": {
+                schema: { type: "string", contentMediaType: "application/zip", description: operation.zipBody },
+              },
+            },
+          },
+        }
+      : {}),
     ...(operation.body
       ? {
           requestBody: {

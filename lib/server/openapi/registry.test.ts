@@ -81,6 +81,7 @@ describe("the API registry", { timeout: 60_000 }, () => {
       expect(Boolean(config.isBodyOptional), `${where}: isBodyOptional`).toBe(Boolean(operation.isBodyOptional));
       expect(Boolean(config.limit), `${where}: rate limit`).toBe(Boolean(operation.isRateLimited));
       expect(Boolean(config.csv), `${where}: a text/csv body (csvBody)`).toBe(Boolean(operation.csvBody));
+      expect(Boolean(config.zip), `${where}: an application/zip body (zipBody)`).toBe(Boolean(operation.zipBody));
       expect(Boolean(config.allowsPendingPasswordChange), `${where}: allowsPendingPasswordChange`).toBe(
         Boolean(operation.allowsPendingPasswordChange),
       );

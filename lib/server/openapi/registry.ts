@@ -13,6 +13,7 @@ import {
 } from "@/lib/shared/schemas/enrollments";
 import { CreateExamSchema, DuplicateExamSchema, PatchExamSchema } from "@/lib/shared/schemas/exams";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
+import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas/qti";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
 import { ForceSubmitSchema } from "@/lib/shared/schemas/proctor-actions";
@@ -38,6 +39,7 @@ import {
   CandidatesSnapshotSchema,
   CandidateTimelineSchema,
   CsvImportResultSchema,
+  QtiImportResultSchema,
   EmergencyImportResultSchema,
   EnrolledCandidatesSchema,
   ExamEditsSchema,
@@ -104,6 +106,8 @@ export type ApiOperation = {
    * beside `application/json` under the request body's content types.
    */
   csvBody?: string;
+  /** The route takes an `application/zip` body (route()'s `zip`): what the archive holds. */
+  zipBody?: string;
   /**
    * A staff member whose password an admin set may call this route before choosing their own (route()'s
    * `allowsPendingPasswordChange`); every other staff route can answer 403 PASSWORD_CHANGE_REQUIRED.
@@ -212,6 +216,59 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "admin",
     params: ExamParamsSchema,
     responses: { 200: { description: "The corrections", schema: ExamEditsSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/qti",
+    operationId: "exportExamQti",
+    area: "admin",
+    summary: "The exam's questions as a QTI 3.0 package",
+    description:
+      "An IMS content package (zip): imsmanifest.xml, an assessment test listing the items in exam order and " +
+      'one qti-assessment-item per question (docs/authoring.md, "QTI 3.0").',
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: {
+        description: "A zip download",
+        contentType: "application/zip",
+        schema: z.string().describe("binary"),
+        headers: { "Content-Disposition": "`attachment` with a file name made from the exam's title" },
+      },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/qti",
+    operationId: "importExamQti",
+    area: "admin",
+    summary: "Import questions from a QTI 3.0 package",
+    description:
+      "With `?dryRun=1` the preview of every item (ok, or why it cannot be imported), nothing written. " +
+      "Without it the items are appended to the exam's questions as one edit (a new revision; refused like " +
+      "any edit once candidates started, QUESTIONS_LOCKED). A package with unsupported items is refused whole " +
+      "(422 QTI_ITEMS_UNSUPPORTED, the preview in `error.details`) unless `?skipUnsupported=1`; a package " +
+      "that cannot be read is 422 QTI_PACKAGE_INVALID with `details.reason`.",
+    access: "admin",
+    params: ExamParamsSchema,
+    query: QtiImportQuerySchema,
+    zipBody:
+      "An IMS content package (zip) with QTI 3.0 items: choice, text entry and extended text interactions. " +
+      "At most 4 MiB, 2,000 files and 32 MiB of XML unpacked.",
+    responses: { 200: { description: "The preview, or the import", schema: QtiImportResultSchema } },
+    errors: [
+      "QTI_PACKAGE_INVALID",
+      "QTI_ITEMS_UNSUPPORTED",
+      "EDIT_CONFLICT",
+      "QUESTIONS_LOCKED",
+      "UNSUPPORTED_MEDIA_TYPE",
+      "PAYLOAD_TOO_LARGE",
+    ],
+    errorDetails: {
+      EDIT_CONFLICT: z.object({ exam: AdminExamSchema }),
+      QTI_ITEMS_UNSUPPORTED: QtiImportResultSchema,
+      QTI_PACKAGE_INVALID: z.object({ reason: z.enum(QTI_PACKAGE_REFUSALS), file: z.string().optional() }),
+    },
   },
   {
     method: "GET",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 
 import { POST as createExamRoute } from "@/app/api/admin/exams/route";
@@ -12,6 +13,7 @@ import { POST as joinLinkRoute } from "@/app/api/admin/exams/[examId]/candidates
 import { POST as duplicateRoute } from "@/app/api/admin/exams/[examId]/duplicate/route";
 import { GET as editsRoute } from "@/app/api/admin/exams/[examId]/edits/route";
 import { GET as proctorsRoute } from "@/app/api/admin/exams/[examId]/proctors/route";
+import { GET as qtiExportRoute, POST as qtiImportRoute } from "@/app/api/admin/exams/[examId]/qti/route";
 import { GET as staffRoute } from "@/app/api/admin/staff/route";
 import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { GET as exportKeyRoute } from "@/app/api/attempts/[attemptId]/export-key/route";
@@ -261,6 +263,51 @@ describe("responses match the OpenAPI document", () => {
       await call(proctorsRoute, { params: { examId }, ...admin }),
     );
     expectDocumented("GET", "/api/admin/staff", await call(staffRoute, admin));
+  });
+
+  it("for QTI: a preview, an import, a broken package and unsupported items", async () => {
+    const admin = { bearer: adminToken() };
+    const created = await call(createExamRoute, {
+      ...admin,
+      json: { title: `QTI ${uniqueSuffix()}`, durationSeconds: 1800, questions: sampleQuestions },
+    });
+    expect(created.status).toBe(201);
+    const examId = created.body.id as string;
+    const exported = await qtiExportRoute(
+      new Request(`http://holdfast.test/api/admin/exams/${examId}/qti`, {
+        headers: { authorization: `Bearer ${admin.bearer}` },
+      }),
+      { params: Promise.resolve({ examId }) },
+    );
+    expect(exported.status).toBe(200);
+    const zip = new Uint8Array(await exported.arrayBuffer());
+    const upload = (query: string, body: Uint8Array) =>
+      call(qtiImportRoute, {
+        path: `/api/admin/exams/${examId}/qti${query}`,
+        params: { examId },
+        ...admin,
+        raw: body,
+        headers: { "content-type": "application/zip" },
+      });
+    const path = "/api/admin/exams/{examId}/qti";
+    const preview = await upload("?dryRun=1", zip);
+    expect(preview.status).toBe(200);
+    expectDocumented("POST", path, preview);
+    const imported = await upload("", zip);
+    expect(imported.body).toMatchObject({ written: true, summary: { imported: 5 } });
+    expectDocumented("POST", path, imported);
+    const broken = await upload("", new TextEncoder().encode("not a zip"));
+    expect(broken.status).toBe(422);
+    expect(broken.body.error.details.reason).toBe("not_zip");
+    expectDocumented("POST", path, broken);
+    const files = unzipSync(zip);
+    files["items/item-001.xml"] = strToU8(
+      `<qti-assessment-item identifier="x" title="x" time-dependent="false"><qti-item-body><p>Where?</p><qti-hotspot-interaction response-identifier="RESPONSE"/></qti-item-body></qti-assessment-item>`,
+    );
+    const unsupported = await upload("", zipSync(files));
+    expect(unsupported.status).toBe(422);
+    expect(unsupported.body.error.code).toBe("QTI_ITEMS_UNSUPPORTED");
+    expectDocumented("POST", path, unsupported);
   });
 
   it("for refusals before any work: no session, someone else's id, a bad body", async () => {

@@ -22,6 +22,7 @@ import {
   type ExamEditRecord,
 } from "@/lib/shared/schemas/exams";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
+import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
 import {
   CandidateFactsSchema,
   SUBMISSION_SOURCES,
@@ -105,6 +106,32 @@ export const AdminExamSchema = z.object({
     }),
   ),
 }) satisfies z.ZodType<AdminExam>;
+
+/** `POST /api/admin/exams/{examId}/qti`: the preview, and after a written import the exam. */
+export const QtiImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  written: z.boolean().describe("true only when this request appended the questions"),
+  summary: z.object({
+    items: z.number().int(),
+    ok: z.number().int(),
+    unsupported: z.number().int(),
+    imported: z.number().int(),
+  }),
+  items: z.array(
+    z.object({
+      identifier: z.string(),
+      href: z.string().describe("the item's file in the package"),
+      type: z.enum(QUESTION_TYPES).nullable(),
+      promptExcerpt: z.string().describe("the prompt as plain text, at most 160 characters"),
+      status: z.enum(["ok", "unsupported"]),
+      problem: z
+        .object({ code: z.enum(QTI_ITEM_PROBLEMS), detail: z.string().optional() })
+        .optional()
+        .describe("why the item cannot be imported"),
+    }),
+  ),
+  exam: AdminExamSchema.optional().describe("after a written import: the exam with its new questions"),
+}) satisfies z.ZodType<QtiImportResult>;
 
 export const ExamEditsSchema = z.object({
   edits: z.array(

@@ -20,6 +20,12 @@ export function methodCases(fixture: Fixture, random: Random): BadCase[] {
       headers: admin,
     },
     {
+      endpoint: "POST /api/admin/exams/{examId}/qti",
+      path: `/api/admin/exams/${fixture.exam.id}/qti`,
+      allowed: ["GET", "POST"],
+      headers: admin,
+    },
+    {
       endpoint: "POST /api/admin/emergency-exports",
       path: "/api/admin/emergency-exports",
       allowed: ["POST"],

@@ -1,0 +1,222 @@
+"use client";
+
+import { useLocale, useTranslations } from "next-intl";
+import { useId, useRef, useState, type ChangeEvent } from "react";
+
+import { callApi } from "@/lib/client/call-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { LIMITS } from "@/lib/shared/limits";
+import type { AdminExam } from "@/lib/shared/schemas/exams";
+import type { QtiImportResult, QtiPreviewItem } from "@/lib/shared/schemas/qti";
+
+import styles from "./authoring.module.css";
+
+type Props = {
+  examId: string;
+  revision: number;
+  isLocked: boolean;
+  hasUnsavedChanges: boolean;
+  onImported: (exam: AdminExam) => void;
+};
+
+function isImportResult(value: unknown): value is QtiImportResult {
+  return typeof value === "object" && value !== null && "items" in value && "summary" in value;
+}
+
+/**
+ * QTI 3.0 export (a download of the saved exam) and import: the chosen package is previewed by the server
+ * (`?dryRun=1`, nothing written), every item with its status, and only then imported on the revision it was
+ * previewed against. Candidate content is shown as text, never as HTML.
+ */
+export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onImported }: Props) {
+  const t = useTranslations("authoring.qti");
+  const tq = useTranslations("common.questionTypes");
+  const locale = useLocale();
+  const describeFailure = useDescribeFailure();
+  const id = useId();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<QtiImportResult | null>(null);
+  const [error, setError] = useState("");
+  const [status, setStatus] = useState("");
+  const [announcement, setAnnouncement] = useState("");
+  const [pending, setPending] = useState<"check" | "import" | null>(null);
+  const size = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" }).format(
+    LIMITS.maxQtiPackageBytes / (1024 * 1024),
+  );
+  const canImport = !isLocked && !hasUnsavedChanges;
+
+  function send(zip: File, query: string) {
+    return callApi(`/api/admin/exams/${examId}/qti?${query}`, {
+      method: "POST",
+      text: { body: zip, contentType: "application/zip" },
+    });
+  }
+
+  async function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const chosen = event.target.files?.[0] ?? null;
+    setError("");
+    setStatus("");
+    setPreview(null);
+    setFile(null);
+    if (!chosen) return;
+    if (chosen.size > LIMITS.maxQtiPackageBytes) {
+      setError(t("tooLarge", { size }));
+      return;
+    }
+    setPending("check");
+    const response = await send(chosen, "dryRun=1");
+    setPending(null);
+    if (!response.ok) {
+      setError(describeFailure(response.failure));
+      return;
+    }
+    const result = response.body as QtiImportResult;
+    setFile(chosen);
+    setPreview(result);
+    setAnnouncement(
+      `${t("previewHeading", { count: result.summary.items })} ${t("previewSummary", {
+        ok: result.summary.ok,
+        unsupported: result.summary.unsupported,
+      })}`,
+    );
+  }
+
+  function reset() {
+    setAnnouncement("");
+    setFile(null);
+    setPreview(null);
+    if (fileRef.current) fileRef.current.value = "";
+  }
+
+  async function onImport() {
+    if (!file || !preview) return;
+    setError("");
+    setPending("import");
+    const skip = preview.summary.unsupported > 0 ? "&skipUnsupported=1" : "";
+    const response = await send(file, `revision=${revision}${skip}`);
+    setPending(null);
+    if (!response.ok) {
+      const details = response.failure.kind === "http" ? response.failure.details : undefined;
+      if (isImportResult(details)) setPreview(details);
+      setError(describeFailure(response.failure));
+      return;
+    }
+    const result = response.body as QtiImportResult;
+    reset();
+    if (result.exam) onImported(result.exam);
+    setStatus(t("imported", { count: result.summary.imported }));
+    requestAnimationFrame(() => statusRef.current?.focus());
+  }
+
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const headingId = `${id}-heading`;
+  const previewHeadingId = `${id}-preview-heading`;
+  const ok = preview?.summary.ok ?? 0;
+  const unsupported = preview?.summary.unsupported ?? 0;
+
+  return (
+    <section className={`${styles.section} ${styles.qtiSection}`} aria-labelledby={headingId}>
+      <h2 id={headingId}>{t("heading")}</h2>
+      <p className={styles.hint}>{t("intro")}</p>
+      <div className={styles.buttonRow}>
+        <a className="button" href={`/api/admin/exams/${examId}/qti`} download>
+          {t("export")}
+        </a>
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-file`}>{t("importLabel")}</label>
+        <input
+          id={`${id}-file`}
+          ref={fileRef}
+          type="file"
+          accept=".zip,application/zip"
+          disabled={!canImport || pending !== null}
+          aria-describedby={`${hintId} ${errorId}`}
+          aria-invalid={error !== "" ? true : undefined}
+          onChange={onFile}
+        />
+        <p className={styles.hint} id={hintId}>
+          {isLocked ? t("locked") : hasUnsavedChanges ? t("saveFirst") : t("fileHint", { size })}
+        </p>
+        <p className={styles.fieldError} id={errorId} role="alert">
+          {error}
+        </p>
+      </div>
+      <p role="status" aria-live="polite" tabIndex={-1} ref={statusRef}>
+        {pending === "check" ? t("checking") : status}
+      </p>
+
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+
+      {preview ? (
+        <div className={styles.editor} data-testid="qti-preview">
+          <h3 id={previewHeadingId}>{t("previewHeading", { count: preview.summary.items })}</h3>
+          <p>{t("previewSummary", { ok, unsupported })}</p>
+          <ol className={styles.qtiItems} aria-labelledby={previewHeadingId}>
+            {preview.items.map((item, index) => (
+              <PreviewRow
+                key={`${index}-${item.href}`}
+                item={item}
+                typeLabel={item.type ? tq(item.type) : t("unknownType")}
+              />
+            ))}
+          </ol>
+          <div className={styles.buttonRow}>
+            {ok > 0 ? (
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => void onImport()}
+                disabled={pending !== null || !canImport}
+                aria-busy={pending === "import"}
+              >
+                {pending === "import"
+                  ? t("importing")
+                  : unsupported > 0
+                    ? t("importSome", { ok, unsupported })
+                    : t("importAll", { count: ok })}
+              </button>
+            ) : (
+              <p className={styles.fieldError}>{t("nothingToImport")}</p>
+            )}
+            <button type="button" className="button" onClick={reset} disabled={pending !== null}>
+              {t("cancel")}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function PreviewRow({ item, typeLabel }: { item: QtiPreviewItem; typeLabel: string }) {
+  const t = useTranslations("authoring.qti");
+  const isOk = item.status === "ok";
+  return (
+    <li className={`${styles.qtiItem} ${isOk ? "" : styles.qtiItemUnsupported}`}>
+      <div className={styles.qtiItemHead}>
+        <span className={isOk ? styles.qtiOk : styles.qtiBad}>{isOk ? t("itemOk") : t("itemUnsupported")}</span>
+        <span>{typeLabel}</span>
+        <code className={styles.qtiDetail}>{item.identifier}</code>
+      </div>
+      {/* Imported text is shown as text: React escapes it, nothing is rendered as HTML. */}
+      <p className={styles.qtiPrompt}>{item.promptExcerpt || t("noPrompt")}</p>
+      {item.problem ? (
+        <p className={styles.hint}>
+          {t(`problems.${item.problem.code}`)}
+          {item.problem.detail ? (
+            <>
+              {" "}
+              <code className={styles.qtiDetail}>{item.problem.detail}</code>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </li>
+  );
+}
