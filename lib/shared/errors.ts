@@ -98,7 +98,10 @@ export const ERROR_STATUS = {
   TOO_MANY_SIGN_INS: 429,
   /** Something broke on our side. Never echoes internals. */
   INTERNAL: 500,
-  /** A dependency the request needs (the database) is unavailable; retry later. */
+  /**
+   * A dependency the request needs (the database) is unavailable, or it ended this request's transaction to
+   * break a deadlock or a lock wait (rolled back); retry after `Retry-After` seconds.
+   */
   UNAVAILABLE: 503,
 } as const;
 

@@ -18,6 +18,11 @@ import { findAttemptView } from "./attempt-view";
  * created with INSERT ... ON CONFLICT (enrollment_id) DO NOTHING, so two tabs or fifty parallel calls
  * all end on the one attempt the unique constraint allows. (Prisma's upsert would read-then-write and
  * can race into a unique violation; see prisma/prisma#3242.)
+ *
+ * The insert takes its locks in the lock order (docs/sync-protocol.md, "Lock order"): the exam FOR KEY
+ * SHARE, then the enrollment FOR SHARE, then the new row. Taking the exam's lock only at the end (the foreign
+ * key's check), with the enrollment already held, deadlocked with deleting the exam; taken first, it also
+ * makes an exam edit or delete that locks the exam FOR UPDATE wait for this attempt and count it.
  */
 export async function startAttempt(options: {
   examId: string;
@@ -27,22 +32,35 @@ export async function startAttempt(options: {
   // The session is bound to one enrollment of one exam; any other exam id does not exist for it.
   if (candidate.examId !== examId) throw new AppError("NOT_FOUND", "No such exam.");
 
-  const enrollment = await db.enrollment.findUnique({
-    where: { id: candidate.enrollmentId },
-    select: {
-      extraSeconds: true,
-      attempt: { select: { id: true } },
-      exam: { select: { status: true, durationSeconds: true, opensAt: true, closesAt: true } },
-    },
-  });
-  if (!enrollment) throw new AppError("NOT_FOUND", "No such exam.");
+  // One statement, so the enrollment and its exam are read together (an exam deleted meanwhile is simply gone).
+  const rows = await db.$queryRaw<
+    {
+      extra_seconds: number;
+      attempt_id: string | null;
+      status: string;
+      duration_seconds: number;
+      opens_at: Date | null;
+      closes_at: Date | null;
+    }[]
+  >`
+    SELECT en.extra_seconds, a.id::text AS attempt_id, x.status::text AS status, x.duration_seconds, x.opens_at,
+           x.closes_at
+    FROM enrollments en JOIN exams x ON x.id = en.exam_id LEFT JOIN attempts a ON a.enrollment_id = en.id
+    WHERE en.id = ${candidate.enrollmentId}::uuid`;
+  const row = rows[0];
+  if (!row) throw new AppError("NOT_FOUND", "No such exam.");
 
   // Resuming is always allowed, even after the exam closed: the candidate can still see their paper.
-  if (enrollment.attempt) {
-    return { attempt: await requireView(enrollment.attempt.id, candidate.enrollmentId), isNew: false };
+  if (row.attempt_id !== null) {
+    return { attempt: await requireView(row.attempt_id, candidate.enrollmentId), isNew: false };
   }
 
-  const { exam } = enrollment;
+  const exam = {
+    status: row.status,
+    durationSeconds: row.duration_seconds,
+    opensAt: row.opens_at,
+    closesAt: row.closes_at,
+  };
   const now = new Date();
   const availability = examAvailability(exam, now);
   if (availability === "closed") throw new AppError("EXAM_CLOSED", "This exam has closed.");
@@ -59,8 +77,8 @@ export async function startAttempt(options: {
 
   // The deadline counts the enrollment's extra seconds as they are when the row is written: the INSERT reads
   // them again under a share lock and writes nothing if a proctor's extension changed them since we read
-  // them (extend-candidate holds that row FOR UPDATE); then the deadline is computed again.
-  let extraSeconds = enrollment.extraSeconds;
+  // them (extend-candidate holds that row FOR NO KEY UPDATE); then the deadline is computed again.
+  let extraSeconds = row.extra_seconds;
   let deadline: Date;
   let created: { id: string } | undefined;
   for (let tries = 0; ; tries += 1) {
@@ -70,11 +88,14 @@ export async function startAttempt(options: {
       extraSeconds,
       closesAt: exam.closesAt,
     });
+    // The exam's CTE is materialised (it locks rows) and the insert reads from it, so its lock comes first.
     const inserted = await db.$queryRaw<{ id: string }[]>`
+      WITH exam AS MATERIALIZED (SELECT id FROM exams WHERE id = ${examId}::uuid FOR KEY SHARE)
       INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision)
-      SELECT ${randomUUID()}::uuid, e.id, ${examId}::uuid, 'in_progress', ${now}, ${deadline}, 0
-      FROM enrollments e WHERE e.id = ${candidate.enrollmentId}::uuid AND e.extra_seconds = ${extraSeconds}::int
-      FOR SHARE
+      SELECT ${randomUUID()}::uuid, e.id, exam.id, 'in_progress', ${now}, ${deadline}, 0
+      FROM exam JOIN enrollments e ON e.exam_id = exam.id
+      WHERE e.id = ${candidate.enrollmentId}::uuid AND e.extra_seconds = ${extraSeconds}::int
+      FOR SHARE OF e
       ON CONFLICT (enrollment_id) DO NOTHING
       RETURNING id::text AS id`;
     created = inserted[0];
@@ -105,7 +126,8 @@ export async function startAttempt(options: {
     where: { enrollmentId: candidate.enrollmentId },
     select: { id: true },
   });
-  if (!existing) throw new Error("attempt vanished after a conflicting insert");
+  // No attempt and nothing inserted: the exam (and the enrollment with it) was deleted meanwhile.
+  if (!existing) throw new AppError("NOT_FOUND", "No such exam.");
   return { attempt: await requireView(existing.id, candidate.enrollmentId), isNew: false };
 }
 

@@ -23,6 +23,10 @@ export type EnrolledCandidate = {
  * existing enrollment (and the same join link) is returned, with its name and extra time updated to
  * the new values. The response has one entry per input entry, in input order; an email repeated within
  * the request resolves to the same enrollment, and the last entry for it decides name and extra time.
+ *
+ * Locks in the lock order (docs/sync-protocol.md, "Lock order"): the exam FOR KEY SHARE first, then the
+ * enrollment rows in email order. Taking the exam's lock only at the end (the foreign key's check) while
+ * holding enrollment rows deadlocked with deleting the exam, and rows in input order with another import.
  */
 export async function enrollCandidates(options: {
   examId: string;
@@ -50,8 +54,9 @@ export async function enrollCandidates(options: {
   }
 
   const rows = await db.$transaction(async (tx) => {
-    const exam = await tx.exam.findUnique({ where: { id: examId }, select: { id: true } });
-    if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid FOR KEY SHARE`;
+    if (!locked[0]) throw new AppError("NOT_FOUND", "No such exam.");
     // One statement for the whole roster; ON CONFLICT keeps the existing id (and so the same join link).
     const result = await tx.$queryRaw<
       { id: string; email: string; name: string; extra_seconds: number; token_generation: number }[]
@@ -60,6 +65,7 @@ export async function enrollCandidates(options: {
       SELECT input.id, ${examId}::uuid, input.name, input.email, input.hash, input.extra
       FROM unnest(${ids}::uuid[], ${names}::text[], ${emails}::text[], ${hashes}::text[], ${extras}::int[])
         AS input(id, name, email, hash, extra)
+      ORDER BY input.email COLLATE "C"
       ON CONFLICT (exam_id, email) DO UPDATE SET name = EXCLUDED.name, extra_seconds = EXCLUDED.extra_seconds
       RETURNING id::text AS id, email, name, extra_seconds, token_generation`;
     await recordAuditEvent({ actor, action: "candidates.enrolled", examId, data: { count: result.length } }, tx);

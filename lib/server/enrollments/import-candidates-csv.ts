@@ -83,6 +83,8 @@ function refused(result: CsvImportResult): AppError {
  *    so two admins importing at once end with one enrollment per email (the unique key decides, not a
  *    read). A line someone else enrolled between 2 and 4 is read back under that same key: the same
  *    name and time make it `unchanged`; anything else is a conflict and the transaction rolls back (3).
+ *    Locks in the lock order (docs/sync-protocol.md, "Lock order"): the exam FOR KEY SHARE first, then the
+ *    new rows in email order, so a delete of the exam or another import never waits on us the other way round.
  */
 export async function importCandidatesCsv(options: {
   examId: string;
@@ -117,6 +119,9 @@ export async function importCandidatesCsv(options: {
   const ids = fresh.map(() => randomUUID());
   return db.$transaction(
     async (tx) => {
+      const locked = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid FOR KEY SHARE`;
+      if (!locked[0]) throw new AppError("NOT_FOUND", "No such exam.");
       const inserted = await tx.$queryRaw<{ id: string; email: string }[]>`
         INSERT INTO enrollments (id, exam_id, name, email, join_token_hash, extra_seconds)
         SELECT input.id, ${examId}::uuid, input.name, input.email, input.hash, input.extra
@@ -124,6 +129,7 @@ export async function importCandidatesCsv(options: {
                     ${ids.map((id) => hashJoinToken(deriveJoinToken(id, 1)))}::text[],
                     ${fresh.map((line) => line.extraSeconds ?? 0)}::int[])
           AS input(id, name, email, hash, extra)
+        ORDER BY input.email COLLATE "C"
         ON CONFLICT (exam_id, email) DO NOTHING
         RETURNING id::text AS id, email`;
       const insertedIds = new Map(inserted.map((row) => [row.email, row.id]));

@@ -8,8 +8,9 @@ import { db } from "../db/client";
 /**
  * Deletes an exam nobody has started (its questions, enrollments and join links go with it). Once an attempt
  * exists the exam is evidence: 409 EXAM_HAS_ATTEMPTS, nothing deleted. The exam row is locked `FOR UPDATE`
- * first, which waits for any attempt being inserted (its foreign key holds a key-share lock), so the count
- * that decides is exact.
+ * first, which waits for any attempt or enrollment being inserted (start-attempt.ts and the roster imports
+ * take the exam FOR KEY SHARE before anything else), so the count that decides is exact. The cascade then
+ * locks the exam's rows below it: the lock order (docs/sync-protocol.md, "Lock order").
  */
 export async function deleteExam(options: { examId: string; actor: AuditActor }): Promise<void> {
   const { examId, actor } = options;

@@ -118,8 +118,9 @@ async function replaceQuestions(tx: Tx, examId: string, planned: Planned[]): Pro
  * 1. `UPDATE exams SET revision = revision + 1 WHERE id = $1 AND revision = $based_on`: one statement, so of
  *    two edits based on the same revision exactly one matches; the other waits for the row lock, re-reads the
  *    row, matches nothing and becomes 409 EDIT_CONFLICT with the winner's exam. Nothing else is written.
- * 2. `SELECT … FOR UPDATE` on the exam: a candidate's attempt insert holds a key-share lock on the exam row
- *    (its foreign key) until it commits, so this waits for it and the attempt count below is exact.
+ * 2. `SELECT … FOR UPDATE` on the exam: a candidate's start takes a key-share lock on the exam row before
+ *    it inserts the attempt (start-attempt.ts) and holds it until it commits, so this waits for it and the
+ *    attempt count below is exact. The exam is the first lock of the lock order (docs/sync-protocol.md).
  * 3. The merged exam is checked: the window, the question ids, the structure once attempts exist
  *    (QUESTIONS_LOCKED), the status transition (STATUS_TRANSITION_REFUSED) and, when publishing, everything
  *    publishing needs (PUBLISH_CHECK_FAILED). Any refusal rolls back step 1 too.

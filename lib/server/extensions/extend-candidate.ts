@@ -55,7 +55,7 @@ type StoredExtension = {
  * that `target` is in an exam it may see. In one locked-attempt transaction (with-locked-attempt.ts; a row
  * held past its lock timeout is 409 REQUEST_IN_PROGRESS):
  *
- * 1. Lock the enrollment row: extensions of one candidate run one after another, so the same
+ * 1. Lock the enrollment row (FOR NO KEY UPDATE): extensions of one candidate run one after another, so the same
  *    Idempotency-Key is looked up and written by one of them at a time (the unique
  *    (enrollment_id, request_key) is the backstop), and a start racing us has either committed (we see
  *    its attempt) or waits for us (start-attempt reads extra_seconds under a share lock).
@@ -111,9 +111,11 @@ async function changeExtraTime(
   const by = actorLabel(caller);
 
   const result = await withAttemptLocks(async ({ tx, lock }): Promise<ExtraTimeChange> => {
-    // 1.
+    // 1. FOR NO KEY UPDATE, not FOR UPDATE: a submit holding the attempt row key-share-locks this enrollment
+    //    through its foreign key when it updates the attempt a second time (docs/sync-protocol.md, "Lock
+    //    order"); FOR UPDATE would make it wait for us while we wait for its attempt: a deadlock.
     const locked = await tx.$queryRaw<{ id: string; extra_seconds: number }[]>`
-      SELECT id::text AS id, extra_seconds FROM enrollments WHERE id = ${target.enrollmentId}::uuid FOR UPDATE`;
+      SELECT id::text AS id, extra_seconds FROM enrollments WHERE id = ${target.enrollmentId}::uuid FOR NO KEY UPDATE`;
     if (!locked[0]) throw new AppError("NOT_FOUND", "No such candidate.");
     if (options.totalExtraSeconds !== undefined) seconds = options.totalExtraSeconds - locked[0].extra_seconds;
 

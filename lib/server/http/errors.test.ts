@@ -3,7 +3,7 @@ import { z } from "zod";
 
 import { AppError } from "@/lib/shared/errors";
 
-import { errorResponse } from "./errors";
+import { appErrorResponse, errorResponse, toAppError } from "./errors";
 
 describe("errorResponse", () => {
   it("renders AppErrors with their status and headers", async () => {
@@ -74,6 +74,27 @@ describe("errorResponse", () => {
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("2");
     spy.mockRestore();
+  });
+
+  it("answers a deadlock 503 with Retry-After: 1, logged at warn (not error) with the operation", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const failure = toAppError(Object.assign(new Error("deadlock detected"), { code: "40P01" }), {
+      operation: "POST /api/attempts/x/answers",
+    });
+    const response = appErrorResponse(failure);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect((await response.json()).error.code).toBe("UNAVAILABLE");
+    expect(error).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledOnce();
+    expect(JSON.parse(String(warn.mock.calls[0]![0]))).toMatchObject({
+      level: "warn",
+      operation: "POST /api/attempts/x/answers",
+      conflict: "deadlock",
+    });
+    warn.mockRestore();
+    error.mockRestore();
   });
 
   it("still answers 500 for a query error that is not an outage", async () => {

@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import { AppError, validationError } from "@/lib/shared/errors";
 
+import { transientConflictOf } from "../db/errors";
 import { log } from "../log";
 
 // Postgres away or on its way back, an outage to wait out (503 + Retry-After) rather than a bug (500).
@@ -28,11 +29,25 @@ function isDatabaseUnavailable(error: unknown): boolean {
  * What a thrown value answers as: an AppError as it is, a zod error as 422, a database outage or overload
  * as 503 with Retry-After, anything else as 500. The last two are logged with a request id, which the
  * body's `details.requestId` repeats so a report can be matched to its log line; a 500 never echoes internals.
+ *
+ * A transaction Postgres ended to break a deadlock, a serialization failure or an expired lock timeout
+ * (db/errors.ts, transientConflictOf) was rolled back and succeeds when sent again: 503 UNAVAILABLE with
+ * `Retry-After: 1`, which every sync client retries (lib/shared/backoff.ts), logged at warn with `operation`
+ * (the request's method and path) so a deadlock is still seen and traced to its lock order
+ * (docs/sync-protocol.md, "Lock order").
  */
-export function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown, context: { operation?: string } = {}): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof z.ZodError) return validationError(error);
   const requestId = randomUUID();
+  const conflict = transientConflictOf(error);
+  if (conflict) {
+    log.warn("database conflict, answered 503 to retry", { requestId, operation: context.operation, conflict, error });
+    return new AppError("UNAVAILABLE", "The service was briefly busy. Retry in a moment.", {
+      details: { requestId },
+      headers: { "Retry-After": "1" },
+    });
+  }
   if (isDatabaseUnavailable(error)) {
     log.error("database unavailable", { requestId, error });
     return new AppError("UNAVAILABLE", "The service is briefly unavailable. Retry in a few seconds.", {

@@ -228,7 +228,7 @@ export function route<
       });
     } catch (error) {
       // 5.
-      failure = toAppError(error);
+      failure = toAppError(error, { operation: `${request.method} ${new URL(request.url).pathname}` });
       response = appErrorResponse(failure);
     }
 
