@@ -1,0 +1,161 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getTimeZone, getTranslations } from "next-intl/server";
+
+import { AuditLog } from "@/components/admin/audit-log";
+import { ClientMessages } from "@/components/i18n/client-messages";
+import { TimeZoneNote } from "@/components/i18n/time-zone-note";
+import { StaffHeader } from "@/components/site-header";
+import { listAuditEvents } from "@/lib/server/audit/list-audit-events";
+import { requireStaff } from "@/lib/server/auth/current-principal";
+import { listExams } from "@/lib/server/exams/list-exams";
+import { listStaffUsers } from "@/lib/server/staff/list-staff-users";
+import { AUDIT_ACTIONS } from "@/lib/shared/audit-actions";
+import { AUDIT_PAGE_DEFAULT, AuditQuerySchema } from "@/lib/shared/schemas/audit";
+import { zonedInputToInstant } from "@/lib/shared/zoned-time";
+
+import styles from "./audit.module.css";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("audit");
+  return { title: t("title") };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The page's filters as they stand in its URL: dates are the reader's calendar days, `to` inclusive. */
+type PageFilters = { examId: string; actorId: string; action: string; from: string; to: string };
+
+function readFilters(params: Record<string, string | string[] | undefined>): PageFilters {
+  const one = (key: string) => {
+    const value = params[key];
+    return (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
+  };
+  return { examId: one("examId"), actorId: one("actorId"), action: one("action"), from: one("from"), to: one("to") };
+}
+
+/** The day after a `YYYY-MM-DD` date, so an inclusive "to" day becomes an exclusive instant. */
+function nextDay(date: string): string {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+/** The API's query for the page's filters, or null when a filter is not valid. */
+function apiQueryOf(filters: PageFilters, timeZone: string): URLSearchParams | null {
+  const query = new URLSearchParams();
+  if (filters.examId) query.set("examId", filters.examId);
+  if (filters.actorId) query.set("actorId", filters.actorId);
+  if (filters.action) query.set("action", filters.action);
+  for (const [key, date] of [
+    ["from", filters.from],
+    ["to", filters.to ? nextDay(filters.to) : ""],
+  ] as const) {
+    if (!date) continue;
+    const instant = DATE.test(date) ? zonedInputToInstant(`${date}T00:00`, timeZone) : null;
+    if (!instant) return null;
+    query.set(key, instant.toISOString());
+  }
+  return query;
+}
+
+/** Admins read who did what and when, filter it (the filters live in the URL), and download it as CSV. */
+export default async function AuditPage({ searchParams }: Props) {
+  const staff = await requireStaff({ path: "/admin/audit", role: "admin" });
+  const filters = readFilters(await searchParams);
+  const timeZone = (await getTimeZone()) ?? "UTC";
+  const apiQuery = apiQueryOf(filters, timeZone);
+  const parsed = apiQuery ? AuditQuerySchema.safeParse(Object.fromEntries(apiQuery)) : null;
+  const [t, tKinds, exams, people] = await Promise.all([
+    getTranslations("audit"),
+    getTranslations("audit.kinds"),
+    listExams({ staff }),
+    listStaffUsers(),
+  ]);
+  const page = parsed?.success ? await listAuditEvents({ query: parsed.data, limit: AUDIT_PAGE_DEFAULT }) : null;
+  const csvQuery = new URLSearchParams(apiQuery ?? undefined);
+  csvQuery.set("format", "csv");
+
+  return (
+    <>
+      <StaffHeader staff={staff} current="audit" />
+      <main className="page">
+        <h1>{t("title")}</h1>
+        <p className="muted">{t("intro")}</p>
+
+        <form className={styles.filters} method="get" action="/admin/audit">
+          <fieldset>
+            <legend>{t("filters.legend")}</legend>
+            <div className="field">
+              <label htmlFor="audit-exam">{t("filters.exam")}</label>
+              <select id="audit-exam" name="examId" defaultValue={filters.examId}>
+                <option value="">{t("filters.anyExam")}</option>
+                {exams.map((exam) => (
+                  <option key={exam.id} value={exam.id}>
+                    {exam.title}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="audit-person">{t("filters.person")}</label>
+              <select id="audit-person" name="actorId" defaultValue={filters.actorId}>
+                <option value="">{t("filters.anyone")}</option>
+                {people.map((person) => (
+                  <option key={person.id} value={person.id}>
+                    {person.name} ({person.email})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="audit-kind">{t("filters.kind")}</label>
+              <select id="audit-kind" name="action" defaultValue={filters.action}>
+                <option value="">{t("filters.anyKind")}</option>
+                {AUDIT_ACTIONS.map((action) => (
+                  <option key={action} value={action}>
+                    {tKinds(action)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="audit-from">{t("filters.from")}</label>
+              <input id="audit-from" name="from" type="date" defaultValue={filters.from} />
+            </div>
+            <div className="field">
+              <label htmlFor="audit-to">{t("filters.to")}</label>
+              <input id="audit-to" name="to" type="date" defaultValue={filters.to} />
+            </div>
+            <div className={styles.actions}>
+              <button type="submit" className="button button--primary">
+                {t("filters.apply")}
+              </button>
+              <Link href="/admin/audit">{t("filters.clear")}</Link>
+            </div>
+          </fieldset>
+        </form>
+
+        {page === null ? (
+          <p className="notice notice--warn" role="alert">
+            {t("filters.invalid")}
+          </p>
+        ) : (
+          <>
+            <p className={styles.download}>
+              <a className="button" href={`/api/admin/audit?${csvQuery.toString()}`} download>
+                {t("download")}
+              </a>{" "}
+              <span className="muted">{t("downloadNote")}</span>
+            </p>
+            <TimeZoneNote />
+            <ClientMessages namespaces={["audit"]}>
+              <AuditLog key={apiQuery?.toString() ?? ""} initial={page} apiQuery={apiQuery?.toString() ?? ""} />
+            </ClientMessages>
+          </>
+        )}
+      </main>
+    </>
+  );
+}
