@@ -9,6 +9,8 @@ import { auditActorName, describeAuditEntry } from "@/lib/shared/describe-audit-
 import { formatInstant } from "@/lib/shared/format";
 import type { AuditPage } from "@/lib/shared/schemas/audit";
 
+import styles from "./audit-log.module.css";
+
 /**
  * The audit log's entries, newest first: a table on a laptop, a card per entry on a phone. "Load more" asks
  * the API for the page after the last one shown, with the same filters.
@@ -60,12 +62,12 @@ export function AuditLog({ initial, apiQuery }: { initial: AuditPage; apiQuery: 
             {entries.map((entry) => (
               <tr key={entry.id}>
                 <th scope="row">{describeAuditEntry(entry, t, tc, locale)}</th>
-                <td data-label={cols.when}>
+                <td data-label={cols.when} className={styles.when}>
                   <time dateTime={entry.at}>{formatInstant(entry.at, locale, timeZone)}</time>
                 </td>
                 <td data-label={cols.who}>
                   {auditActorName(entry, t)}
-                  {entry.actor.email ? <span className="muted email-cell"> {entry.actor.email}</span> : null}
+                  {entry.actor.email ? <span className={`muted ${styles.email}`}>{entry.actor.email}</span> : null}
                 </td>
                 <td data-label={cols.exam}>{entry.examTitle ?? ""}</td>
               </tr>

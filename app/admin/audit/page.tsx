@@ -11,8 +11,8 @@ import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";
 import { listStaffUsers } from "@/lib/server/staff/list-staff-users";
 import { AUDIT_ACTIONS } from "@/lib/shared/audit-actions";
-import { AUDIT_PAGE_DEFAULT, AuditQuerySchema } from "@/lib/shared/schemas/audit";
-import { zonedInputToInstant } from "@/lib/shared/zoned-time";
+import { auditApiQuery, readAuditPageFilters } from "@/lib/shared/audit-page-filters";
+import { AUDIT_PAGE_DEFAULT, auditQueryInput, AuditQuerySchema } from "@/lib/shared/schemas/audit";
 
 import styles from "./audit.module.css";
 
@@ -23,50 +23,13 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The page's filters as they stand in its URL: dates are the reader's calendar days, `to` inclusive. */
-type PageFilters = { examId: string; actorId: string; action: string; from: string; to: string };
-
-function readFilters(params: Record<string, string | string[] | undefined>): PageFilters {
-  const one = (key: string) => {
-    const value = params[key];
-    return (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
-  };
-  return { examId: one("examId"), actorId: one("actorId"), action: one("action"), from: one("from"), to: one("to") };
-}
-
-/** The day after a `YYYY-MM-DD` date, so an inclusive "to" day becomes an exclusive instant. */
-function nextDay(date: string): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
-}
-
-/** The API's query for the page's filters, or null when a filter is not valid. */
-function apiQueryOf(filters: PageFilters, timeZone: string): URLSearchParams | null {
-  const query = new URLSearchParams();
-  if (filters.examId) query.set("examId", filters.examId);
-  if (filters.actorId) query.set("actorId", filters.actorId);
-  if (filters.action) query.set("action", filters.action);
-  for (const [key, date] of [
-    ["from", filters.from],
-    ["to", filters.to ? nextDay(filters.to) : ""],
-  ] as const) {
-    if (!date) continue;
-    const instant = DATE.test(date) ? zonedInputToInstant(`${date}T00:00`, timeZone) : null;
-    if (!instant) return null;
-    query.set(key, instant.toISOString());
-  }
-  return query;
-}
-
 /** Admins read who did what and when, filter it (the filters live in the URL), and download it as CSV. */
 export default async function AuditPage({ searchParams }: Props) {
   const staff = await requireStaff({ path: "/admin/audit", role: "admin" });
-  const filters = readFilters(await searchParams);
+  const filters = readAuditPageFilters(await searchParams);
   const timeZone = (await getTimeZone()) ?? "UTC";
-  const apiQuery = apiQueryOf(filters, timeZone);
-  const parsed = apiQuery ? AuditQuerySchema.safeParse(Object.fromEntries(apiQuery)) : null;
+  const apiQuery = auditApiQuery(filters, timeZone);
+  const parsed = apiQuery ? AuditQuerySchema.safeParse(auditQueryInput(apiQuery)) : null;
   const [t, tKinds, exams, people] = await Promise.all([
     getTranslations("audit"),
     getTranslations("audit.kinds"),

@@ -1,3 +1,5 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import Papa from "papaparse";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -14,6 +16,7 @@ import { POST as resetPasswordRoute } from "@/app/api/admin/staff/[staffId]/pass
 import { POST as extendRoute } from "@/app/api/proctor/attempts/[attemptId]/extend/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { db } from "@/lib/server/db/client";
+import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
 import type { AuditAction } from "@/lib/shared/audit-actions";
 import type { AuditEntry, AuditPage } from "@/lib/shared/schemas/audit";
 import { startedAttempt } from "@/test-support/server/attempts";
@@ -391,6 +394,24 @@ describe("GET /api/admin/audit", () => {
     expect(new Set(seen.map((entry) => entry.id)).size).toBe(6);
     const times = seen.map((entry) => entry.at);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it("answers what the OpenAPI document says, entries and refusals", async () => {
+    const document = buildOpenApiDocument();
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document.components.schemas.ErrorBody!, "#/components/schemas/ErrorBody");
+    const responses = document.paths["/api/admin/audit"]?.get?.responses;
+    const schemaOf = (status: number) =>
+      responses?.[String(status)]?.content?.["application/json"]?.schema as JsonSchema;
+    const exam = await createExam();
+    const page = await audit(`examId=${exam.id}`);
+    const validPage = ajv.compile(schemaOf(200));
+    expect(validPage(page.body), JSON.stringify(validPage.errors)).toBe(true);
+    expect(page.body.entries).toHaveLength(1);
+    const refused = await audit("limit=0");
+    const validRefusal = ajv.compile(schemaOf(422));
+    expect(validRefusal(refused.body), JSON.stringify(validRefusal.errors)).toBe(true);
   });
 
   it("refuses bad filters with 422 in the error body, naming the field", async () => {
