@@ -96,5 +96,32 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       expect(lines[1]).toContain(admin.email);
       expect(lines[1]).toContain(lee.email);
     });
+
+    test("a long log shows its newest entries first and the rest on “Load more”", async ({
+      page,
+      context,
+      createExam,
+      createStaff,
+      signIn,
+      sql,
+    }) => {
+      const exam = await createExam();
+      const admin = await createStaff("admin");
+      await signIn(context, admin);
+      // 60 automatic submissions, a minute apart: more than one page.
+      await sql.query(
+        `INSERT INTO audit_events (id, at, actor_type, action, exam_id, data)
+         SELECT gen_random_uuid(), now() - make_interval(mins => n), 'system', 'attempt.submitted', $1::uuid, '{}'
+         FROM generate_series(1, 60) AS n`,
+        [exam.id],
+      );
+      await page.goto(`/admin/audit?examId=${exam.id}&action=attempt.submitted`);
+      const log = page.getByRole("region", { name: m.tableLabel });
+      await expect(log.getByRole("rowheader")).toHaveCount(50);
+      await page.getByRole("button", { name: m.loadMore }).click();
+      await expect(log.getByRole("rowheader")).toHaveCount(60);
+      await expect(page.getByRole("button", { name: m.loadMore })).toHaveCount(0);
+      await expect(page.getByText(m.end)).toBeVisible();
+    });
   });
 }
