@@ -10,7 +10,7 @@ export type AuditActor =
 /**
  * Appends one row to the audit trail, inside the caller's transaction when it passes `client`, so the entry
  * exists exactly when the change does. Rows are never updated or deleted: a trigger refuses it
- * (prisma/migrations/20261201160000_audit_log).
+ * (prisma/migrations/20261201160000_audit_log, ADR 014).
  */
 export async function recordAuditEvent(
   options: {

@@ -15,6 +15,7 @@ import { PATCH as updateStaffRoute } from "@/app/api/admin/staff/[staffId]/route
 import { POST as resetPasswordRoute } from "@/app/api/admin/staff/[staffId]/password-reset/route";
 import { POST as extendRoute } from "@/app/api/proctor/attempts/[attemptId]/extend/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
+import { POST as bulkExtendRoute } from "@/app/api/proctor/exams/[examId]/extend/route";
 import { db } from "@/lib/server/db/client";
 import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
 import type { AuditAction } from "@/lib/shared/audit-actions";
@@ -215,6 +216,45 @@ const ACTIONS: { action: AuditAction; perform: () => Promise<Performed> }[] = [
     },
   },
   {
+    // An admin raising a candidate's extra time before they start: the extension waits for the start.
+    action: "attempt.extended",
+    perform: async () => {
+      const exam = await createExam();
+      const [candidate] = await enroll(exam.id);
+      const response = await call(updateCandidateRoute, {
+        method: "PATCH",
+        params: { examId: exam.id, enrollmentId: candidate!.id },
+        ...asAdmin(),
+        json: { extraSeconds: 900 },
+      });
+      expect(response.status, response.text).toBe(200);
+      return {
+        examId: exam.id,
+        expected: {
+          candidate: expect.objectContaining({ id: candidate!.id }),
+          data: expect.objectContaining({ seconds: 900, pendingStart: true }),
+        },
+      };
+    },
+  },
+  {
+    // The same extension for a selection of candidates, from the dashboard.
+    action: "attempt.extended",
+    perform: async () => {
+      const attempt = await startedAttempt();
+      const response = await call(bulkExtendRoute, {
+        params: { examId: attempt.examId },
+        ...asAdmin(),
+        json: { enrollmentIds: [attempt.enrollmentId], seconds: 300, reason: "late start in room 2" },
+      });
+      expect(response.status, response.text).toBe(200);
+      return {
+        examId: attempt.examId,
+        expected: { attemptId: attempt.attemptId, data: expect.objectContaining({ seconds: 300 }) },
+      };
+    },
+  },
+  {
     action: "attempt.force_submitted",
     perform: async () => {
       const attempt = await startedAttempt();
@@ -308,7 +348,7 @@ const ACTIONS: { action: AuditAction; perform: () => Promise<Performed> }[] = [
 ];
 
 describe("every staff action is in the audit log once, with its actor", () => {
-  it.each(ACTIONS)("$action", async ({ action, perform }) => {
+  it.each(ACTIONS)("$action, case %#", async ({ action, perform }) => {
     const since = new Date(Date.now() - 1000).toISOString();
     const performed = await perform();
     const query = new URLSearchParams({ actorId: admin.id, action, from: since });
