@@ -122,6 +122,13 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(log.getByRole("rowheader")).toHaveCount(60);
       await expect(page.getByRole("button", { name: m.loadMore })).toHaveCount(0);
       await expect(page.getByText(m.end)).toBeVisible();
+
+      // Deleting the exam keeps its log, still filtered by it and still named.
+      const deleted = await page.request.delete(`/api/admin/exams/${exam.id}`);
+      expect(deleted.status(), await deleted.text()).toBe(204);
+      await page.reload();
+      await expect(log.getByRole("rowheader")).toHaveCount(50);
+      await expect(page.getByLabel(m.filters.exam).locator("option:checked")).toHaveText(exam.title);
     });
   });
 }

@@ -54,6 +54,10 @@ export default async function AuditPage({ searchParams }: Props) {
               <label htmlFor="audit-exam">{t("filters.exam")}</label>
               <select id="audit-exam" name="examId" defaultValue={filters.examId}>
                 <option value="">{t("filters.anyExam")}</option>
+                {filters.examId && !exams.some((exam) => exam.id === filters.examId) ? (
+                  // A deleted exam (or an id typed into the URL): its log is still shown, under its id.
+                  <option value={filters.examId}>{page?.entries[0]?.examTitle ?? filters.examId}</option>
+                ) : null}
                 {exams.map((exam) => (
                   <option key={exam.id} value={exam.id}>
                     {exam.title}
@@ -65,6 +69,10 @@ export default async function AuditPage({ searchParams }: Props) {
               <label htmlFor="audit-person">{t("filters.person")}</label>
               <select id="audit-person" name="actorId" defaultValue={filters.actorId}>
                 <option value="">{t("filters.anyone")}</option>
+                {filters.actorId && !people.some((person) => person.id === filters.actorId) ? (
+                  // A candidate, or a deleted account: the API filters by any actor's id.
+                  <option value={filters.actorId}>{page?.entries[0]?.actor.name ?? filters.actorId}</option>
+                ) : null}
                 {people.map((person) => (
                   <option key={person.id} value={person.id}>
                     {person.name} ({person.email})
