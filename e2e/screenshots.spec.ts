@@ -453,3 +453,48 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Audit log (issue 14) ------------------------------------------------------------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Audit log screenshots at ${viewport.name} width, ${locale}`, () => {
+      test("the audit log, all and filtered", async ({ browser, createStaff, createExam, enrollCandidate, signIn }) => {
+        test.setTimeout(90_000);
+        const isChinese = locale === "zh-CN";
+        const exam = await createExam({
+          title: isChinese ? `网络基础 — 期末考试（${viewport.name} 审计）` : `Networking 101 (${viewport.name} audit)`,
+        });
+        const first = await enrollCandidate(exam.id, { name: isChinese ? "王伟" : "Ada Lovelace", extraSeconds: 900 });
+        const second = await enrollCandidate(exam.id, { name: isChinese ? "李娜" : "Grace Hopper" });
+        const admin = await createStaff("admin");
+        const proctor = await createStaff("proctor");
+        const context = await browser.newContext({
+          ...viewport.use,
+          locale,
+          timezoneId: isChinese ? "Asia/Shanghai" : "Europe/London",
+        });
+        try {
+          await signIn(context, admin);
+          const api = context.request;
+          const base = `/api/admin/exams/${exam.id}`;
+          expect(
+            (await api.post(`${base}/candidates/${second.id}/join-link`, { data: { action: "revoke" } })).ok(),
+          ).toBe(true);
+          expect((await api.patch(`${base}/candidates/${first.id}`, { data: { extraSeconds: 300 } })).ok()).toBe(true);
+          expect((await api.put(`${base}/proctors/${proctor.id}`)).ok()).toBe(true);
+          expect((await api.patch(base, { data: { revision: 1, status: "closed" } })).ok()).toBe(true);
+
+          const page = await context.newPage();
+          await page.goto(`/admin/audit?examId=${exam.id}`);
+          await expect(page.getByRole("rowheader").first()).toBeVisible();
+          await capture(page, viewport.name, `${isChinese ? "zh-" : ""}admin-audit-log`);
+          await page.goto(`/admin/audit?examId=${exam.id}&action=enrollment.join_link_revoked`);
+          await expect(page.getByRole("rowheader")).toHaveCount(1);
+          await capture(page, viewport.name, `${isChinese ? "zh-" : ""}admin-audit-log-filtered`);
+        } finally {
+          await context.close();
+        }
+      });
+    });
+  }
+}

@@ -2,6 +2,7 @@ import type { AppLocale } from "@/lib/shared/i18n/locales";
 
 import enApidocs from "./en/apidocs.json";
 import enAccount from "./en/account.json";
+import enAudit from "./en/audit.json";
 import enAuthoring from "./en/authoring.json";
 import enCandidate from "./en/candidate.json";
 import enCommon from "./en/common.json";
@@ -12,6 +13,7 @@ import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhAccount from "./zh-CN/account.json";
+import zhAudit from "./zh-CN/audit.json";
 import zhAuthoring from "./zh-CN/authoring.json";
 import zhCandidate from "./zh-CN/candidate.json";
 import zhCommon from "./zh-CN/common.json";
@@ -34,6 +36,7 @@ import zhStaff from "./zh-CN/staff.json";
  * - enrollment: the admin's candidates page (add, CSV import, join links, extra time) and join slips
  * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
  * - authoring: the exam editor, its preview, and the status and actions of an exam
+ * - audit: the admin's audit log page (/admin/audit): filters, and one sentence per kind of event
  */
 export const MESSAGES = {
   en: {
@@ -47,6 +50,7 @@ export const MESSAGES = {
     enrollment: enEnrollment,
     account: enAccount,
     authoring: enAuthoring,
+    audit: enAudit,
   },
   "zh-CN": {
     common: zhCommon,
@@ -59,6 +63,7 @@ export const MESSAGES = {
     enrollment: zhEnrollment,
     account: zhAccount,
     authoring: zhAuthoring,
+    audit: zhAudit,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

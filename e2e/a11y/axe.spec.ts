@@ -303,3 +303,40 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Audit log (issue 14) ------------------------------------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, audit log, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 120_000 });
+
+    test("the audit log with entries, filtered to nothing, and with invalid filters", async ({
+      page,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id);
+      await signIn(page.context(), admin);
+      const revoked = await page.request.post(`/api/admin/exams/${exam.id}/candidates/${candidate.id}/join-link`, {
+        data: { action: "revoke" },
+      });
+      expect(revoked.status()).toBe(200);
+
+      await page.goto(`/admin/audit?examId=${exam.id}`);
+      await expect(page.getByRole("rowheader").first()).toBeVisible();
+      await expectAccessible(page, "audit log", locale);
+
+      await page.goto(`/admin/audit?examId=${exam.id}&action=staff.disabled`);
+      await expect(page.getByRole("rowheader")).toHaveCount(0);
+      await expectAccessible(page, "audit log, nothing matches", locale);
+
+      await page.goto("/admin/audit?from=2026-12-02&to=2026-12-01");
+      await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toBeVisible();
+      await expectAccessible(page, "audit log, invalid filters", locale);
+    });
+  });
+}

@@ -1,15 +1,21 @@
 import "server-only";
 
+import type { AuditAction } from "@/lib/shared/audit-actions";
+
 import { db, type Prisma } from "../db/client";
 
 export type AuditActor =
   { type: "staff"; id: string } | { type: "candidate"; id: string } | { type: "api-token" } | { type: "system" };
 
-/** Appends one row to the audit trail. Audit rows are never updated or deleted by the app. */
+/**
+ * Appends one row to the audit trail, inside the caller's transaction when it passes `client`, so the entry
+ * exists exactly when the change does. Rows are never updated or deleted: a trigger refuses it
+ * (prisma/migrations/20261201160000_audit_log, ADR 014).
+ */
 export async function recordAuditEvent(
   options: {
     actor: AuditActor;
-    action: string;
+    action: AuditAction;
     examId?: string;
     enrollmentId?: string;
     attemptId?: string;

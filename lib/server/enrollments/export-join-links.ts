@@ -2,12 +2,9 @@ import "server-only";
 
 import Papa from "papaparse";
 
-import { listCandidates } from "./list-candidates";
+import { inertCsvCell as inert } from "@/lib/shared/csv-cell";
 
-/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is kept as text with a leading quote. */
-function inert(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+import { listCandidates } from "./list-candidates";
 
 /**
  * The exam's join links as CSV (`name,email,extra_minutes,join_url`), UTF-8 with a byte order mark so

@@ -3,6 +3,7 @@ import "server-only";
 import { z } from "zod";
 
 import type { ErrorCode } from "@/lib/shared/errors";
+import { AuditQuerySchema } from "@/lib/shared/schemas/audit";
 import { JoinSessionSchema, StaffSignInSchema } from "@/lib/shared/schemas/auth";
 import { EmergencyExportFileSchema } from "@/lib/shared/schemas/emergency-export";
 import {
@@ -31,6 +32,7 @@ import type { Access } from "../http/route";
 import {
   AdminExamSchema,
   AttemptViewSchema,
+  AuditPageSchema,
   AutosaveResponseSchema,
   BulkExtendResponseSchema,
   CandidateExtraTimeSchema,
@@ -341,6 +343,27 @@ export const API_OPERATIONS: ApiOperation[] = [
     params: ExamCandidateParamsSchema,
     body: JoinLinkActionSchema,
     responses: { 200: { description: "The link now", schema: JoinLinkChangeSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/audit",
+    operationId: "listAuditEvents",
+    area: "admin",
+    summary: "The audit log: who did what and when",
+    description:
+      "Newest first, filtered by exam, person, kind and time; keyset pages (`nextCursor`). With `?format=csv` or " +
+      "`Accept: text/csv`, the whole filtered log as one CSV download (UTF-8 with a byte order mark; a cell " +
+      "starting with = + - @ gets a leading apostrophe). Entries can never be changed or deleted.",
+    access: "admin",
+    query: AuditQuerySchema,
+    responses: {
+      200: {
+        description: "A page of entries (JSON), or the CSV file",
+        schema: AuditPageSchema,
+        headers: { "Content-Disposition": '`attachment; filename="audit-log.csv"` (CSV only)' },
+      },
+    },
+    errors: ["VALIDATION_FAILED"],
   },
   {
     method: "GET",

@@ -31,6 +31,7 @@ import {
   type ExamHealth,
 } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
+import { AuditActorTypeSchema, type AuditPage } from "@/lib/shared/schemas/audit";
 import { StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
 import type { AutosaveResponse, SubmitResponse } from "@/lib/shared/schemas/sync";
 
@@ -490,3 +491,28 @@ export const HealthSchema = z.object({
   mode: z.enum(["redis", "single-instance"]),
   serverTime: Instant,
 }) satisfies z.ZodType<Health>;
+
+const AuditPersonSchema = z.object({ id: UuidSchema, name: z.string(), email: z.string() });
+
+export const AuditPageSchema = z.object({
+  entries: z.array(
+    z.object({
+      id: UuidSchema,
+      at: Instant,
+      actor: z.object({
+        type: AuditActorTypeSchema,
+        id: UuidSchema.nullable().describe("the staff user's or candidate's id; null for the API token and the system"),
+        name: z.string().nullable().describe("their name on record now"),
+        email: z.string().nullable(),
+      }),
+      action: z.string().describe("one of the kinds in lib/shared/audit-actions.ts"),
+      examId: UuidSchema.nullable(),
+      examTitle: z.string().nullable().describe("the exam's title now, or at its deletion"),
+      candidate: AuditPersonSchema.nullable().describe("the candidate the event is about"),
+      staffMember: AuditPersonSchema.nullable().describe("the staff member the event is about"),
+      attemptId: UuidSchema.nullable(),
+      data: z.record(z.string(), z.unknown()).describe("the kind's own facts (counts, seconds, reason, ...)"),
+    }),
+  ),
+  nextCursor: z.string().nullable().describe("pass as `cursor` for the next (older) page; null at the end"),
+}) satisfies z.ZodType<AuditPage>;

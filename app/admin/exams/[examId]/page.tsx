@@ -98,9 +98,10 @@ export default async function AdminExamPage({ params }: Props) {
   if (!UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamForStaff({ examId, staff });
   if (!exam) notFound();
-  const [t, tEnrollment, locale] = await Promise.all([
+  const [t, tEnrollment, tAudit, locale] = await Promise.all([
     getTranslations("staff.exam"),
     getTranslations("enrollment.page"),
+    getTranslations("audit"),
     getLocale(),
   ]);
   const cols = {
@@ -121,6 +122,8 @@ export default async function AdminExamPage({ params }: Props) {
         <h1>{exam.title}</h1>
         <p>
           <Link href={`/proctor/exams/${exam.id}`}>{t("openDashboard")}</Link>
+          {" · "}
+          <Link href={`/admin/audit?examId=${exam.id}`}>{tAudit("examLink")}</Link>
         </p>
         <ExamStatusSection examId={exam.id} />
         {exam.description ? <p className="prose">{exam.description}</p> : null}

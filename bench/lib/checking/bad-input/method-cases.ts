@@ -19,6 +19,7 @@ export function methodCases(fixture: Fixture, random: Random): BadCase[] {
       allowed: ["GET", "POST"],
       headers: admin,
     },
+    { endpoint: "GET /api/admin/audit", path: "/api/admin/audit", allowed: ["GET"], headers: admin },
     {
       endpoint: "POST /api/admin/exams/{examId}/qti",
       path: `/api/admin/exams/${fixture.exam.id}/qti`,
