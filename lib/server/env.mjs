@@ -12,6 +12,14 @@ const booleanString = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/**
+ * A number variable whose empty value (`NAME=` as `.env.example` writes the ones with a default) means
+ * unset, so the default applies; `z.coerce` alone would read "" as 0.
+ * @template {z.ZodType} T
+ * @param {T} schema
+ */
+const numberOrDefault = (schema) => z.preprocess((value) => (value === "" ? undefined : value), schema);
+
 /** Every variable Holdfast reads. `.env.example` documents each of them. */
 const EnvSchema = z
   .object({
@@ -20,7 +28,7 @@ const EnvSchema = z
     /** PostgreSQL connection string. The source of truth for every guarantee. */
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
     /** Connections in this instance's pool. */
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_POOL_MAX: numberOrDefault(z.coerce.number().int().min(1).max(200).default(10)),
     /** Redis for locks, rate limits and live fan-out. Unset: try redis://127.0.0.1:6379, else single-instance mode. */
     REDIS_URL: z
       .string()
@@ -28,7 +36,7 @@ const EnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /** How many app instances share this database. More than 1 requires Redis. */
-    HOLDFAST_INSTANCES: z.coerce.number().int().min(1).max(1000).default(1),
+    HOLDFAST_INSTANCES: numberOrDefault(z.coerce.number().int().min(1).max(1000).default(1)),
     /** Public base URL, used to build join links. */
     APP_URL: z.url().default("http://localhost:3000"),
     /** Secret for join-token derivation and submission receipts (HMAC). At least 32 characters. */
@@ -49,19 +57,21 @@ const EnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /** Hours a staff or candidate session lives. */
-    SESSION_TTL_HOURS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(24 * 14)
-      .default(12),
+    SESSION_TTL_HOURS: numberOrDefault(
+      z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 14)
+        .default(12),
+    ),
     /** Staff sign-in attempts allowed per email in 15 minutes (lib/server/limits/sign-in-limiters.ts). */
-    SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    SIGN_IN_LIMIT_PER_EMAIL: numberOrDefault(z.coerce.number().int().min(1).max(1_000_000).default(10)),
     /**
      * Staff sign-in attempts allowed per client address in 15 minutes. Exam halls share one address behind
      * NAT; test servers, whose every sign-in comes from 127.0.0.1, raise it.
      */
-    SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    SIGN_IN_LIMIT_PER_ADDRESS: numberOrDefault(z.coerce.number().int().min(1).max(1_000_000).default(100)),
     /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */
     COOKIE_SECURE: booleanString,
     /** Skip validation (only for building a container image without a database). */

@@ -35,6 +35,25 @@ describe("parseEnv", () => {
     expect(env.ADMIN_API_TOKEN).toBeUndefined();
   });
 
+  it("reads an empty number variable, as .env.example writes it, as unset: the default applies", () => {
+    const env = parseEnv({
+      ...valid,
+      DATABASE_POOL_MAX: "",
+      HOLDFAST_INSTANCES: "",
+      SESSION_TTL_HOURS: "",
+      SIGN_IN_LIMIT_PER_EMAIL: "",
+      SIGN_IN_LIMIT_PER_ADDRESS: "",
+    });
+    expect(env).toMatchObject({
+      DATABASE_POOL_MAX: 10,
+      HOLDFAST_INSTANCES: 1,
+      SESSION_TTL_HOURS: 12,
+      SIGN_IN_LIMIT_PER_EMAIL: 10,
+      SIGN_IN_LIMIT_PER_ADDRESS: 100,
+    });
+    expect(() => parseEnv({ ...valid, SIGN_IN_LIMIT_PER_EMAIL: "0" })).toThrowError(/SIGN_IN_LIMIT_PER_EMAIL/);
+  });
+
   it("lets a container image build without a database when asked to", () => {
     expect(parseEnv({ SKIP_ENV_VALIDATION: "1", NODE_ENV: "production" }).DATABASE_URL).toMatch(/^postgresql:/);
   });
