@@ -6,6 +6,7 @@ import { useDeferredValue, useState, type FormEvent } from "react";
 
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
 import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
@@ -92,7 +93,7 @@ function CandidateRow({
   const router = useRouter();
   const describeFailure = useDescribeFailure();
   const [isEditing, setIsEditing] = useState(false);
-  const [minutes, setMinutes] = useState(String(Math.round(candidate.extraSeconds / 60)));
+  const [minutes, setMinutes] = useState(String(extraMinutesOf(candidate.extraSeconds)));
   const [extraError, setExtraError] = useState("");
   const [isPending, setIsPending] = useState(false);
   const { name } = candidate;
@@ -202,7 +203,7 @@ function CandidateRow({
                 type="button"
                 aria-label={t("editExtraFor", { name })}
                 onClick={() => {
-                  setMinutes(String(Math.round(candidate.extraSeconds / 60)));
+                  setMinutes(String(extraMinutesOf(candidate.extraSeconds)));
                   setExtraError("");
                   setIsEditing(true);
                 }}
