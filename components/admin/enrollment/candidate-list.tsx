@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useDeferredValue, useState, type FormEvent } from "react";
 
+import { useConfirm } from "@/components/confirm-dialog";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
@@ -96,6 +97,7 @@ function CandidateRow({
   const [minutes, setMinutes] = useState(String(extraMinutesOf(candidate.extraSeconds)));
   const [extraError, setExtraError] = useState("");
   const [isPending, setIsPending] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const { name } = candidate;
   const link = candidate.joinLink;
   const hasStarted = candidate.attempt?.status === "in_progress";
@@ -112,7 +114,12 @@ function CandidateRow({
   }
 
   async function changeLink(action: "revoke" | "reissue") {
-    if (!window.confirm(action === "revoke" ? t("confirmRevoke", { name }) : t("confirmReissue", { name }))) return;
+    const isConfirmed = await confirm(
+      action === "revoke"
+        ? { title: t("confirmRevokeTitle", { name }), text: t("confirmRevoke"), confirmLabel: t("revoke") }
+        : { title: t("confirmReissueTitle", { name }), text: t("confirmReissue"), confirmLabel: t("reissue") },
+    );
+    if (!isConfirmed) return;
     setIsPending(true);
     const response = await callApi(`${base}/join-link`, { method: "POST", json: { action } });
     setIsPending(false);
@@ -258,6 +265,7 @@ function CandidateRow({
             {t("reissue")}
           </button>
         </div>
+        {dialog}
       </td>
     </tr>
   );
