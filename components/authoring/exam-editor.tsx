@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useMemo, useRef, useState, type FormEvent } from "react";
 
@@ -49,6 +50,7 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
   const describeFailure = useDescribeFailure();
+  const router = useRouter();
   const [exam, setExam] = useState(initial);
   const [draft, setDraft] = useState<ExamDraft>(() => draftOf(initial, timeZone));
   const [savedDraft, setSavedDraft] = useState<ExamDraft>(draft);
@@ -149,6 +151,9 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
     setConflict(null);
     setIssues(new Map());
     setStatus(t("saved", { revision: saved.revision }));
+    // The page's heading and breadcrumb are the server's: let them show the saved title. The editor keeps
+    // its own state (a refresh re-renders server components only).
+    if (saved.title !== exam.title) router.refresh();
     if (saved.attemptCount > 0) {
       const listed = await callApi(`/api/admin/exams/${exam.id}/edits`);
       if (listed.ok) setEdits((listed.body as { edits: ExamEditRecord[] }).edits);
