@@ -76,9 +76,16 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
     );
   }
 
-  /** Keeps focus on what the admin was using after a question moved (React moves the node). */
+  /**
+   * Keeps focus on what the admin was using after a question moved (React moves the node), or puts it in a new
+   * question's prompt. Only if focus is still where the action left it: a frame can come late on a busy
+   * machine, and by then the admin may be typing elsewhere (their keys must not land in this prompt).
+   */
   function refocus(questionKey: string, activeId: string | null) {
+    const focusedBefore = document.activeElement;
     requestAnimationFrame(() => {
+      const focusedNow = document.activeElement;
+      if (focusedNow && focusedNow !== focusedBefore && focusedNow !== document.body) return;
       const active = activeId ? document.getElementById(activeId) : null;
       if (active && !(active as HTMLButtonElement).disabled) active.focus();
       else document.getElementById(`question-${questionKey}-prompt`)?.focus();

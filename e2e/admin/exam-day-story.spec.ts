@@ -168,15 +168,19 @@ for (const language of ["en", "zh-CN"] as const) {
 
         const question = (position: number) =>
           page.getByRole("group", { name: fill(a.question.legend, { position }), exact: true });
+        const prompt = (position: number) => question(position).getByLabel(a.question.prompt, { exact: true });
+        let questionCount = 0;
         const add = async (type: keyof typeof c.questionTypes) => {
           await page
             .getByLabel(a.editor.addQuestionOfType, { exact: true })
             .selectOption({ label: c.questionTypes[type] });
           await page.getByRole("button", { name: a.editor.addQuestion }).click();
+          // The new question's prompt takes the focus, as a keyboard user expects to type there next.
+          questionCount += 1;
+          await expect(prompt(questionCount)).toBeFocused();
         };
         const option = (position: number, id: string) =>
           question(position).getByRole("textbox", { name: fill(a.question.optionLabel, { id }), exact: true });
-        const prompt = (position: number) => question(position).getByLabel(a.question.prompt, { exact: true });
         const points = (position: number) => question(position).getByLabel(a.question.points, { exact: true });
 
         // Single choice, its key left for later: publishing must catch that.
