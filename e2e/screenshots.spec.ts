@@ -275,9 +275,10 @@ for (const viewport of VIEWPORTS) {
         };
         const assigned = await page.request.put(`/api/admin/exams/${exam.id}/proctors/${account.id}`);
         expect(assigned.status()).toBe(204);
-        page.once("dialog", (dialog) => void dialog.accept());
         await page.reload();
         await page.getByRole("row").filter({ hasText: proctor.email }).getByRole("button").last().click();
+        // The in-page confirmation: its last button goes ahead.
+        await page.getByRole("dialog").getByRole("button").last().click();
         await expect(page.getByTestId("temporary-password")).toBeVisible();
         await capture(page, viewport.name, `${locale}-admin-staff-temporary-password`);
 
@@ -494,6 +495,59 @@ for (const viewport of VIEWPORTS) {
         } finally {
           await context.close();
         }
+      });
+    });
+  }
+}
+
+// ---- In-page confirmations (the exam-day story's fixes) ------------------------------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Screenshots of confirmations at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale });
+
+      test("disable an account, revoke a join link, delete an exam: each asks in the page first", async ({
+        page,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const name = `${viewport.name}-${locale}`;
+        const admin = await createStaff("admin");
+        const proctor = await createStaff("proctor");
+        const exam = await createExam({ status: "draft", title: `Confirmations (${name})` });
+        const candidate = await enrollCandidate(exam.id, { name: "Ada Lovelace" });
+        await signIn(page.context(), admin);
+
+        await page.goto("/admin/staff");
+        await page
+          .getByRole("row")
+          .filter({ hasText: proctor.email })
+          .getByRole("button", { name: /^(Disable|停用)/ })
+          .click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await capture(page, viewport.name, `${locale}-confirm-disable-account`);
+        await page.keyboard.press("Escape");
+
+        await page.goto(`/admin/exams/${exam.id}/candidates`);
+        await page
+          .getByRole("row")
+          .filter({ hasText: candidate.email })
+          .getByRole("button", { name: /^(Revoke|吊销)/ })
+          .click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await capture(page, viewport.name, `${locale}-confirm-revoke-link`);
+        await page.keyboard.press("Escape");
+
+        await page.goto(`/admin/exams/${exam.id}`);
+        await page
+          .getByRole("button")
+          .filter({ hasText: /^(Delete exam|删除考试)$/ })
+          .click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await capture(page, viewport.name, `${locale}-confirm-delete-exam`);
       });
     });
   }

@@ -11,18 +11,19 @@ import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 export type ProctorOption = { id: string; name: string; email: string; disabled: boolean };
 
 /**
- * The admin exam page's "Proctors" section: who is assigned (each with a remove button) and a select to assign
- * another proctor account. Assigning and removing are idempotent on the server; the list is read again after
- * each. Needs the `account` messages.
+ * The admin exam page's "Proctors" section: who is assigned (each with a remove button; a disabled account
+ * marked so) and a select to assign another *active* proctor account (`assignable`; the server refuses a
+ * disabled one too). Assigning and removing are idempotent on the server; the list is read again after each.
+ * Needs the `account` messages.
  */
 export function ExamProctors({
   examId,
   assigned,
-  proctors,
+  assignable,
 }: {
   examId: string;
   assigned: ProctorOption[];
-  proctors: ProctorOption[];
+  assignable: ProctorOption[];
 }) {
   const t = useTranslations("account.proctors");
   const describe = useDescribeFailure();
@@ -31,7 +32,7 @@ export function ExamProctors({
   const [status, setStatus] = useState("");
   const [isPending, setIsPending] = useState(false);
   const assignedIds = new Set(assigned.map((p) => p.id));
-  const available = proctors.filter((p) => !assignedIds.has(p.id) && !p.disabled);
+  const available = assignable.filter((p) => !assignedIds.has(p.id));
 
   async function change(proctor: ProctorOption, method: "PUT" | "DELETE") {
     setIsPending(true);
@@ -79,11 +80,12 @@ export function ExamProctors({
           ))}
         </ul>
       )}
-      {proctors.length === 0 ? (
+      {available.length === 0 ? (
         <p className="muted">
-          {t("noProctorAccounts")} <Link href="/admin/staff">{t("manage")}</Link>
+          {assignable.length === 0 ? t("noProctorAccounts") : t("allAssigned")}{" "}
+          <Link href="/admin/staff">{t("manage")}</Link>
         </p>
-      ) : available.length > 0 ? (
+      ) : (
         <form className="form form--inline" onSubmit={onAssign}>
           <div className="field">
             <label htmlFor="assign-proctor">{t("choose")}</label>
@@ -99,7 +101,7 @@ export function ExamProctors({
             {isPending ? t("assigning") : t("assign")}
           </button>
         </form>
-      ) : null}
+      )}
       <p className="form-error" role="alert" aria-live="assertive">
         {error}
       </p>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useRef, useState, type FormEvent } from "react";
 
+import { useConfirm } from "@/components/confirm-dialog";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { CreateStaffSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
@@ -28,6 +29,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
   const [busyId, setBusyId] = useState<string | null>(null);
   const [temporary, setTemporary] = useState<Temporary | null>(null);
   const temporaryHeading = useRef<HTMLHeadingElement>(null);
+  const { confirm, dialog } = useConfirm();
 
   function showTemporary(value: Temporary) {
     setTemporary(value);
@@ -70,7 +72,16 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
 
   async function onToggle(account: StaffAccount) {
     const disabling = account.disabledAt === null;
-    if (disabling && !window.confirm(t("confirmDisable", { name: account.name }))) return;
+    if (
+      disabling &&
+      !(await confirm({
+        title: t("confirmDisableTitle", { name: account.name }),
+        text: t("confirmDisable"),
+        confirmLabel: t("disable"),
+      }))
+    ) {
+      return;
+    }
     setBusyId(account.id);
     setActionError("");
     setStatus("");
@@ -85,7 +96,12 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
   }
 
   async function onReset(account: StaffAccount) {
-    if (!window.confirm(t("confirmReset", { name: account.name }))) return;
+    const isConfirmed = await confirm({
+      title: t("confirmResetTitle", { name: account.name }),
+      text: t("confirmReset"),
+      confirmLabel: t("resetPassword"),
+    });
+    if (!isConfirmed) return;
     setBusyId(account.id);
     setActionError("");
     setStatus("");
@@ -114,6 +130,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
 
   return (
     <>
+      {dialog}
       {temporary ? (
         <TemporaryPassword value={temporary} headingRef={temporaryHeading} onDone={() => setTemporary(null)} />
       ) : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useMemo, useRef, useState, type FormEvent } from "react";
 
@@ -50,6 +51,7 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
   const describeFailure = useDescribeFailure();
+  const router = useRouter();
   const [exam, setExam] = useState(initial);
   const [draft, setDraft] = useState<ExamDraft>(() => draftOf(initial, timeZone));
   const [savedDraft, setSavedDraft] = useState<ExamDraft>(draft);
@@ -75,9 +77,16 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
     );
   }
 
-  /** Keeps focus on what the admin was using after a question moved (React moves the node). */
+  /**
+   * Keeps focus on what the admin was using after a question moved (React moves the node), or puts it in a new
+   * question's prompt. Only if focus is still where the action left it: a frame can come late on a busy
+   * machine, and by then the admin may be typing elsewhere (their keys must not land in this prompt).
+   */
   function refocus(questionKey: string, activeId: string | null) {
+    const focusedBefore = document.activeElement;
     requestAnimationFrame(() => {
+      const focusedNow = document.activeElement;
+      if (focusedNow && focusedNow !== focusedBefore && focusedNow !== document.body) return;
       const active = activeId ? document.getElementById(activeId) : null;
       if (active && !(active as HTMLButtonElement).disabled) active.focus();
       else document.getElementById(`question-${questionKey}-prompt`)?.focus();
@@ -150,6 +159,9 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
     setConflict(null);
     setIssues(new Map());
     setStatus(t("saved", { revision: saved.revision }));
+    // The page's heading and breadcrumb are the server's: let them show the saved title. The editor keeps
+    // its own state (a refresh re-renders server components only).
+    if (saved.title !== exam.title) router.refresh();
     if (saved.attemptCount > 0) {
       const listed = await callApi(`/api/admin/exams/${exam.id}/edits`);
       if (listed.ok) setEdits((listed.body as { edits: ExamEditRecord[] }).edits);

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
+import { useConfirm } from "@/components/confirm-dialog";
 import { StatusBadge } from "@/components/exams-table";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
@@ -42,6 +43,7 @@ export function ExamLifecycleControl(props: Props) {
   const [message, setMessage] = useState("");
   const [problems, setProblems] = useState<PublishProblem[]>([]);
   const [pending, setPending] = useState<string | null>(null);
+  const { confirm, dialog } = useConfirm();
 
   const targets = STATUS_TRANSITIONS[status].filter((to) => !(to === "draft" && attemptCount > 0));
 
@@ -82,7 +84,12 @@ export function ExamLifecycleControl(props: Props) {
   }
 
   async function remove() {
-    if (!window.confirm(t("deleteConfirm"))) return;
+    const isConfirmed = await confirm({
+      title: t("deleteConfirmTitle"),
+      text: t("deleteConfirm"),
+      confirmLabel: t("delete"),
+    });
+    if (!isConfirmed) return;
     setError("");
     setPending("delete");
     const result = await callApi(`/api/admin/exams/${examId}`, { method: "DELETE" });
@@ -141,6 +148,7 @@ export function ExamLifecycleControl(props: Props) {
       <p className="visually-hidden" role="status" aria-live="polite">
         {message}
       </p>
+      {dialog}
     </section>
   );
 }

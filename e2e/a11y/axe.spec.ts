@@ -240,8 +240,9 @@ for (const locale of ["en-US", "zh-CN"] as const) {
         account: { email: string };
         temporaryPassword: string;
       };
-      page.once("dialog", (dialog) => void dialog.accept());
       await page.getByRole("row").filter({ hasText: proctor.email }).getByRole("button").last().click();
+      // The in-page confirmation: its last button goes ahead.
+      await page.getByRole("dialog").getByRole("button").last().click();
       await expect(page.getByTestId("temporary-password")).toBeVisible();
       await expectAccessible(page, "staff accounts, temporary password shown", locale);
 
@@ -337,6 +338,54 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await page.goto("/admin/audit?from=2026-12-02&to=2026-12-01");
       await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toBeVisible();
       await expectAccessible(page, "audit log, invalid filters", locale);
+    });
+  });
+}
+
+// ---- In-page confirmations (the exam-day story's fixes) ------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, confirmations, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("the confirmation dialogs of disabling an account, revoking a link and deleting an exam", async ({
+      page,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const proctor = await createStaff("proctor");
+      const exam = await createExam({ status: "draft" });
+      const candidate = await enrollCandidate(exam.id);
+      await signIn(page.context(), admin);
+
+      await page.goto("/admin/staff");
+      await page
+        .getByRole("row")
+        .filter({ hasText: proctor.email })
+        .getByRole("button", { name: /^(Disable|停用)/ })
+        .click();
+      await expect(page.getByRole("dialog").getByRole("heading", { level: 2 })).toBeFocused();
+      await expectAccessible(page, "staff accounts, disable confirmation open", locale);
+
+      await page.goto(`/admin/exams/${exam.id}/candidates`);
+      await page
+        .getByRole("row")
+        .filter({ hasText: candidate.email })
+        .getByRole("button", { name: /^(Revoke|吊销)/ })
+        .click();
+      await expect(page.getByRole("dialog").getByRole("heading", { level: 2 })).toBeFocused();
+      await expectAccessible(page, "candidates, revoke confirmation open", locale);
+
+      await page.goto(`/admin/exams/${exam.id}`);
+      await page
+        .getByRole("button")
+        .filter({ hasText: /^(Delete exam|删除考试)$/ })
+        .click();
+      await expect(page.getByRole("dialog").getByRole("heading", { level: 2 })).toBeFocused();
+      await expectAccessible(page, "exam page, delete confirmation open", locale);
     });
   });
 }

@@ -103,8 +103,11 @@ for (const { locale, m, candidate: mc } of LANGUAGES) {
       const second = all.find((c) => c.email === `student2-${tag}@example.org`)!;
       await page.getByLabel(m.list.search).fill(`student2-${tag}`);
       await expect(list.getByRole("row")).toHaveCount(2);
-      page.once("dialog", (dialog) => void dialog.accept());
       await page.getByRole("button", { name: fill(m.list.revokeFor, { name: second.name }) }).click();
+      const confirmRevoke = page.getByRole("dialog", { name: fill(m.list.confirmRevokeTitle, { name: second.name }) });
+      await expect(confirmRevoke).toBeVisible();
+      await confirmRevoke.getByRole("button", { name: m.list.revoke, exact: true }).click();
+      await expect(confirmRevoke).toHaveCount(0);
       await expect(
         page.getByRole("status").filter({ hasText: fill(m.list.revokedStatus, { name: second.name }) }),
       ).toBeVisible();

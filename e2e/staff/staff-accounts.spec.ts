@@ -146,9 +146,25 @@ for (const locale of ["en-US", "zh-CN"] as const) {
 
         await signIn(page.context(), admin);
         await page.goto("/admin/staff");
-        page.once("dialog", (dialog) => void dialog.accept());
         const row = page.getByRole("row").filter({ hasText: proctor.email });
-        await row.getByRole("button", { name: `${m.staff.disable}: ${proctor.name}` }).click();
+        const disableButton = row.getByRole("button", { name: `${m.staff.disable}: ${proctor.name}` });
+        // An in-page confirmation, in the page's language: focus starts on its question, Escape cancels and
+        // changes nothing, and focus goes back to the button that opened it.
+        const confirmation = page.getByRole("dialog", {
+          name: m.staff.confirmDisableTitle.replace("{name}", proctor.name),
+        });
+        await disableButton.click();
+        await expect(confirmation).toBeVisible();
+        await expect(confirmation).toHaveAccessibleDescription(m.staff.confirmDisable);
+        await expect(confirmation.getByRole("heading", { level: 2 })).toBeFocused();
+        await page.keyboard.press("Escape");
+        await expect(confirmation).toHaveCount(0);
+        await expect(disableButton).toBeFocused();
+        await expect(row).toContainText(m.staff.states.active);
+        expect((await proctorContext.request.get("/proctor")).status()).toBe(200);
+
+        await disableButton.click();
+        await confirmation.getByRole("button", { name: m.staff.disable, exact: true }).click();
         await expect(
           page.getByRole("status").filter({ hasText: m.staff.disabled.replace("{name}", proctor.name) }),
         ).toBeVisible();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { parseCandidatesCsv } from "./enrollment-csv";
+import { extraMinutesOf, parseCandidatesCsv } from "./enrollment-csv";
+import { LIMITS } from "./limits";
 
 const codes = (text: string) =>
   parseCandidatesCsv(text).lines.map((line) => [line.line, line.errors.map((error) => error.code)]);
@@ -62,5 +63,22 @@ describe("parseCandidatesCsv", () => {
     const parsed = parseCandidatesCsv(text, 3);
     expect(parsed.lines).toHaveLength(3);
     expect(parsed.fileErrors).toEqual([expect.objectContaining({ code: "too_many_lines", params: { max: 3 } })]);
+  });
+});
+
+describe("extraMinutesOf", () => {
+  it("gives whole minutes, rounding a part minute up so a round trip never shortens extra time", () => {
+    expect(extraMinutesOf(0)).toBe(0);
+    expect(extraMinutesOf(600)).toBe(10);
+    expect(extraMinutesOf(90)).toBe(2);
+    expect(extraMinutesOf(1)).toBe(1);
+    expect(extraMinutesOf(LIMITS.maxExtraSeconds)).toBe(LIMITS.maxExtraSeconds / 60);
+  });
+
+  it("writes a value the import reads back as the same whole minutes", () => {
+    const seconds = 3 * 60 + 20;
+    const parsed = parseCandidatesCsv(`name,email,extra_minutes\nAda,ada@example.org,${extraMinutesOf(seconds)}\n`);
+    expect(parsed.lines[0]?.errors).toEqual([]);
+    expect(parsed.lines[0]?.extraSeconds).toBe(4 * 60);
   });
 });

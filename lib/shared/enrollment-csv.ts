@@ -30,6 +30,16 @@ const MAX_EXTRA_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
 const EmailSchema = z.email().max(320);
 
 /**
+ * Stored extra time as the whole minutes the CSV import, the export and the candidates page speak. The JSON
+ * API (and a proctor's extension) may store any number of seconds; a part minute is rounded up, so an
+ * exported file imported again never shortens an accommodation. `LIMITS.maxExtraSeconds` is whole minutes,
+ * so the result stays within what the import accepts.
+ */
+export function extraMinutesOf(extraSeconds: number): number {
+  return Math.ceil(extraSeconds / 60);
+}
+
+/**
  * The delimiter is read from the header line, which is known text: whichever of `;` and `,` it has more
  * of. Guessing from the data instead is fooled by names with commas in them.
  */

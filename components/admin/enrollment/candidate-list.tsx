@@ -4,8 +4,10 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useDeferredValue, useState, type FormEvent } from "react";
 
+import { useConfirm } from "@/components/confirm-dialog";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
 import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
@@ -92,9 +94,10 @@ function CandidateRow({
   const router = useRouter();
   const describeFailure = useDescribeFailure();
   const [isEditing, setIsEditing] = useState(false);
-  const [minutes, setMinutes] = useState(String(Math.round(candidate.extraSeconds / 60)));
+  const [minutes, setMinutes] = useState(String(extraMinutesOf(candidate.extraSeconds)));
   const [extraError, setExtraError] = useState("");
   const [isPending, setIsPending] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const { name } = candidate;
   const link = candidate.joinLink;
   const hasStarted = candidate.attempt?.status === "in_progress";
@@ -111,7 +114,12 @@ function CandidateRow({
   }
 
   async function changeLink(action: "revoke" | "reissue") {
-    if (!window.confirm(action === "revoke" ? t("confirmRevoke", { name }) : t("confirmReissue", { name }))) return;
+    const isConfirmed = await confirm(
+      action === "revoke"
+        ? { title: t("confirmRevokeTitle", { name }), text: t("confirmRevoke"), confirmLabel: t("revoke") }
+        : { title: t("confirmReissueTitle", { name }), text: t("confirmReissue"), confirmLabel: t("reissue") },
+    );
+    if (!isConfirmed) return;
     setIsPending(true);
     const response = await callApi(`${base}/join-link`, { method: "POST", json: { action } });
     setIsPending(false);
@@ -202,7 +210,7 @@ function CandidateRow({
                 type="button"
                 aria-label={t("editExtraFor", { name })}
                 onClick={() => {
-                  setMinutes(String(Math.round(candidate.extraSeconds / 60)));
+                  setMinutes(String(extraMinutesOf(candidate.extraSeconds)));
                   setExtraError("");
                   setIsEditing(true);
                 }}
@@ -257,6 +265,7 @@ function CandidateRow({
             {t("reissue")}
           </button>
         </div>
+        {dialog}
       </td>
     </tr>
   );

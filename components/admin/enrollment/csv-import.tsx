@@ -31,23 +31,35 @@ export function CsvImport({ examId }: { examId: string }) {
   const router = useRouter();
   const describeFailure = useDescribeFailure();
   const [text, setText] = useState("");
+  const [fileName, setFileName] = useState("");
   const [previewed, setPreviewed] = useState<{ text: string; result: CsvImportResult } | null>(null);
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
   const [pending, setPending] = useState<"check" | "import" | null>(null);
   const number = (value: number) => formatNumber(value, locale);
 
+  /**
+   * A chosen file is read and checked at once: choosing it is asking for its preview. The input is then
+   * cleared, so choosing the same file again after fixing it in a spreadsheet reads it again (a browser
+   * fires no change event for the file it already holds); the note under it names the file read.
+   */
   async function onFile(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
+    const input = event.target;
+    const file = input.files?.[0];
     setError("");
+    setStatus("");
     if (!file) return;
+    input.value = "";
     if (file.size > LIMITS.maxBodyBytes) {
       const megabytes = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" });
       setError(t("tooLarge", { size: megabytes.format(LIMITS.maxBodyBytes / (1024 * 1024)) }));
       return;
     }
-    setText(await file.text());
+    const body = await file.text();
+    setText(body);
+    setFileName(file.name);
     setPreviewed(null);
+    await check(body);
   }
 
   async function send(dryRun: boolean, body: string) {
@@ -57,22 +69,22 @@ export function CsvImport({ examId }: { examId: string }) {
     });
   }
 
-  async function onCheck() {
+  async function check(body: string) {
     setError("");
     setStatus("");
-    if (text.trim() === "") {
+    if (body.trim() === "") {
       setError(t("choose"));
       return;
     }
     setPending("check");
-    const response = await send(true, text);
+    const response = await send(true, body);
     setPending(null);
     if (!response.ok) {
       setPreviewed(null);
       setError(describeFailure(response.failure));
       return;
     }
-    setPreviewed({ text, result: response.body as CsvImportResult });
+    setPreviewed({ text: body, result: response.body as CsvImportResult });
   }
 
   async function onImport() {
@@ -103,7 +115,18 @@ export function CsvImport({ examId }: { examId: string }) {
     <div className="form">
       <div className="field">
         <label htmlFor="csv-file">{t("file")}</label>
-        <input id="csv-file" type="file" accept=".csv,text/csv" onChange={onFile} />
+        <input
+          id="csv-file"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={onFile}
+          aria-describedby={fileName ? "csv-file-read" : undefined}
+        />
+        {fileName ? (
+          <p id="csv-file-read" className="muted">
+            {t("fileRead", { name: fileName })}
+          </p>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor="csv-text">{t("paste")}</label>
@@ -113,14 +136,17 @@ export function CsvImport({ examId }: { examId: string }) {
           value={text}
           spellCheck={false}
           placeholder="name,email,extra_minutes"
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setFileName("");
+          }}
         />
       </div>
       <div className={styles.actions}>
         <button
           className="button"
           type="button"
-          onClick={onCheck}
+          onClick={() => void check(text)}
           disabled={pending !== null}
           aria-busy={pending === "check"}
         >

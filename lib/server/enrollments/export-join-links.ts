@@ -3,20 +3,22 @@ import "server-only";
 import Papa from "papaparse";
 
 import { inertCsvCell as inert } from "@/lib/shared/csv-cell";
+import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
 
 import { listCandidates } from "./list-candidates";
 
 /**
  * The exam's join links as CSV (`name,email,extra_minutes,join_url`), UTF-8 with a byte order mark so
  * spreadsheets read Chinese names right; a revoked link is an empty `join_url`. The same columns an
- * import reads, plus the link, so the file can be mail-merged or imported elsewhere.
+ * import reads, plus the link, so the file can be mail-merged or imported elsewhere; extra time is in whole
+ * minutes, as the import reads it (a part minute rounded up: see extraMinutesOf).
  */
 export async function exportJoinLinks(options: { examId: string }): Promise<string> {
   const candidates = await listCandidates(options);
   const rows = candidates.map((candidate) => [
     inert(candidate.name),
     inert(candidate.email),
-    String(candidate.extraSeconds / 60),
+    String(extraMinutesOf(candidate.extraSeconds)),
     candidate.joinLink.status === "active" ? candidate.joinLink.url : "",
   ]);
   return `\uFEFF${Papa.unparse({ fields: ["name", "email", "extra_minutes", "join_url"], data: rows }, { newline: "\r\n" })}\r\n`;

@@ -2,7 +2,7 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import { parseCandidatesCsv, type ParsedCandidateLine } from "@/lib/shared/enrollment-csv";
+import { extraMinutesOf, parseCandidatesCsv, type ParsedCandidateLine } from "@/lib/shared/enrollment-csv";
 import { AppError } from "@/lib/shared/errors";
 import type { CsvImportResult, CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
 
@@ -23,7 +23,10 @@ function classify(line: ParsedCandidateLine, existing: Existing | undefined): Cs
   const base = { line: line.line, name: line.name, email: line.email, extraSeconds: line.extraSeconds };
   if (line.errors.length > 0) return { ...base, status: "error", errors: line.errors };
   if (!existing) return { ...base, status: "new", errors: [] };
-  if (existing.name === line.name && existing.extra_seconds === line.extraSeconds) {
+  // In whole minutes, as the file speaks them: a part minute stored through the API (and written rounded up
+  // by the export) is not a change, so the exported file imports again without a conflict.
+  const existingMinutes = extraMinutesOf(existing.extra_seconds);
+  if (existing.name === line.name && existingMinutes * 60 === line.extraSeconds) {
     return { ...base, status: "unchanged", enrollmentId: existing.id, errors: [] };
   }
   return {
@@ -33,8 +36,8 @@ function classify(line: ParsedCandidateLine, existing: Existing | undefined): Cs
     errors: [
       {
         code: "conflict",
-        message: `Already enrolled as "${existing.name}" with ${existing.extra_seconds / 60} extra minutes; an import does not change an enrolled candidate.`,
-        params: { name: existing.name, extraMinutes: existing.extra_seconds / 60 },
+        message: `Already enrolled as "${existing.name}" with ${existingMinutes} extra minutes; an import does not change an enrolled candidate.`,
+        params: { name: existing.name, extraMinutes: existingMinutes },
       },
     ],
   };

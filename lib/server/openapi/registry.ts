@@ -398,7 +398,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     operationId: "assignProctor",
     area: "admin",
     summary: "Assign a proctor to an exam",
-    description: "Idempotent. Only proctor accounts are assigned (admins see every exam): an admin's id is 422.",
+    description:
+      "Idempotent. Only active proctor accounts are assigned (admins see every exam): an admin's id, or a disabled account's, is 422.",
     access: "admin",
     params: ExamProctorParamsSchema,
     responses: { 204: { description: "Assigned" } },

@@ -7,8 +7,8 @@ import { db } from "../db/client";
 
 /**
  * Lets a proctor watch an exam. Idempotent: assigning twice, even at once, leaves one row (the primary key
- * decides, through INSERT … ON CONFLICT DO NOTHING, never read-then-write). Only proctor accounts can be
- * assigned (admins see every exam anyway); an unknown exam or account is 404.
+ * decides, through INSERT … ON CONFLICT DO NOTHING, never read-then-write). Only active proctor accounts can
+ * be assigned (admins see every exam anyway); an unknown exam or account is 404.
  */
 export async function assignProctor(options: {
   examId: string;
@@ -18,12 +18,18 @@ export async function assignProctor(options: {
   const { examId, staffUserId, actor } = options;
   const [exam, staff] = await Promise.all([
     db.exam.findUnique({ where: { id: examId }, select: { id: true } }),
-    db.staffUser.findUnique({ where: { id: staffUserId }, select: { role: true } }),
+    db.staffUser.findUnique({ where: { id: staffUserId }, select: { role: true, disabledAt: true } }),
   ]);
   if (!exam || !staff) throw new AppError("NOT_FOUND", "No such exam or staff account.");
   if (staff.role !== "proctor") {
     throw new AppError("VALIDATION_FAILED", "Only proctor accounts are assigned to exams; admins see every exam.", {
       details: { issues: [{ path: "staffId", message: "must be a proctor" }] },
+    });
+  }
+  // A disabled account cannot sign in; assigning it would only hand it this exam the day it is enabled.
+  if (staff.disabledAt !== null) {
+    throw new AppError("VALIDATION_FAILED", "This proctor account is disabled; enable it before assigning it.", {
+      details: { issues: [{ path: "staffId", message: "must be an active proctor" }] },
     });
   }
   await db.$transaction(async (tx) => {

@@ -24,12 +24,15 @@ export async function listExamProctors(options: { examId: string }): Promise<Exa
   }));
 }
 
-/** Every proctor account (disabled ones marked), for choosing whom to assign. */
-export async function listProctorAccounts(): Promise<ExamProctorEntry[]> {
+/**
+ * The proctor accounts that can be assigned: active ones only. A disabled account cannot sign in, so offering
+ * it would only invite a mistake; one already assigned is listed by listExamProctors, marked, and removable.
+ */
+export async function listAssignableProctors(): Promise<ExamProctorEntry[]> {
   const rows = await db.staffUser.findMany({
-    where: { role: "proctor" },
-    select: { id: true, name: true, email: true, disabledAt: true },
+    where: { role: "proctor", disabledAt: null },
+    select: { id: true, name: true, email: true },
     orderBy: [{ name: "asc" }, { email: "asc" }],
   });
-  return rows.map(({ disabledAt, ...rest }) => ({ ...rest, disabled: disabledAt !== null }));
+  return rows.map((row) => ({ ...row, disabled: false }));
 }

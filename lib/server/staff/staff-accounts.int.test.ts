@@ -10,6 +10,7 @@ import { PUT as passwordRoute } from "@/app/api/staff/password/route";
 import { POST as signInRoute } from "@/app/api/staff/session/route";
 import { DELETE as everywhereRoute } from "@/app/api/staff/sessions/route";
 import { db } from "@/lib/server/db/client";
+import { listAssignableProctors, listExamProctors } from "@/lib/server/staff/exam-proctors";
 import { adminToken, createExam, createStaff, signIn, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call, cookieFrom } from "@/test-support/server/http";
 
@@ -317,5 +318,41 @@ describe("staff accounts", () => {
     expect((await call(unassignRoute, { method: "DELETE", params, cookie: admin.cookie })).status).toBe(204);
     expect((await call(unassignRoute, { method: "DELETE", params, cookie: admin.cookie })).status).toBe(204);
     expect((await call(candidatesRoute, { params: { examId: mine.id }, cookie })).status).toBe(404);
+  });
+
+  it("offers only active proctors for assignment and refuses a disabled one; one already assigned stays listed", async () => {
+    const admin = await adminSession();
+    const [active, disabled] = await Promise.all([createStaff("proctor"), createStaff("proctor")]);
+    const exam = await createExam();
+    const assign = (staffId: string) =>
+      call(assignRoute, { method: "PUT", params: { examId: exam.id, staffId }, cookie: admin.cookie });
+    expect((await assign(disabled.id)).status).toBe(204);
+    expect((await disable(admin.cookie, disabled.id)).status).toBe(200);
+
+    const assignable = (await listAssignableProctors()).map((proctor) => proctor.id);
+    expect(assignable).toContain(active.id);
+    expect(assignable).not.toContain(disabled.id);
+    expect(await listExamProctors({ examId: exam.id })).toEqual([
+      expect.objectContaining({ id: disabled.id, disabled: true }),
+    ]);
+
+    const other = await createExam();
+    const refused = await call(assignRoute, {
+      method: "PUT",
+      params: { examId: other.id, staffId: disabled.id },
+      cookie: admin.cookie,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe("VALIDATION_FAILED");
+    expect(await db.examProctor.count({ where: { examId: other.id } })).toBe(0);
+
+    // Still removable from the exam it was assigned to before it was disabled.
+    const removed = await call(unassignRoute, {
+      method: "DELETE",
+      params: { examId: exam.id, staffId: disabled.id },
+      cookie: admin.cookie,
+    });
+    expect(removed.status).toBe(204);
+    expect(await listExamProctors({ examId: exam.id })).toEqual([]);
   });
 });

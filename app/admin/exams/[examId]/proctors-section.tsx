@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { listExamProctors, listProctorAccounts } from "@/lib/server/staff/exam-proctors";
+import { listAssignableProctors, listExamProctors } from "@/lib/server/staff/exam-proctors";
 
 import { ExamProctors } from "@/components/admin/exam-proctors";
 
@@ -9,7 +9,7 @@ import { ExamProctors } from "@/components/admin/exam-proctors";
 export async function ExamProctorsSection({ examId }: { examId: string }) {
   const [assigned, proctors, t] = await Promise.all([
     listExamProctors({ examId }),
-    listProctorAccounts(),
+    listAssignableProctors(),
     getTranslations("account.proctors"),
   ]);
 
@@ -18,7 +18,7 @@ export async function ExamProctorsSection({ examId }: { examId: string }) {
       <h2 id="proctors-heading">{t("heading")}</h2>
       <p className="muted">{t("intro")}</p>
       <ClientMessages namespaces={["account"]}>
-        <ExamProctors examId={examId} assigned={assigned ?? []} proctors={proctors} />
+        <ExamProctors examId={examId} assigned={assigned ?? []} assignable={proctors} />
       </ClientMessages>
     </section>
   );

@@ -47,4 +47,32 @@ describe("GET /api/admin/exams/{examId}/candidates/join-links.csv", () => {
       ["王伟", `b-${s}@example.test`, "0", ""],
     ]);
   });
+
+  it("writes extra time in whole minutes, as the import reads it: a part minute stored through the API rounds up", async () => {
+    const exam = await createExam();
+    const s = uniqueSuffix();
+    const enrolled = await call(enrollRoute, {
+      params: { examId: exam.id },
+      bearer: adminToken(),
+      json: { candidates: [{ name: "Ada", email: `ada-${s}@example.test`, extraSeconds: 90 }] },
+    });
+    expect(enrolled.status).toBe(201);
+
+    const response = await call(exportRoute, { params: { examId: exam.id }, bearer: adminToken() });
+    const rows = Papa.parse<string[]>(response.text, { skipEmptyLines: true }).data;
+    expect(rows[1]?.slice(0, 3)).toEqual(["Ada", `ada-${s}@example.test`, "2"]);
+
+    // Its import columns go back in as they came out: the same candidate, unchanged, not a conflict over half a
+    // minute. (The import reads name,email,extra_minutes only, so the link column is left out.)
+    const reimport = await call(enrollRoute, {
+      params: { examId: exam.id },
+      path: `/api/admin/exams/${exam.id}/candidates?dryRun=1`,
+      bearer: adminToken(),
+      raw: Papa.unparse(rows.map((row) => row.slice(0, 3))),
+      headers: { "content-type": "text/csv; charset=utf-8" },
+    });
+    expect(reimport.status, JSON.stringify(reimport.body)).toBe(200);
+    expect(reimport.body.fileErrors).toEqual([]);
+    expect(reimport.body.summary).toMatchObject({ lines: 1, new: 0, unchanged: 1, errors: 0 });
+  });
 });
