@@ -58,6 +58,22 @@ describe("parseCandidatesCsv", () => {
     expect(parseCandidatesCsv("\n\n  \n").fileErrors[0]?.code).toBe("empty");
   });
 
+  it("reads the join-links export as it is: its join_url column is read past, never used", () => {
+    const exported =
+      "\uFEFFname,email,extra_minutes,join_url\r\nAda Lovelace,ada@example.org,15,https://exams.example.org/join/abc\r\nLin Wei,lin@example.org,0,\r\n";
+    const parsed = parseCandidatesCsv(exported);
+    expect(parsed.fileErrors).toEqual([]);
+    expect(parsed.lines).toEqual([
+      expect.objectContaining({ name: "Ada Lovelace", email: "ada@example.org", extraSeconds: 900, errors: [] }),
+      expect.objectContaining({ name: "Lin Wei", email: "lin@example.org", extraSeconds: 0, errors: [] }),
+    ]);
+    expect(JSON.stringify(parsed.lines)).not.toContain("join");
+    // Another unknown column is still a header error: a typo must not silently drop extra time.
+    expect(parseCandidatesCsv("name,email,extra_minuts\nAda,ada@example.org,5").fileErrors[0]?.code).toBe(
+      "header_invalid",
+    );
+  });
+
   it("stops at the line limit with a file error", () => {
     const text = ["name,email", ...Array.from({ length: 4 }, (_, i) => `N${i},n${i}@example.org`)].join("\n");
     const parsed = parseCandidatesCsv(text, 3);

@@ -25,6 +25,11 @@ export type ParsedCandidatesCsv = {
 };
 
 const COLUMNS: readonly CsvColumn[] = ["name", "email", "extra_minutes"];
+/**
+ * Columns read past: the join-links export writes `join_url` after the three it shares with the import, so its
+ * file (a resit, the same class in another exam) imports as it is. A link is never taken from a file.
+ */
+const IGNORED_COLUMNS: readonly string[] = ["join_url"];
 const MAX_NAME_CHARS = 200;
 const MAX_EXTRA_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
 const EmailSchema = z.email().max(320);
@@ -66,7 +71,7 @@ function readHeader(fields: string[]): { columns: (CsvColumn | null)[] } | CsvFi
       message: "The first line must be the header: name,email,extra_minutes.",
     };
   }
-  const unknown = names.filter((name) => !COLUMNS.includes(name as CsvColumn));
+  const unknown = names.filter((name) => !COLUMNS.includes(name as CsvColumn) && !IGNORED_COLUMNS.includes(name));
   const repeated = names.filter((name, index) => names.indexOf(name) !== index);
   const missing = (["name", "email"] as const).filter((name) => !names.includes(name));
   if (unknown.length > 0 || repeated.length > 0 || missing.length > 0) {
@@ -77,7 +82,7 @@ function readHeader(fields: string[]): { columns: (CsvColumn | null)[] } | CsvFi
       params: { found: problem },
     };
   }
-  return { columns: names as CsvColumn[] };
+  return { columns: names.map((name) => (IGNORED_COLUMNS.includes(name) ? null : (name as CsvColumn))) };
 }
 
 function checkName(raw: string): CsvLineError | null {

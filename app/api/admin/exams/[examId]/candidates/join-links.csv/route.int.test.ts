@@ -62,17 +62,56 @@ describe("GET /api/admin/exams/{examId}/candidates/join-links.csv", () => {
     const rows = Papa.parse<string[]>(response.text, { skipEmptyLines: true }).data;
     expect(rows[1]?.slice(0, 3)).toEqual(["Ada", `ada-${s}@example.test`, "2"]);
 
-    // Its import columns go back in as they came out: the same candidate, unchanged, not a conflict over half a
-    // minute. (The import reads name,email,extra_minutes only, so the link column is left out.)
+    // The file goes back in as it came out (the import reads past join_url): the same candidate, unchanged, not
+    // a conflict over half a minute.
     const reimport = await call(enrollRoute, {
       params: { examId: exam.id },
       path: `/api/admin/exams/${exam.id}/candidates?dryRun=1`,
       bearer: adminToken(),
-      raw: Papa.unparse(rows.map((row) => row.slice(0, 3))),
+      raw: response.text,
       headers: { "content-type": "text/csv; charset=utf-8" },
     });
     expect(reimport.status, JSON.stringify(reimport.body)).toBe(200);
     expect(reimport.body.fileErrors).toEqual([]);
     expect(reimport.body.summary).toMatchObject({ lines: 1, new: 0, unchanged: 1, errors: 0 });
+  });
+
+  it("imports as it is into another exam (a resit): the same candidates, new links of their own", async () => {
+    const exam = await createExam();
+    const resit = await createExam();
+    const s = uniqueSuffix();
+    const enrolled = await call(enrollRoute, {
+      params: { examId: exam.id },
+      bearer: adminToken(),
+      json: {
+        candidates: [
+          { name: "Ada", email: `ada-${s}@example.test`, extraSeconds: 600 },
+          { name: "王伟", email: `wang-${s}@example.test` },
+        ],
+      },
+    });
+    expect(enrolled.status).toBe(201);
+    const exported = await call(exportRoute, { params: { examId: exam.id }, bearer: adminToken() });
+
+    const imported = await call(enrollRoute, {
+      params: { examId: resit.id },
+      path: `/api/admin/exams/${resit.id}/candidates`,
+      bearer: adminToken(),
+      raw: exported.text,
+      headers: { "content-type": "text/csv; charset=utf-8" },
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body.summary).toMatchObject({ lines: 2, new: 2, errors: 0 });
+    const resitLinks = await call(exportRoute, { params: { examId: resit.id }, bearer: adminToken() });
+    const rows = Papa.parse<string[]>(resitLinks.text, { skipEmptyLines: true }).data.slice(1);
+    expect(rows.map((row) => row.slice(0, 3))).toEqual([
+      ["Ada", `ada-${s}@example.test`, "10"],
+      ["王伟", `wang-${s}@example.test`, "0"],
+    ]);
+    const oldLinks = new Set(enrolled.body.candidates.map((candidate: { joinUrl: string }) => candidate.joinUrl));
+    for (const row of rows) {
+      expect(row[3]).toMatch(/\/join\//);
+      expect(oldLinks.has(row[3]!)).toBe(false);
+    }
   });
 });
