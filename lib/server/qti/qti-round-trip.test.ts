@@ -441,6 +441,15 @@ describe("QTI import refuses hostile or broken packages whole", () => {
     expect(refusal(pkg)).toMatchObject({ reason: "xml_invalid", file: "items/item-001.xml" });
   });
 
+  it("nests elements deeper than the parser takes (a stack-depth attack)", () => {
+    const depth = 100_000;
+    const pkg = rezip(
+      good,
+      (files) => (files["items/item-001.xml"] = strToU8(`${"<a>".repeat(depth)}${"</a>".repeat(depth)}`)),
+    );
+    expect(refusal(pkg)).toMatchObject({ reason: "xml_invalid", file: "items/item-001.xml" });
+  });
+
   it("declares a DOCTYPE with entities (billion laughs, external entity)", () => {
     const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><manifest>&lol2;</manifest>`;
     expect(refusal(rezip(good, (files) => (files["imsmanifest.xml"] = strToU8(laughs))))).toMatchObject({

@@ -61,8 +61,15 @@ export function parseXml(bytes: Uint8Array): XmlElement {
     throw new XmlRefused("not_utf8");
   }
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlRefused("doctype");
-  if (XMLValidator.validate(text) !== true) throw new XmlRefused("xml_invalid");
-  const root = convert(parser.parse(text) as RawNode[]).find((node): node is XmlElement => typeof node !== "string");
+  let nodes: XmlNode[];
+  try {
+    if (XMLValidator.validate(text) !== true) throw new XmlRefused("xml_invalid");
+    nodes = convert(parser.parse(text) as RawNode[]);
+  } catch {
+    // Not well-formed, or beyond what the parser takes (e.g. "Maximum nested tags exceeded").
+    throw new XmlRefused("xml_invalid");
+  }
+  const root = nodes.find((node): node is XmlElement => typeof node !== "string");
   if (!root) throw new XmlRefused("xml_invalid");
   return root;
 }
