@@ -47,3 +47,25 @@ export async function serverAnswers(request: APIRequestContext, attemptId: strin
   const body = (await response.json()) as { answers: ServerAnswer[] };
   return Object.fromEntries(body.answers.map((answer) => [answer.questionId, answer.value]));
 }
+
+/** A question's draft as this device's IndexedDB holds it (read beside the page's own connection). */
+export async function storedDraft(page: Page, attemptId: string, questionId: string): Promise<string | null> {
+  return page.evaluate(
+    ([attempt, question]) =>
+      new Promise<string | null>((resolve, reject) => {
+        const open = indexedDB.open("holdfast");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const get = db.transaction("drafts", "readonly").objectStore("drafts").get([attempt, question]);
+          get.onerror = () => reject(get.error);
+          get.onsuccess = () => {
+            db.close();
+            const draft = get.result as { value?: unknown } | undefined;
+            resolve(typeof draft?.value === "string" ? draft.value : null);
+          };
+        };
+      }),
+    [attemptId, questionId] as const,
+  );
+}

@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Page } from "@playwright/test";
 
 import { expect, test } from "../fixtures";
 
-import { ATTEMPT_URL, expectReady, question } from "./exam-page";
+import { ATTEMPT_URL, expectReady, question, storedDraft } from "./exam-page";
 
 // The browser dies right after the candidate typed (a crash, a battery, a kill): on the next launch, with the same
 // profile, the answer box must never be editable while it shows text older than the device's newest draft — a
@@ -84,28 +84,6 @@ function isGone(pid: number): boolean {
   } catch {
     return true;
   }
-}
-
-/** The essay's draft as this device's IndexedDB holds it (read beside the page's own connection). */
-async function storedDraft(page: Page, attemptId: string, questionId: string): Promise<string | null> {
-  return page.evaluate(
-    ([attempt, question]) =>
-      new Promise<string | null>((resolve, reject) => {
-        const open = indexedDB.open("holdfast");
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const get = db.transaction("drafts", "readonly").objectStore("drafts").get([attempt, question]);
-          get.onerror = () => reject(get.error);
-          get.onsuccess = () => {
-            db.close();
-            const draft = get.result as { value?: unknown } | undefined;
-            resolve(typeof draft?.value === "string" ? draft.value : null);
-          };
-        };
-      }),
-    [attemptId, questionId] as const,
-  );
 }
 
 test.describe("A browser killed right after typing", () => {

@@ -1,6 +1,6 @@
 import { expect, test } from "../fixtures";
 
-import { expectSaved, openExam, question, serverAnswers } from "./exam-page";
+import { expectSaved, openExam, question, serverAnswers, storedDraft } from "./exam-page";
 
 test.describe("A candidate with the exam open in two tabs", () => {
   test("types in both tabs, in different questions, and loses nothing", async ({
@@ -51,17 +51,21 @@ test.describe("A candidate with the exam open in two tabs", () => {
     await expect(question(second, 3).getByLabel("Your answer")).toBeEditable();
 
     // The first tab opened first, so it holds the sync role. Type in it and close it at once, inside the
-    // 1.5 s debounce: the edit is only on the device when the syncing tab goes away.
-    await question(first, 4).getByLabel("Your answer").fill("written just before closing the tab");
+    // 1.5 s debounce: the edit is only on the device when the syncing tab goes away. (Once it is on the
+    // device, that is: `fill` returns when the key's event ran, a few milliseconds before its IndexedDB
+    // transaction commits, and a tab closed in between never wrote it — kill-and-relaunch.spec.ts is that case.)
+    const text = "written just before closing the tab";
+    await question(first, 4).getByLabel("Your answer").fill(text);
+    await expect.poll(() => storedDraft(first, attemptId, exam.questionIds[3]!)).toBe(text);
     await first.close();
     await question(second, 3).getByLabel("Your answer").fill("typed in the tab that is left");
 
     await expectSaved(second, [3, 4]);
-    await expect(question(second, 4).getByLabel("Your answer")).toHaveValue("written just before closing the tab");
+    await expect(question(second, 4).getByLabel("Your answer")).toHaveValue(text);
     const [, , q3, q4] = exam.questionIds;
     expect(await serverAnswers(second.request, attemptId)).toEqual({
       [q3!]: "typed in the tab that is left",
-      [q4!]: "written just before closing the tab",
+      [q4!]: text,
     });
   });
 });
