@@ -27,7 +27,10 @@ export default defineConfig({
   retries: 0,
   // Two cores: one worker per core, with the app server sharing them.
   workers: 2,
-  timeout: 30_000,
+  // A whole story's budget. Stories with two or three browser contexts and several reloads take 15–30 s on a
+  // quiet box and past 30 s when both workers and the app share the two cores (seen in CI: 30.2 s). Every
+  // single wait still has its own 10 s limit below, so a hang is still caught where it happens.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
   use: {
