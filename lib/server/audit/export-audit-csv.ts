@@ -1,8 +1,6 @@
 import "server-only";
 
-import Papa from "papaparse";
-
-import { inertCsvCell } from "@/lib/shared/csv-cell";
+import { CSV_BYTE_ORDER_MARK, csvLines } from "@/lib/shared/csv-cell";
 import type { AuditEntry, AuditQuery } from "@/lib/shared/schemas/audit";
 
 import { listAuditEvents } from "./list-audit-events";
@@ -10,7 +8,7 @@ import { listAuditEvents } from "./list-audit-events";
 /** Rows read per query while the file streams: memory stays flat however long the log is. */
 const CHUNK = 1000;
 
-export const AUDIT_CSV_FIELDS = [
+const AUDIT_CSV_FIELDS = [
   "at",
   "action",
   "actor_type",
@@ -28,7 +26,7 @@ export const AUDIT_CSV_FIELDS = [
 ] as const;
 
 function csvRow(entry: AuditEntry): string[] {
-  const cells = [
+  return [
     entry.at,
     entry.action,
     entry.actor.type,
@@ -44,7 +42,6 @@ function csvRow(entry: AuditEntry): string[] {
     entry.attemptId ?? "",
     JSON.stringify(entry.data),
   ];
-  return cells.map(inertCsvCell);
 }
 
 /**
@@ -61,14 +58,11 @@ export function exportAuditCsv(options: { query: AuditQuery }): ReadableStream<U
     async pull(controller) {
       if (!isStarted) {
         isStarted = true;
-        controller.enqueue(encoder.encode(`\uFEFF${Papa.unparse([AUDIT_CSV_FIELDS as readonly string[]])}\r\n`));
+        controller.enqueue(encoder.encode(`${CSV_BYTE_ORDER_MARK}${csvLines([AUDIT_CSV_FIELDS])}`));
         return;
       }
       const page = await listAuditEvents({ query: { ...options.query, cursor }, limit: CHUNK });
-      if (page.entries.length > 0) {
-        const rows = Papa.unparse(page.entries.map(csvRow), { newline: "\r\n" });
-        controller.enqueue(encoder.encode(`${rows}\r\n`));
-      }
+      if (page.entries.length > 0) controller.enqueue(encoder.encode(csvLines(page.entries.map(csvRow))));
       if (page.nextCursor === null) controller.close();
       else cursor = page.nextCursor;
     },

@@ -1,8 +1,6 @@
 import "server-only";
 
-import Papa from "papaparse";
-
-import { inertCsvCell as inert } from "@/lib/shared/csv-cell";
+import { CSV_BYTE_ORDER_MARK, csvLines } from "@/lib/shared/csv-cell";
 import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
 
 import { listCandidates } from "./list-candidates";
@@ -16,10 +14,10 @@ import { listCandidates } from "./list-candidates";
 export async function exportJoinLinks(options: { examId: string }): Promise<string> {
   const candidates = await listCandidates(options);
   const rows = candidates.map((candidate) => [
-    inert(candidate.name),
-    inert(candidate.email),
+    candidate.name,
+    candidate.email,
     String(extraMinutesOf(candidate.extraSeconds)),
     candidate.joinLink.status === "active" ? candidate.joinLink.url : "",
   ]);
-  return `\uFEFF${Papa.unparse({ fields: ["name", "email", "extra_minutes", "join_url"], data: rows }, { newline: "\r\n" })}\r\n`;
+  return `${CSV_BYTE_ORDER_MARK}${csvLines([["name", "email", "extra_minutes", "join_url"], ...rows])}`;
 }
