@@ -2,11 +2,11 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import { AppError } from "@/lib/shared/errors";
 import type { EnrollCandidatesInput } from "@/lib/shared/schemas/enrollments";
 
 import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
 import { db } from "../db/client";
+import { lockExamForKeyShare } from "../exams/lock-exam-for-key-share";
 import { deriveJoinToken, hashJoinToken, joinUrl } from "./join-token";
 
 export type EnrolledCandidate = {
@@ -54,9 +54,7 @@ export async function enrollCandidates(options: {
   }
 
   const rows = await db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid FOR KEY SHARE`;
-    if (!locked[0]) throw new AppError("NOT_FOUND", "No such exam.");
+    await lockExamForKeyShare(tx, examId);
     // One statement for the whole roster; ON CONFLICT keeps the existing id (and so the same join link).
     const result = await tx.$queryRaw<
       { id: string; email: string; name: string; extra_seconds: number; token_generation: number }[]

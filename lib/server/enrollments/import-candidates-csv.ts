@@ -8,6 +8,7 @@ import type { CsvImportResult, CsvPreviewLine } from "@/lib/shared/schemas/enrol
 
 import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
 import { db, type Prisma } from "../db/client";
+import { lockExamForKeyShare } from "../exams/lock-exam-for-key-share";
 import { deriveJoinToken, hashJoinToken } from "./join-token";
 
 type Existing = { id: string; email: string; name: string; extra_seconds: number };
@@ -122,9 +123,7 @@ export async function importCandidatesCsv(options: {
   const ids = fresh.map(() => randomUUID());
   return db.$transaction(
     async (tx) => {
-      const locked = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid FOR KEY SHARE`;
-      if (!locked[0]) throw new AppError("NOT_FOUND", "No such exam.");
+      await lockExamForKeyShare(tx, examId);
       const inserted = await tx.$queryRaw<{ id: string; email: string }[]>`
         INSERT INTO enrollments (id, exam_id, name, email, join_token_hash, extra_seconds)
         SELECT input.id, ${examId}::uuid, input.name, input.email, input.hash, input.extra
