@@ -2,6 +2,7 @@ import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
 import { LIMITS } from "@/lib/shared/limits";
+import { QTI_MEDIA_TYPES } from "@/lib/shared/schemas/qti";
 
 function tooLarge(maxBytes: number): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`);
@@ -44,9 +45,14 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, alre
   // Not cancelled: cancelling destroys the request, and with it the socket the 413 is to go out on.
 }
 
+/** A Content-Type's media type, lower case, its parameters (`charset=utf-8`) dropped. */
+function mediaTypeOf(contentType: string | null): string {
+  return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
 /** `application/json`, or a `+json` type (`application/merge-patch+json`), parameters aside. */
 function isJsonMediaType(contentType: string | null): boolean {
-  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  const type = mediaTypeOf(contentType);
   return type === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
 }
 
@@ -101,13 +107,12 @@ export async function readBodyText(
 
 /** `application/zip` (or the `x-zip-compressed` some browsers give a .zip file), parameters aside. */
 export function isZipMediaType(contentType: string | null): boolean {
-  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
-  return type === "application/zip" || type === "application/x-zip-compressed";
+  return (QTI_MEDIA_TYPES as readonly string[]).includes(mediaTypeOf(contentType));
 }
 
 /** `text/csv`, parameters (`charset=utf-8`, `header=present`) aside. */
 export function isCsvMediaType(contentType: string | null): boolean {
-  return (contentType?.split(";")[0]?.trim().toLowerCase() ?? "") === "text/csv";
+  return mediaTypeOf(contentType) === "text/csv";
 }
 
 /**

@@ -3,11 +3,10 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 
 import { findAdminExam } from "../exams/find-admin-exam";
-import { questionData, questionInputOf } from "../exams/question-data";
 import { buildQtiPackage } from "./build-qti-package";
 
 /** A file name for the download: the title's letters and digits (any script), the rest `-`. */
-export function packageFileName(title: string): string {
+function packageFileName(title: string): string {
   const stem = title
     .normalize("NFC")
     .replace(/[^\p{L}\p{N}]+/gu, "-")
@@ -20,6 +19,9 @@ export function packageFileName(title: string): string {
 export async function exportExamQti(options: { examId: string }): Promise<{ fileName: string; zip: Uint8Array }> {
   const exam = await findAdminExam({ examId: options.examId });
   if (!exam) throw new AppError("NOT_FOUND", "Not found.");
-  const questions = exam.questions.map((question) => questionData(questionInputOf(question)));
-  return { fileName: packageFileName(exam.title), zip: buildQtiPackage({ title: exam.title, questions }) };
+  // An admin exam's questions are stored question data (with their ids), in exam order: written as they are.
+  return {
+    fileName: packageFileName(exam.title),
+    zip: buildQtiPackage({ title: exam.title, questions: exam.questions }),
+  };
 }

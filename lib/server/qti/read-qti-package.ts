@@ -23,7 +23,7 @@ function refuse(reason: QtiPackageRefusal, message: string, file?: string): neve
  * leave the package (`..` past the root), is absolute, names a drive or a URL, or uses a backslash. Entry
  * names are only ever looked up in the unzipped map: nothing touches the file system.
  */
-export function resolvePackagePath(base: string, href: string): string | null {
+function resolvePackagePath(base: string, href: string): string | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(href.split("#")[0] ?? "");

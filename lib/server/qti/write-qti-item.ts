@@ -149,7 +149,7 @@ function interactionParts(q: QuestionData): { declaration: string; interaction: 
 }
 
 /** A short title for an item: the prompt's first line, cut at 80 characters. */
-export function itemTitle(prompt: string): string {
+function itemTitle(prompt: string): string {
   const line = prompt.split("\n")[0] ?? "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

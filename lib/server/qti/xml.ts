@@ -7,7 +7,7 @@ export type XmlElement = { name: string; attrs: Record<string, string>; children
 export type XmlNode = XmlElement | string;
 
 /** Why an XML file of a package cannot be read at all (QTI_PACKAGE_INVALID `details.reason`). */
-export type XmlRefusal = "doctype" | "xml_invalid" | "not_utf8";
+type XmlRefusal = "doctype" | "xml_invalid" | "not_utf8";
 
 export class XmlRefused extends Error {
   constructor(readonly reason: XmlRefusal) {
