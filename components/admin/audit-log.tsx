@@ -30,10 +30,9 @@ export function AuditLog({ initial, apiQuery }: { initial: AuditPage; apiQuery: 
     if (!nextCursor) return;
     setIsLoading(true);
     setError("");
-    const separator = apiQuery ? "&" : "";
-    const result = await callApi(`/api/admin/audit?${apiQuery}${separator}cursor=${encodeURIComponent(nextCursor)}`, {
-      cache: "no-store",
-    });
+    const query = new URLSearchParams(apiQuery);
+    query.set("cursor", nextCursor);
+    const result = await callApi(`/api/admin/audit?${query}`, { cache: "no-store" });
     setIsLoading(false);
     if (!result.ok) {
       setError(t("loadFailed", { message: describe(result.failure) }));

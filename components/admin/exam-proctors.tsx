@@ -23,7 +23,7 @@ export function ExamProctors({
 }: {
   examId: string;
   assigned: ProctorOption[];
-  assignable: ProctorOption[];
+  assignable: Omit<ProctorOption, "disabled">[];
 }) {
   const t = useTranslations("account.proctors");
   const describe = useDescribeFailure();
@@ -34,7 +34,7 @@ export function ExamProctors({
   const assignedIds = new Set(assigned.map((p) => p.id));
   const available = assignable.filter((p) => !assignedIds.has(p.id));
 
-  async function change(proctor: ProctorOption, method: "PUT" | "DELETE") {
+  async function change(proctor: Pick<ProctorOption, "id" | "name">, method: "PUT" | "DELETE") {
     setIsPending(true);
     setError("");
     setStatus("");

@@ -29,7 +29,7 @@ type Row = {
 type Cursor = { at: Date; id: string };
 
 /** The opaque `nextCursor`: the last entry's (at, id), base64url. */
-export function encodeAuditCursor(cursor: Cursor): string {
+function encodeAuditCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.at.toISOString()}|${cursor.id}`, "utf8").toString("base64url");
 }
 

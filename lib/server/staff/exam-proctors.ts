@@ -28,11 +28,10 @@ export async function listExamProctors(options: { examId: string }): Promise<Exa
  * The proctor accounts that can be assigned: active ones only. A disabled account cannot sign in, so offering
  * it would only invite a mistake; one already assigned is listed by listExamProctors, marked, and removable.
  */
-export async function listAssignableProctors(): Promise<ExamProctorEntry[]> {
-  const rows = await db.staffUser.findMany({
+export async function listAssignableProctors(): Promise<Omit<ExamProctorEntry, "disabled">[]> {
+  return db.staffUser.findMany({
     where: { role: "proctor", disabledAt: null },
     select: { id: true, name: true, email: true },
     orderBy: [{ name: "asc" }, { email: "asc" }],
   });
-  return rows.map((row) => ({ ...row, disabled: false }));
 }
