@@ -1,7 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useId, useRef, useState, type ReactNode } from "react";
+
+import { ModalDialog } from "./modal-dialog";
 
 import styles from "./confirm-dialog.module.css";
 
@@ -39,16 +41,12 @@ export function useConfirm(): { confirm: (request: ConfirmRequest) => Promise<bo
 }
 
 /**
- * A native modal <dialog> (the browser keeps focus inside and returns it to the button that opened it),
- * named by its heading and described by its text. Focus starts on the heading, so a screen reader reads the
- * question first and a stray Enter does not confirm; Escape is Cancel.
+ * The confirmation on the shared modal (ModalDialog): named by its question, described by its text, focus on
+ * the question; Escape or closing is Cancel, and only the first answer counts.
  */
 function ConfirmDialog({ request, onAnswer }: { request: ConfirmRequest; onAnswer: (ok: boolean) => void }) {
   const t = useTranslations("common");
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleRef = useRef<HTMLHeadingElement>(null);
   const answered = useRef(false);
-  const titleId = useId();
   const textId = useId();
 
   const answer = (ok: boolean) => {
@@ -57,24 +55,15 @@ function ConfirmDialog({ request, onAnswer }: { request: ConfirmRequest; onAnswe
     onAnswer(ok);
   };
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    titleRef.current?.focus();
-    return () => dialog?.close();
-  }, []);
-
   return (
-    <dialog
-      ref={ref}
-      className={styles.dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
+    <ModalDialog
+      title={request.title}
       onClose={() => answer(false)}
+      describedBy={textId}
+      isTitleFocused
+      className={styles.dialog}
+      titleClassName={styles.title}
     >
-      <h2 id={titleId} ref={titleRef} tabIndex={-1} className={styles.title}>
-        {request.title}
-      </h2>
       <p id={textId}>{request.text}</p>
       <div className={styles.actions}>
         <button type="button" className="button" onClick={() => answer(false)}>
@@ -84,6 +73,6 @@ function ConfirmDialog({ request, onAnswer }: { request: ConfirmRequest; onAnswe
           {request.confirmLabel}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -11,7 +11,7 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
-import { ModalDialog } from "./modal-dialog";
+import { ModalDialog } from "../modal-dialog";
 
 const PRESET_MINUTES = [5, 10, 15, 30] as const;
 

@@ -10,7 +10,7 @@ import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 
-import { ModalDialog } from "./modal-dialog";
+import { ModalDialog } from "../modal-dialog";
 
 /**
  * Confirms, in words, what a force-submit does, with an optional reason for the candidate's timeline; the
