@@ -42,14 +42,17 @@ export function Announcements({ inbox }: { inbox: AnnouncementInbox }) {
             <p className="announcement__meta">
               <strong>{t("fromStaff")}</strong> <span className="muted">{sentAt(record.sentAt)}</span>
             </p>
-            <p className="announcement__message">{record.message}</p>
+            <p className="announcement__message" id={`${titleId}-${record.id}`}>
+              {record.message}
+            </p>
             <button
               type="button"
               className="button button--quiet announcement__dismiss"
+              // Which one it dismisses, read after its name (not inside the live region's text).
+              aria-describedby={`${titleId}-${record.id}`}
               onClick={() => void inbox.dismiss(record.id)}
             >
               {t("dismiss")}
-              <span className="visually-hidden">: {record.message.slice(0, 60)}</span>
             </button>
           </li>
         ))}
