@@ -17,12 +17,17 @@ export type AnnouncementsSnapshot = readonly AnnouncementRecord[];
  * A3. Once stored, the device acknowledges them (`POST …/announcements/receipts`), and marks them acknowledged
  *     when the server answered 204; the others are sent again on the next catch-up.
  * A4. Dismissing, or showing again, is this device's own choice, stored and never sent.
+ * Every tab of the attempt shows the same: a tab that stored something new, or a dismissal, tells the others.
  */
 export class AnnouncementInbox {
   private records: AnnouncementsSnapshot = [];
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly kernel: SyncKernel) {}
+  constructor(
+    private readonly kernel: SyncKernel,
+    /** The stored announcements changed here: the other tabs of the attempt re-read them (T2). */
+    private readonly onStoreChanged: () => void,
+  ) {}
 
   getSnapshot = (): AnnouncementsSnapshot => this.records;
 
@@ -42,8 +47,12 @@ export class AnnouncementInbox {
   receive(announcements: readonly CandidateAnnouncement[]): Promise<void> {
     return this.quietly(
       (async () => {
-        if (announcements.length > 0) await storeAnnouncements(this.kernel.db, this.kernel.attemptId, announcements);
+        const added =
+          announcements.length > 0
+            ? await storeAnnouncements(this.kernel.db, this.kernel.attemptId, announcements)
+            : [];
         await this.reread();
+        if (added.length > 0) this.onStoreChanged();
         await this.acknowledge();
       })(),
     );
@@ -68,6 +77,7 @@ export class AnnouncementInbox {
   private async setDismissed(id: string, dismissed: 0 | 1): Promise<void> {
     await updateAnnouncements(this.kernel.db, this.kernel.attemptId, [id], { dismissed });
     await this.reread();
+    this.onStoreChanged();
   }
 
   private async acknowledge(): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { FakeEventStreams, testEnvironment } from "@/test-support/client/fake-tabs";
+import { FakeChannelHub, FakeEventStreams, FakeLockManager, testEnvironment } from "@/test-support/client/fake-tabs";
 import { createHarness, type Harness } from "@/test-support/client/harness";
 
 /**
@@ -106,6 +106,26 @@ describe("announcements on the candidate's device", () => {
     ]);
     await reloaded.engine.announcements.showAgain(ROOM.id);
     expect(reloaded.engine.announcements.getSnapshot()[0]).toMatchObject({ id: ROOM.id, dismissed: 0 });
+  });
+
+  it("a tab without the stream shows what the leader stored, and a dismissal in one tab holds in the other", async () => {
+    const locks = new FakeLockManager();
+    const hub = new FakeChannelHub();
+    const leader = h.engine({ environment: testEnvironment({ locks, hub, streams }), initialView: h.server.view() });
+    const follower = h.engine({ environment: testEnvironment({ locks, hub, streams }), initialView: h.server.view() });
+    await leader.engine.start();
+    await follower.engine.start();
+    await h.settle();
+    expect(streams.live()).toHaveLength(1);
+
+    h.server.announcements = [ROOM];
+    streams.live()[0]!.emit("announcement", ROOM);
+    await h.settle();
+    expect(shown(follower)).toEqual([ROOM.id]);
+
+    await follower.engine.announcements.dismiss(ROOM.id);
+    await h.settle();
+    expect(leader.engine.announcements.getSnapshot()).toEqual([expect.objectContaining({ id: ROOM.id, dismissed: 1 })]);
   });
 
   it("a malformed announcement event is dropped", async () => {

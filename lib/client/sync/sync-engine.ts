@@ -82,7 +82,7 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     this.attemptId = options.attemptId;
     this.kernel = new SyncKernel(options);
-    this.announcements = new AnnouncementInbox(this.kernel);
+    this.announcements = new AnnouncementInbox(this.kernel, () => this.tabs.post({ type: "announcements" }));
     this.initialView = options.initialView ?? null;
     this.env = options.environment ?? null;
     const running = () => this.running;
@@ -100,6 +100,7 @@ export class SyncEngine {
         this.scheduler.clearDebounce();
         this.scheduler.pump();
       },
+      reloadAnnouncements: () => void this.announcements.load(),
     });
     this.scheduler = new Scheduler(this.kernel, {
       running,
