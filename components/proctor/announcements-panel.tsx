@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, fetchAnnouncements, sendAnnouncement } from "@/lib/client/proctor/proctor-api";
@@ -17,7 +17,7 @@ const REFRESH_MS = 30_000;
  * The dashboard's announcements: a message to every candidate, or to those selected in the table, sent after
  * a confirmation; then every announcement with its time, sender and "received by N of M candidates", which
  * the exam's event stream refreshes as devices acknowledge (use-exam-live.ts). One Idempotency-Key per
- * message, kept until it is sent, so a double click or a retry after a timeout sends it once.
+ * message and recipients, kept until it is sent, so a double click or a retry after a timeout sends it once.
  */
 export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; selectedIds: readonly string[] }) {
   const t = useTranslations("proctor.announcements");
@@ -28,7 +28,9 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
   const [audience, setAudience] = useState<"all" | "selected">("all");
   const [isConfirming, setIsConfirming] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  // The key of the last body tried: a retry of the same body reuses it (sent once even if the first try's
+  // answer was lost), an edited body gets a new one (it is another announcement, not a reuse of the key).
+  const lastTry = useRef<{ key: string; body: string } | null>(null);
   const [sentNote, setSentNote] = useState<string | null>(null);
   const ids = { title: useId(), message: useId(), count: useId(), error: useId() };
 
@@ -39,16 +41,16 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
   });
   const toSelected = audience === "selected" && selectedIds.length > 0;
   const send = useMutation({
-    mutationFn: () =>
-      sendAnnouncement(
-        examId,
-        { message: message.trim(), ...(toSelected ? { enrollmentIds: [...selectedIds] } : {}) },
-        idempotencyKey,
-      ),
+    mutationFn: () => {
+      const body = { message: message.trim(), ...(toSelected ? { enrollmentIds: [...selectedIds] } : {}) };
+      const text = JSON.stringify(body);
+      if (lastTry.current?.body !== text) lastTry.current = { key: crypto.randomUUID(), body: text };
+      return sendAnnouncement(examId, body, lastTry.current.key);
+    },
     onSuccess: () => {
       setMessage("");
       setIsConfirming(false);
-      setIdempotencyKey(crypto.randomUUID());
+      lastTry.current = null;
       setSentNote(t("sent"));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.announcements(examId) }),
