@@ -552,3 +552,59 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Announcements (issue 14): the exam page showing one, the dashboard's panel ------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Screenshots of announcements at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale });
+
+      test("the exam page with an announcement; the dashboard's panel with one sent and one being confirmed", async ({
+        browser,
+        page,
+        adminApi,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        assignProctor,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const isChinese = locale === "zh-CN";
+        const exam = await createExam({ title: `Announcements (${viewport.name}-${locale})` });
+        const candidate = await enrollCandidate(exam.id, { name: "Ada Lovelace" });
+        await enrollCandidate(exam.id, { name: "Grace Hopper" });
+        const proctor = await createStaff("proctor");
+        await assignProctor(exam.id, proctor);
+        const sent = await adminApi.post(`/api/proctor/exams/${exam.id}/announcements`, {
+          data: {
+            message: isChinese
+              ? "第 3 题：“米”按公制理解，其他不变。"
+              : "Question 3: read “metres” as “meters”. Nothing else changes.",
+          },
+        });
+        expect(sent.status()).toBe(201);
+
+        const candidateContext = await browser.newContext({ ...viewport.use, locale });
+        try {
+          const candidatePage = await candidateContext.newPage();
+          await candidatePage.goto(candidate.joinUrl);
+          await candidatePage.getByRole("button", { name: /^(Start|开始)$/ }).click();
+          await expect(candidatePage.locator(".announcement")).toHaveCount(1);
+          await capture(candidatePage, viewport.name, `${locale}-exam-announcement`);
+        } finally {
+          await candidateContext.close();
+        }
+
+        await signIn(page.context(), proctor);
+        await page.goto(`/proctor/exams/${exam.id}`);
+        await expect(page.locator(".announcements-panel__list li")).toHaveCount(1);
+        await page
+          .getByRole("textbox", { name: isChinese ? "给考生的消息" : "Message to candidates" })
+          .fill(isChinese ? "还剩 10 分钟。" : "10 minutes left.");
+        await page.getByRole("button", { name: isChinese ? "发送公告…" : "Send announcement…" }).click();
+        await capture(page, viewport.name, `${locale}-dashboard-announcements`);
+      });
+    });
+  }
+}

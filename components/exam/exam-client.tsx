@@ -11,6 +11,7 @@ import { tellWorker } from "@/components/service-worker-registration";
 import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
+import { Announcements } from "./announcements";
 import { OPENING_ANSWERS_ID } from "./answer-control";
 import { ConnectionBanner, ConnectionStatus, failureOf } from "./connection-banner";
 import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
@@ -99,7 +100,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
   const t = useTranslations("exam");
   const describe = useDescribeFailure();
   const router = useRouter();
-  const { state, edit, toggleFlag, submit, flushNow } = useSyncEngine({
+  const { state, edit, toggleFlag, submit, flushNow, announcements } = useSyncEngine({
     attemptId: initialView.attemptId,
     initialView,
   });
@@ -197,6 +198,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
             connection={state.online ? state.connection : "offline"}
           />
           <DeadlineNote deadline={state.deadline} />
+          <Announcements inbox={announcements} />
           <ConnectionBanner state={state} onRetryNow={() => void flushNow()} />
 
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}

@@ -24,6 +24,7 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { StatusCounters } from "@/lib/shared/schemas/proctor";
 
+import { AnnouncementsPanel } from "./announcements-panel";
 import { CandidateDrawer } from "./candidate-drawer";
 import { CandidatesTable } from "./candidates-table";
 import { ExamHealthPanel } from "./exam-health-panel";
@@ -106,6 +107,8 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         </summary>
         {health.data ? <ExamHealthPanel health={health.data} /> : null}
       </details>
+
+      <AnnouncementsPanel examId={examId} selectedIds={selectedIds} />
 
       <div className="proctor__body">
         <section className="proctor__main" aria-label={t("toolbar.region")}>

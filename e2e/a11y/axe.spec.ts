@@ -389,3 +389,47 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Announcements (issue 14): the exam page showing one, the dashboard's panel ------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, announcements, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("the exam page with an announcement, the dashboard with the announcements panel", async ({
+      browser,
+      page,
+      adminApi,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      assignProctor,
+      signIn,
+    }) => {
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id);
+      const proctor = await createStaff("proctor");
+      await assignProctor(exam.id, proctor);
+      const sent = await adminApi.post(`/api/proctor/exams/${exam.id}/announcements`, {
+        data: { message: "Question 3: read “metres” as “meters”. 第 3 题：“米”按公制理解。" },
+      });
+      expect(sent.status()).toBe(201);
+
+      const candidateContext = await browser.newContext({ locale });
+      try {
+        const candidatePage = await candidateContext.newPage();
+        await candidatePage.goto(candidate.joinUrl);
+        await candidatePage.getByRole("button", { name: /^(Start|开始)$/ }).click();
+        await expect(candidatePage.locator(".announcement")).toHaveCount(1);
+        await expectAccessible(candidatePage, "exam page with an announcement", locale);
+      } finally {
+        await candidateContext.close();
+      }
+
+      await signIn(page.context(), proctor);
+      await page.goto(`/proctor/exams/${exam.id}`);
+      await expect(page.locator(".announcements-panel__list li")).toHaveCount(1);
+      await expectAccessible(page, "dashboard with the announcements panel", locale);
+    });
+  });
+}

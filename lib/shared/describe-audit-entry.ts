@@ -40,6 +40,8 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     to: status(data.to),
     role: role.success ? tc(`roles.${role.data}`) : "",
     isSelf: entry.actor.type === "candidate" ? "yes" : "other",
+    recipients: data.recipients === "all" ? "all" : "other",
+    excerpt: typeof data.excerpt === "string" ? data.excerpt : "",
   };
   return isAuditAction(entry.action) ? t(`sentences.${entry.action}`, values) : t("sentences.other", values);
 }

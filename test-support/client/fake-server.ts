@@ -1,4 +1,5 @@
 import { canonicalJson, answersDigest } from "@/lib/shared/digest";
+import type { CandidateAnnouncement } from "@/lib/shared/schemas/announcements";
 import type { AnswerValue, AttemptView, StoredAnswer } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 import type { AnswerResult, SubmitResponse } from "@/lib/shared/schemas/sync";
@@ -53,7 +54,7 @@ export const QUESTIONS: CandidateQuestion[] = [
   { id: Q.essay, position: 5, type: "essay", prompt: "Discuss.", points: 5 },
 ];
 
-export type Route = "get" | "answers" | "submit" | "heartbeat";
+export type Route = "get" | "answers" | "submit" | "heartbeat" | "receipts";
 
 export type FakeRequest = {
   route: Route;
@@ -117,6 +118,10 @@ export class FakeServer {
   deadline: string;
   graceMs = 60_000;
   submission: { submissionId: string; submittedAt: string; digest: string } | null = null;
+  /** Staff's announcements to this candidate, oldest first (in the view). */
+  announcements: CandidateAnnouncement[] = [];
+  /** The receipts recorded, as "announcementId:deviceId". */
+  readonly receipts = new Set<string>();
   readonly requests: FakeRequest[] = [];
   /** Sync requests (GET, autosave, submit) being answered right now, and the most ever at once. */
   inFlight = 0;
@@ -180,6 +185,7 @@ export class FakeServer {
       questions: this.questions,
       answers: [...this.answers.values()],
       submission: this.submission,
+      announcements: this.announcements,
     };
   }
 
@@ -246,6 +252,7 @@ export class FakeServer {
     if (method === "POST" && pathname === `${base}/answers`) return "answers";
     if (method === "POST" && pathname === `${base}/submit`) return "submit";
     if (method === "POST" && pathname === `${base}/heartbeat`) return "heartbeat";
+    if (method === "POST" && pathname === `${base}/announcements/receipts`) return "receipts";
     throw new Error(`unexpected request ${method} ${pathname}`);
   }
 
@@ -259,6 +266,13 @@ export class FakeServer {
     switch (request.route) {
       case "get":
         return json(200, this.view());
+      case "receipts": {
+        const body = request.body as { deviceId: string; ids: string[] };
+        for (const id of body.ids)
+          if (this.announcements.some((announcement) => announcement.id === id))
+            this.receipts.add(`${id}:${body.deviceId}`);
+        return new Response(null, { status: 204 });
+      }
       case "heartbeat":
         return json(200, {
           serverTime: this.serverTime(),

@@ -97,11 +97,33 @@ export type DraftRecord = {
   lateAt?: number;
 };
 
-type Records = { device: DeviceRecord; attempts: AttemptRecord; drafts: DraftRecord };
-type Keys = { device: "device"; attempts: string; drafts: [string, string] };
+/** An announcement from staff, kept so the page shows it offline and after a reload (docs/sync-protocol.md). */
+export type AnnouncementRecord = {
+  attemptId: string;
+  id: string;
+  message: string;
+  sentAt: string;
+  /** 1 once the candidate dismissed it on this device (it can be shown again; the choice stays local). */
+  dismissed: 0 | 1;
+  /** 1 once the server recorded this device's receipt. */
+  acknowledged: 0 | 1;
+};
+
+type Records = {
+  device: DeviceRecord;
+  attempts: AttemptRecord;
+  drafts: DraftRecord;
+  announcements: AnnouncementRecord;
+};
+type Keys = { device: "device"; attempts: string; drafts: [string, string]; announcements: [string, string] };
 export type StoreName = keyof Records;
 /** The secondary indexes, by store: name → key. */
-type Indexes = { device: never; attempts: never; drafts: { attemptId: string; "[attemptId+dirty]": [string, 0 | 1] } };
+type Indexes = {
+  device: never;
+  attempts: never;
+  drafts: { attemptId: string; "[attemptId+dirty]": [string, 0 | 1] };
+  announcements: { attemptId: string };
+};
 
 /**
  * The database's layout. Dexie created it in earlier releases (its `version(1)` is IndexedDB version 10,
@@ -109,7 +131,7 @@ type Indexes = { device: never; attempts: never; drafts: { attemptId: string; "[
  * earlier release opens them unchanged. A schema change adds a step for `oldVersion < 20` and so on; steps
  * are never edited, so a browser holding an old database upgrades step by step without losing a draft.
  */
-export const DB_VERSION = 10;
+export const DB_VERSION = 20;
 
 function upgrade(database: IDBPDatabase, oldVersion: number): void {
   if (oldVersion < 10) {
@@ -121,6 +143,10 @@ function upgrade(database: IDBPDatabase, oldVersion: number): void {
       drafts.createIndex("attemptId", "attemptId");
       drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
     }
+  }
+  if (oldVersion < 20) {
+    const announcements = database.createObjectStore("announcements", { keyPath: ["attemptId", "id"] });
+    announcements.createIndex("attemptId", "attemptId");
   }
 }
 
@@ -205,6 +231,7 @@ export class HoldfastDb implements Stores {
   readonly device: StoreTable<"device">;
   readonly attempts: StoreTable<"attempts">;
   readonly drafts: StoreTable<"drafts">;
+  readonly announcements: StoreTable<"announcements">;
   private opening: Promise<IDBPDatabase> | null = null;
 
   constructor(readonly name = "holdfast") {
@@ -220,6 +247,7 @@ export class HoldfastDb implements Stores {
     this.device = own("device");
     this.attempts = own("attempts");
     this.drafts = own("drafts");
+    this.announcements = own("announcements");
   }
 
   open(): Promise<IDBPDatabase> {
@@ -260,7 +288,12 @@ export class HoldfastDb implements Stores {
         () => Promise.resolve(transaction.objectStore(store) as never),
         () => Promise.resolve(),
       );
-    const tx = { device: inside("device"), attempts: inside("attempts"), drafts: inside("drafts") };
+    const tx = {
+      device: inside("device"),
+      attempts: inside("attempts"),
+      drafts: inside("drafts"),
+      announcements: inside("announcements"),
+    };
     let result: T;
     try {
       result = await body(tx);

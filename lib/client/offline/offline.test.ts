@@ -5,6 +5,7 @@ import { DEVICE_ID_PATTERN } from "@/lib/shared/limits";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { applyHeartbeatFacts, getAttemptRecord, saveServerView, storeSubmitBody, draftSignature } from "./attempts";
+import { listAnnouncements, storeAnnouncements } from "./announcements";
 import { DB_VERSION, HoldfastDb, getDb } from "./db";
 import { base64url, getOrCreateDeviceId, makeDeviceId } from "./device";
 import { listDirty, listDrafts, markAcknowledged, writeEdit } from "./drafts";
@@ -98,11 +99,14 @@ describe("the database", () => {
     expect(getDb().name).toBe("holdfast");
   });
 
-  it("keeps the layout earlier releases made with Dexie: IndexedDB version 10, the same stores and indexes", async () => {
+  it("keeps the layout earlier releases made with Dexie (IndexedDB version 10) and adds announcements at 20", async () => {
     const database = await db.open();
     expect(database.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(10);
-    expect([...database.objectStoreNames].sort()).toEqual(["attempts", "device", "drafts"]);
+    expect(DB_VERSION).toBe(20);
+    expect([...database.objectStoreNames].sort()).toEqual(["announcements", "attempts", "device", "drafts"]);
+    const announcements = database.transaction("announcements").store;
+    expect(announcements.keyPath).toEqual(["attemptId", "id"]);
+    expect([...announcements.indexNames]).toEqual(["attemptId"]);
     const tx = database.transaction(["device", "attempts", "drafts"]);
     expect(tx.objectStore("device").keyPath).toBe("key");
     expect(tx.objectStore("attempts").keyPath).toBe("attemptId");
@@ -152,6 +156,9 @@ describe("the database", () => {
         now: 3,
       });
       expect(next).toMatchObject({ kind: "written", draft: { version: draft.version + 1, value: "and after" } });
+      // The upgrade to version 20 added the announcements store beside the drafts it kept.
+      await storeAnnouncements(legacy, ATTEMPT, [{ id: "a1", message: "Room 2", sentAt: "2026-12-01T09:00:00.000Z" }]);
+      expect(await listAnnouncements(legacy, ATTEMPT)).toMatchObject([{ id: "a1", dismissed: 0, acknowledged: 0 }]);
     } finally {
       await legacy.delete();
     }

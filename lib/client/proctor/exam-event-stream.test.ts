@@ -39,11 +39,13 @@ function setUp() {
   const store = new CandidateStore({ schedule: (callback) => callback() });
   const onResync = vi.fn();
   const onSettled = vi.fn();
+  const onAnnouncements = vi.fn();
   const stream = new ExamEventStream({
     url: "/api/proctor/exams/e/events",
     store,
     onResync,
     onSettled,
+    onAnnouncements,
     initialRetryMs: 1_000,
     createSource: (url) => {
       const source = new FakeEventSource(url);
@@ -53,7 +55,7 @@ function setUp() {
   });
   stream.start();
   const current = () => sources.at(-1)!;
-  return { sources, store, stream, onResync, onSettled, current };
+  return { sources, store, stream, onResync, onSettled, onAnnouncements, current };
 }
 
 describe("ExamEventStream", () => {
@@ -96,6 +98,14 @@ describe("ExamEventStream", () => {
     expect(onResync).toHaveBeenCalledTimes(1);
     current().emit("resync", { serverTime: NOW + 6_000, reason: "too many missed" });
     expect(onResync).toHaveBeenCalledTimes(2);
+  });
+
+  it("an announcements event asks for the announcements' counts, and nothing else", () => {
+    const { onAnnouncements, onResync, current } = setUp();
+    current().emit("ready", { serverTime: NOW, resumed: false });
+    current().emit("announcements", { serverTime: NOW + 1_000 });
+    expect(onAnnouncements).toHaveBeenCalledTimes(1);
+    expect(onResync).not.toHaveBeenCalled();
   });
 
   it("opens a new connection after a growing pause when the browser gave up, and stops for good on stop()", () => {

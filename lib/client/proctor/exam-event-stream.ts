@@ -21,7 +21,8 @@ const CLOSED = 2;
  * 1. `candidates` events merge into the store (newest `observedAt` wins there).
  * 2. `ready {resumed: false}` after the first connection, and every `resync`, mean events were missed:
  *    `onResync` reloads the snapshot. The first `ready` needs no reload: the snapshot is read after it.
- * 3. A dropped connection the browser retries itself (readyState CONNECTING) resumes with Last-Event-ID;
+ * 3. `announcements` (a device stored one) calls `onAnnouncements`: the counts are reloaded, not streamed.
+ * 4. A dropped connection the browser retries itself (readyState CONNECTING) resumes with Last-Event-ID;
  *    one the browser gave up on (CLOSED: a 5xx, a proxy) is opened again here after a pause that grows
  *    to 10 s, and its `ready` tells whether it resumed.
  */
@@ -41,6 +42,8 @@ export class ExamEventStream {
       onResync: () => void;
       /** The first `ready` or the first failure: the snapshot may be read now. */
       onSettled?: () => void;
+      /** A candidate's device stored an announcement: the announcements' counts are out of date. */
+      onAnnouncements?: () => void;
       createSource?: EventSourceFactory;
       initialRetryMs?: number;
     },
@@ -99,6 +102,8 @@ export class ExamEventStream {
       this.options.store.merge(data.candidates, data.serverTime);
       this.setState("live");
     });
+
+    source.addEventListener("announcements", () => this.options.onAnnouncements?.());
 
     source.addEventListener("resync", (event) => {
       const data = parse<{ serverTime: number }>(event.data);

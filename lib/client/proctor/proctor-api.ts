@@ -1,5 +1,6 @@
 import { callApi } from "@/lib/client/call-api";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
+import type { SentAnnouncement, StaffAnnouncement } from "@/lib/shared/schemas/announcements";
 import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
 import type {
   BulkExtendResponse,
@@ -79,4 +80,21 @@ export function extendMany(
 
 export function forceSubmit(attemptId: string, body: ForceSubmitBody): Promise<ForceSubmitResponse> {
   return request<ForceSubmitResponse>(`${attemptPath(attemptId)}/force-submit`, { method: "POST", json: body });
+}
+
+export function fetchAnnouncements(examId: string): Promise<{ announcements: StaffAnnouncement[] }> {
+  return request<{ announcements: StaffAnnouncement[] }>(`${examPath(examId)}/announcements`, { cache: "no-store" });
+}
+
+/** No `enrollmentIds`: every candidate of the exam. */
+export function sendAnnouncement(
+  examId: string,
+  body: { message: string; enrollmentIds?: string[] },
+  idempotencyKey: string,
+): Promise<SentAnnouncement> {
+  return request<SentAnnouncement>(`${examPath(examId)}/announcements`, {
+    method: "POST",
+    json: body,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
 }

@@ -7,5 +7,6 @@ export const proctorKeys = {
   exam: (examId: string) => [...proctorKeys.all, "exam", examId] as const,
   candidates: (examId: string) => [...proctorKeys.exam(examId), "candidates"] as const,
   health: (examId: string) => [...proctorKeys.exam(examId), "health"] as const,
+  announcements: (examId: string) => [...proctorKeys.exam(examId), "announcements"] as const,
   timeline: (examId: string, enrollmentId: string) => [...proctorKeys.exam(examId), "timeline", enrollmentId] as const,
 };

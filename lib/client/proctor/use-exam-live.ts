@@ -35,6 +35,7 @@ export function useExamLive(examId: string): ExamLive {
         store,
         onSettled: () => setSettled(true),
         onResync: () => void queryClient.invalidateQueries({ queryKey: proctorKeys.candidates(examId) }),
+        onAnnouncements: () => void queryClient.invalidateQueries({ queryKey: proctorKeys.announcements(examId) }),
       }),
   );
 

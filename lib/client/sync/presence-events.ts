@@ -1,4 +1,6 @@
+import type { CandidateAnnouncement } from "@/lib/shared/schemas/announcements";
 import {
+  AttemptAnnouncementEventSchema as PresenceAnnouncementSchema,
   AttemptDeadlineEventSchema as PresenceDeadlineSchema,
   AttemptReadyEventSchema as PresenceReadySchema,
   AttemptSubmittedEventSchema as PresenceSubmittedSchema,
@@ -13,7 +15,11 @@ export { ATTEMPT_EVENTS as PRESENCE_EVENTS } from "@/lib/shared/schemas/attempt-
 
 /** One event, as the engine acts on it. */
 export type PresenceEvent =
-  { kind: "deadline"; serverTime: string; deadline: string } | { kind: "submitted"; serverTime: string };
+  | { kind: "deadline"; serverTime: string; deadline: string }
+  | { kind: "submitted"; serverTime: string }
+  /** The stream (re)opened: announcements sent while it was closed are read back (step A2). */
+  | { kind: "opened" }
+  | { kind: "announcement"; announcement: CandidateAnnouncement };
 
 /** Reads one stream event; null for anything the engine does not act on. `ready` tells both facts. */
 export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] | null {
@@ -23,7 +29,12 @@ export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] 
     const { serverTime, deadline, status } = parsed.data;
     const events: PresenceEvent[] = [{ kind: "deadline", serverTime, deadline }];
     if (status === "submitted") events.push({ kind: "submitted", serverTime });
+    events.push({ kind: "opened" });
     return events;
+  }
+  if (name === "announcement") {
+    const parsed = PresenceAnnouncementSchema.safeParse(data);
+    return parsed.success ? [{ kind: "announcement", announcement: parsed.data }] : null;
   }
   if (name === "deadline") {
     const parsed = PresenceDeadlineSchema.safeParse(data);

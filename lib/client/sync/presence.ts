@@ -1,3 +1,5 @@
+import type { CandidateAnnouncement } from "@/lib/shared/schemas/announcements";
+
 import type { SyncEnvironment, EventStreamLike } from "./environment";
 import type { ServerFacts } from "./heartbeat";
 import type { SyncKernel } from "./kernel";
@@ -14,6 +16,9 @@ export type PresenceHost = {
   shownDeadline(): string | null;
   applyServerFacts(facts: ServerFacts, isSubmitted: boolean, receivedAt: number): Promise<void>;
   sendHeartbeat(): void;
+  /** Step A2: announcements pushed, or to be read back after the stream (re)opened. */
+  receiveAnnouncements(announcements: readonly CandidateAnnouncement[]): void;
+  catchUpAnnouncements(): void;
 };
 
 /** Step P — the presence stream (leader only). */
@@ -54,9 +59,17 @@ export class PresenceStream {
   /**
    * P2 — a deadline other than the one shown (a proctor's extension): show it and send a heartbeat at once,
    * which carries it and so acknowledges it (H4). A submission (a proctor's force-submit): the same path as a
-   * heartbeat saying so; the page ends on its submitted screen.
+   * heartbeat saying so; the page ends on its submitted screen. Announcements go to the inbox (announcements.ts).
    */
   private async onEvent(event: PresenceEvent): Promise<void> {
+    if (event.kind === "announcement") {
+      this.host.receiveAnnouncements([event.announcement]);
+      return;
+    }
+    if (event.kind === "opened") {
+      this.host.catchUpAnnouncements();
+      return;
+    }
     const receivedAt = this.kernel.now();
     if (event.kind === "submitted") {
       // The stream stays open while the page does: its closing is what tells the dashboard the device left.

@@ -3,6 +3,7 @@ import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
 import { getAttemptRecord, saveServerView, toggleFlag as toggleFlagRecord } from "../offline/attempts";
 import type { HoldfastDb } from "../offline/db";
 import { getOrCreateDeviceId } from "../offline/device";
+import { AnnouncementInbox } from "./announcements";
 import { clockOffsetMs } from "./clock";
 import { Editor } from "./editor";
 import { browserEnvironment, type SyncEnvironment } from "./environment";
@@ -28,6 +29,7 @@ import { Tabs } from "./tabs";
  * - S: submit (the stored body and key, resent until the server answers; job-submit.ts);
  * - H: heartbeat (heartbeat.ts);
  * - P: presence stream (the server tells the page at once of a proctor's extension or force-submit; presence.ts);
+ * - A: announcements from staff (stored, shown, acknowledged; announcements.ts);
  * - T: tabs (Web Locks leadership, BroadcastChannel; tabs.ts).
  *
  * This class is the façade that wires them: the kernel (kernel.ts) holds the clock, the requests, the serial
@@ -54,6 +56,8 @@ export type SyncEngineOptions = {
 
 export class SyncEngine {
   readonly attemptId: string;
+  /** Step A: staff's announcements on this device, for the page to show (its own external store). */
+  readonly announcements: AnnouncementInbox;
   private readonly kernel: SyncKernel;
   private readonly scheduler: Scheduler;
   private readonly heartbeat: Heartbeat;
@@ -78,6 +82,7 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     this.attemptId = options.attemptId;
     this.kernel = new SyncKernel(options);
+    this.announcements = new AnnouncementInbox(this.kernel, () => this.tabs.post({ type: "announcements" }));
     this.initialView = options.initialView ?? null;
     this.env = options.environment ?? null;
     const running = () => this.running;
@@ -95,6 +100,7 @@ export class SyncEngine {
         this.scheduler.clearDebounce();
         this.scheduler.pump();
       },
+      reloadAnnouncements: () => void this.announcements.load(),
     });
     this.scheduler = new Scheduler(this.kernel, {
       running,
@@ -121,6 +127,8 @@ export class SyncEngine {
       shownDeadline: () => this.snapshot.deadline,
       applyServerFacts,
       sendHeartbeat: () => this.heartbeat.send(),
+      receiveAnnouncements: (announcements) => void this.announcements.receive(announcements),
+      catchUpAnnouncements: () => void this.announcements.catchUp(),
     });
     this.submitClick = new SubmitClick(this.kernel, {
       started: () => this.startPromise,
@@ -255,6 +263,8 @@ export class SyncEngine {
     if (generation !== this.generation) return;
     this.ready = true;
     this.emit();
+    // A1 and A2: those the device holds, with those of the server render (acknowledged if new).
+    void this.announcements.receive(this.initialView?.announcements ?? []);
 
     this.attachListeners();
     this.tabs.openChannel(this.env!);

@@ -11,12 +11,14 @@ export type TabMessage =
   /** From the leader: its network state, so every tab shows the same banner. */
   | { type: "net"; net: NetStatus }
   /** From a new tab: leader, please send your network state. */
-  | { type: "hello" };
+  | { type: "hello" }
+  /** The announcements in IndexedDB changed (a new one, a dismissal): re-read them (step A). */
+  | { type: "announcements" };
 
 export function isTabMessage(data: unknown): data is TabMessage {
   if (typeof data !== "object" || data === null) return false;
   const type = (data as { type?: unknown }).type;
-  return type === "changed" || type === "flush" || type === "net" || type === "hello";
+  return type === "changed" || type === "flush" || type === "net" || type === "hello" || type === "announcements";
 }
 
 /** What the tabs part needs from the engine around it. */
@@ -27,6 +29,8 @@ export type TabsHost = {
   emit(): void;
   /** The leader sends now, skipping the debounce (a follower asked). */
   sendNow(): void;
+  /** Another tab changed the stored announcements. */
+  reloadAnnouncements(): void;
 };
 
 /**
@@ -118,6 +122,10 @@ export class Tabs {
         this.leaderNet = data.net;
         this.host.emit();
       }
+      return;
+    }
+    if (data.type === "announcements") {
+      this.host.reloadAnnouncements();
       return;
     }
     const kernel = this.kernel;

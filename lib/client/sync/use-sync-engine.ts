@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 
 import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
 
+import type { AnnouncementInbox } from "./announcements";
 import { SyncEngine, type SyncEngineOptions } from "./sync-engine";
 import type { EditResult, SyncSnapshot } from "./sync-state";
 
@@ -21,6 +22,8 @@ export type UseSyncEngineResult = {
   toggleFlag: (questionId: string) => Promise<void>;
   submit: () => Promise<SyncSnapshot>;
   flushNow: () => Promise<void>;
+  /** Staff's announcements on this device (read with useSyncExternalStore). */
+  announcements: AnnouncementInbox;
 };
 
 /**
@@ -50,6 +53,7 @@ export function useSyncEngine({ attemptId, initialView, engineOptions }: UseSync
       toggleFlag: engine.toggleFlag,
       submit: engine.submit,
       flushNow: engine.flushNow,
+      announcements: engine.announcements,
     }),
     [state, engine],
   );

@@ -5,6 +5,7 @@ import type { CandidateQuestion, Option } from "@/lib/shared/schemas/exams";
 import { acceptsUntil } from "@/lib/shared/deadline";
 import { paperOrder } from "@/lib/shared/paper-order";
 
+import { findCandidateAnnouncements } from "../announcements/find-candidate-announcements";
 import { db } from "../db/client";
 
 /** The select that every candidate-facing read of an attempt uses. Answer keys are never selected. */
@@ -40,10 +41,14 @@ export async function findAttemptView(options: {
   attemptId: string;
   enrollmentId: string;
 }): Promise<AttemptView | null> {
-  const attempt = await db.attempt.findFirst({
-    where: { id: options.attemptId, enrollmentId: options.enrollmentId },
-    select: attemptSelect,
-  });
+  // The announcements are read for the caller's own enrollment, so they can be read beside the attempt.
+  const [attempt, announcements] = await Promise.all([
+    db.attempt.findFirst({
+      where: { id: options.attemptId, enrollmentId: options.enrollmentId },
+      select: attemptSelect,
+    }),
+    findCandidateAnnouncements({ enrollmentId: options.enrollmentId }),
+  ]);
   // Prisma reads the relation in a second query: an exam deleted between the two (its attempts go with it)
   // leaves `exam` null despite the type. That attempt no longer exists: a 404, not a 500.
   if (!attempt || !attempt.exam) return null;
@@ -83,5 +88,6 @@ export async function findAttemptView(options: {
           source: attempt.submission.source,
         }
       : null,
+    announcements,
   };
 }

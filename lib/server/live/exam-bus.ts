@@ -17,11 +17,22 @@ import { getRedis } from "../redis/client";
  * never correctness.
  */
 export type ExamChangeKind =
-  "joined" | "started" | "heartbeat" | "presence" | "saved" | "submitted" | "extended" | "late_answer";
+  | "joined"
+  | "started"
+  | "heartbeat"
+  | "presence"
+  | "saved"
+  | "submitted"
+  | "extended"
+  | "late_answer"
+  /** A device stored an announcement: dashboards reload their "received by" counts, not the candidate. */
+  | "announcement_received";
 
 export type ExamMessage =
   | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
-  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" };
+  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" }
+  /** Staff sent an announcement: every candidate stream of the exam reads it back and sends it if it is theirs. */
+  | { type: "announcement"; examId: string; announcementId: string };
 
 type Listener = (message: ExamMessage) => void;
 
@@ -78,6 +89,7 @@ function subscriber(): Promise<Redis | null> {
  * process's listeners only.
  */
 export function publishExamMessage(message: ExamMessage): void {
+  // Announcements travel with the signals: candidate pages listen there, and only there.
   const channel =
     message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
   void (async () => {
@@ -106,6 +118,11 @@ export function publishExamChange(examId: string, enrollmentId: string, kind: Ex
 export function publishAttemptSubmitted(attempt: { examId: string; enrollmentId: string; attemptId: string }): void {
   publishExamChange(attempt.examId, attempt.enrollmentId, "submitted");
   publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "submitted" });
+}
+
+/** An announcement was sent (call after its transaction committed): the exam's candidate streams read it back. */
+export function publishAnnouncement(examId: string, announcementId: string): void {
+  publishExamMessage({ type: "announcement", examId, announcementId });
 }
 
 /** Listens on a channel; the Redis subscription is shared by every local listener of that channel. */
@@ -140,14 +157,15 @@ export function subscribeExam(examId: string, listener: Listener): () => void {
   return listen(redisKeys.examChannel(examId), listener);
 }
 
-type SignalListener = (message: Extract<ExamMessage, { type: "signal" }>) => void;
+type SignalListener = (message: Extract<ExamMessage, { type: "signal" | "announcement" }>) => void;
 
 const globalForSignals = globalThis as unknown as {
   holdfastAttemptSignals?: Map<string, { listeners: Map<string, Set<SignalListener>>; unlisten: () => void }>;
 };
 
 /**
- * Listens to the signals for one attempt (a new deadline, a submission made elsewhere), for the candidate's
+ * Listens to the signals for one attempt (a new deadline, a submission made elsewhere) and the exam's
+ * announcements, for the candidate's
  * own page. Thousands of candidate pages share one subscription per exam and are reached through a map by
  * attempt id, so a signal costs one lookup, not one call per open page; the exam's change traffic
  * (heartbeats, saves) travels on another channel and never reaches them.
@@ -158,6 +176,11 @@ export function subscribeAttemptSignals(examId: string, attemptId: string, liste
   if (!exam) {
     const listeners = new Map<string, Set<SignalListener>>();
     const unlisten = listen(redisKeys.examSignalChannel(examId), (message) => {
+      if (message.type === "announcement") {
+        // For the whole exam: each stream checks, reading it back, whether its candidate is a recipient.
+        for (const each of listeners.values()) for (const listener of each) listener(message);
+        return;
+      }
       if (message.type !== "signal") return;
       for (const each of listeners.get(message.attemptId) ?? []) each(message);
     });

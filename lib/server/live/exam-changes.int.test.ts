@@ -22,7 +22,9 @@ async function kindsAfter(examId: string, action: () => Promise<unknown>, count:
     const until = Date.now() + 2_000;
     while (received.length < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    return received.map((message) => (message.type === "change" ? message.kind : message.signal));
+    return received.map((message) =>
+      message.type === "change" ? message.kind : message.type === "signal" ? message.signal : message.type,
+    );
   } finally {
     unsubscribe();
   }

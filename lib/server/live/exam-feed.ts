@@ -86,6 +86,11 @@ export class ExamFeed {
     // 1.
     this.unsubscribe = subscribeExam(examId, (message) => {
       if (message.type !== "change") return;
+      if (message.kind === "announcement_received") {
+        // Not a fact of the candidate: dashboards reload the announcements' counts themselves.
+        this.broadcast(sseEvent("announcements", { serverTime: Date.now() }));
+        return;
+      }
       this.dirty.add(message.enrollmentId);
       this.scheduleFlush();
     });

@@ -4,12 +4,14 @@ import { z } from "zod";
 
 import { AppError, validationError } from "@/lib/shared/errors";
 import type {
+  AttemptAnnouncementEvent,
   AttemptDeadlineEvent,
   AttemptReadyEvent,
   AttemptSubmittedEvent,
 } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
 
+import { findCandidateAnnouncements } from "../announcements/find-candidate-announcements";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import { log } from "../log";
@@ -44,6 +46,9 @@ function openStreams(): Map<string, number> {
  * 3. A bus signal "deadline" for this attempt sends `deadline { serverTime, deadline }` with the deadline read
  *    now (a proctor extended it); "submitted" sends `submitted { serverTime }` (a proctor or the deadline
  *    submitted it). Times are ISO 8601, as in every other candidate response.
+ *    An announcement hint reads the announcement back for this candidate's enrollment and sends
+ *    `announcement { id, message, sentAt }` when it is theirs (a selection may leave them out). A page
+ *    catches up on those it missed by reading the attempt when its stream (re)opens.
  * 4. While the stream is open the device is connected; when it closes (the page went away or lost its
  *    network), the device is marked disconnected and an offline span opens (device-presence.ts).
  */
@@ -85,8 +90,18 @@ export async function streamAttemptEvents(options: {
         sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
 
       // 3.
-      unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, ({ signal }) => {
-        if (signal === "submitted") {
+      unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, (message) => {
+        if (message.type === "announcement") {
+          void findCandidateAnnouncements({ enrollmentId: device.enrollmentId, announcementId: message.announcementId })
+            .then(([announcement]) => {
+              if (announcement) sink.send(sseEvent("announcement", announcement satisfies AttemptAnnouncementEvent));
+            })
+            .catch((error: unknown) =>
+              log.warn("candidate stream: could not read an announcement", { attemptId: device.attemptId, error }),
+            );
+          return;
+        }
+        if (message.signal === "submitted") {
           sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
           return;
         }

@@ -27,6 +27,7 @@ import {
   UpdateStaffSchema,
 } from "@/lib/shared/schemas/staff";
 import { AutosaveSchema, SubmitSchema } from "@/lib/shared/schemas/sync";
+import { AnnouncementReceiptsSchema, SendAnnouncementSchema } from "@/lib/shared/schemas/announcements";
 
 import type { Access } from "../http/route";
 import {
@@ -58,6 +59,8 @@ import {
   StaffSessionSchema,
   StaffWithPasswordSchema,
   SubmitResponseSchema,
+  SentAnnouncementSchema,
+  StaffAnnouncementsSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -555,6 +558,36 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
   {
     method: "POST",
+    path: "/api/proctor/exams/{examId}/announcements",
+    operationId: "sendAnnouncement",
+    area: "proctor",
+    summary: "Send an announcement to the exam's candidates",
+    description:
+      "To every candidate of the exam, or to `enrollmentIds` (each must be a candidate of this exam, else 422 " +
+      "naming it). Pushed to the candidates' open pages; the others read it when their page reconnects. With an " +
+      "Idempotency-Key a retry sends nothing twice: it gets the first 201.",
+    access: "proctor",
+    params: ExamParamsSchema,
+    body: SendAnnouncementSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      201: { description: "Sent", schema: SentAnnouncementSchema, headers: IDEMPOTENT_REPLAYED },
+    },
+    errors: ["IDEMPOTENCY_KEY_REUSED"],
+  },
+  {
+    method: "GET",
+    path: "/api/proctor/exams/{examId}/announcements",
+    operationId: "listAnnouncements",
+    area: "proctor",
+    summary: "The exam's announcements, with how many candidates received each",
+    access: "proctor",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "Newest first", schema: StaffAnnouncementsSchema } },
+  },
+  {
+    method: "POST",
     path: "/api/proctor/attempts/{attemptId}/extend",
     operationId: "extendAttempt",
     area: "proctor",
@@ -613,6 +646,20 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "candidate",
     params: AttemptParamsSchema,
     responses: { 200: { description: "The attempt", schema: AttemptViewSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/attempts/{attemptId}/announcements/receipts",
+    operationId: "acknowledgeAnnouncements",
+    area: "candidate",
+    summary: "This device has stored these announcements",
+    description:
+      "Idempotent: a receipt already recorded is kept as it is. Ids of announcements this candidate may not read " +
+      "are ignored.",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    body: AnnouncementReceiptsSchema,
+    responses: { 204: { description: "Recorded" } },
   },
   {
     method: "POST",

@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import type { EmergencyImportResult, ExportKeyResponse } from "@/lib/shared/emergency-export";
 import { ERROR_STATUS, type ErrorBody } from "@/lib/shared/errors";
+import type { SentAnnouncement, StaffAnnouncement } from "@/lib/shared/schemas/announcements";
 import { ATTEMPT_STATUSES, UuidSchema, type AttemptView } from "@/lib/shared/schemas/attempts";
 import {
   CSV_FILE_ERROR_CODES,
@@ -314,7 +315,30 @@ export const AttemptViewSchema = z.object({
       source: z.enum(SUBMISSION_SOURCES).optional(),
     })
     .nullable(),
+  announcements: z
+    .array(z.object({ id: UuidSchema, message: z.string(), sentAt: Instant }))
+    .describe("staff's announcements to this candidate, oldest first"),
 }) satisfies z.ZodType<AttemptView>;
+
+export const SentAnnouncementSchema = z.object({
+  id: UuidSchema,
+  message: z.string().describe("as stored: trimmed"),
+  sentAt: Instant,
+  enrollmentIds: z.array(UuidSchema).nullable().describe("null: every candidate of the exam"),
+}) satisfies z.ZodType<SentAnnouncement>;
+
+export const StaffAnnouncementsSchema = z.object({
+  announcements: z
+    .array(
+      SentAnnouncementSchema.extend({
+        sentBy: z.string(),
+        recipients: z.number().int().min(0).describe("candidates it is for, started or not"),
+        receivedCandidates: z.number().int().min(0).describe("of them, those with a device that stored it"),
+        receivedDevices: z.number().int().min(0),
+      }) satisfies z.ZodType<StaffAnnouncement>,
+    )
+    .describe("newest first"),
+});
 
 export const AutosaveResponseSchema = z.object({
   revision: z.number().int().min(0),

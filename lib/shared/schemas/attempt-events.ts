@@ -5,7 +5,7 @@ import * as r from "./reader";
  * (docs/sync-protocol.md, "Proctor dashboard" and "Proctor actions"). The server writes them with these
  * types; the page reads them with these readers (./reader.ts: the exam page ships them, zod it does not).
  */
-export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted"] as const;
+export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted", "announcement"] as const;
 
 /** First event of every connection: the attempt's deadline and status now. */
 export type AttemptReadyEvent = { serverTime: string; deadline: string; status: "in_progress" | "submitted" };
@@ -27,3 +27,11 @@ export type AttemptSubmittedEvent = { serverTime: string };
 export const AttemptSubmittedEventSchema = r.object({
   serverTime: r.instant,
 }) satisfies r.Reader<AttemptSubmittedEvent>;
+
+/** Staff sent this candidate an announcement (docs/sync-protocol.md, "Announcements"). */
+export type AttemptAnnouncementEvent = { id: string; message: string; sentAt: string };
+export const AttemptAnnouncementEventSchema = r.object({
+  id: r.string,
+  message: r.string,
+  sentAt: r.instant,
+}) satisfies r.Reader<AttemptAnnouncementEvent>;

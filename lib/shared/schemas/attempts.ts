@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { CandidateAnnouncement } from "./announcements";
 import type { CandidateQuestion } from "./exams";
 import type { SUBMISSION_SOURCES } from "./proctor";
 
@@ -43,4 +44,9 @@ export type AttemptView = {
     digest: string;
     source?: (typeof SUBMISSION_SOURCES)[number];
   } | null;
+  /**
+   * Staff's announcements to this candidate, oldest first (docs/sync-protocol.md, "Announcements"); absent from
+   * views older pages kept for offline reloads.
+   */
+  announcements?: CandidateAnnouncement[];
 };

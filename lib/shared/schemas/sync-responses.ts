@@ -81,4 +81,5 @@ export const AttemptViewSchema = r.object({
       source: r.optional(r.oneOf(SUBMISSION_SOURCES)),
     }),
   ),
+  announcements: r.optional(r.array(r.object({ id: r.string, message: r.string, sentAt: r.instant }))),
 }) satisfies r.Reader<AttemptView>;

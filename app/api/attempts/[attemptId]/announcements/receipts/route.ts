@@ -1,0 +1,16 @@
+import { recordAnnouncementReceipts } from "@/lib/server/announcements/record-announcement-receipts";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { route } from "@/lib/server/http/route";
+import { AnnouncementReceiptsSchema } from "@/lib/shared/schemas/announcements";
+import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
+
+/** This device has stored these announcements: 204, idempotent (docs/sync-protocol.md, "Announcements"). */
+export const POST = route(
+  { access: "candidate", params: AttemptParamsSchema, body: AnnouncementReceiptsSchema },
+  async ({ params, body, principal }) => {
+    await recordAnnouncementReceipts({ attemptId: params.attemptId, candidate: principal, receipt: body });
+    return new Response(null, { status: 204 });
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");
