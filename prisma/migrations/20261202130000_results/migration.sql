@@ -107,3 +107,22 @@ END\073
 CREATE TRIGGER "result_versions_append_only"
   BEFORE UPDATE OR DELETE ON "result_versions"
   FOR EACH ROW EXECUTE FUNCTION "result_versions_refuse_change"();
+
+-- CreateTable: papers whose result must be computed again (a submit, a corrected key, a reopened paper
+-- resubmitted). Written in the same transaction as the change, drained by every instance's results worker
+-- (lib/server/results/result-jobs.ts) with FOR UPDATE SKIP LOCKED, and deleted in the transaction that writes the
+-- result: a crash in between leaves the job for the next drain, never a lost result.
+CREATE TABLE "result_jobs" (
+    "attempt_id" UUID NOT NULL,
+    "exam_id" UUID NOT NULL,
+    "cause" TEXT NOT NULL,
+    "actor_type" TEXT NOT NULL,
+    "staff_user_id" UUID,
+    "actor_label" TEXT NOT NULL,
+    "reason" TEXT NOT NULL DEFAULT '',
+    "queued_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "result_jobs_pkey" PRIMARY KEY ("attempt_id")
+);
+CREATE INDEX "result_jobs_queued_at_idx" ON "result_jobs"("queued_at");
+ALTER TABLE "result_jobs" ADD CONSTRAINT "result_jobs_attempt_id_fkey" FOREIGN KEY ("attempt_id") REFERENCES "attempts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
