@@ -384,6 +384,27 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
   {
     method: "GET",
+    path: "/api/admin/exams/{examId}/results.csv",
+    operationId: "exportResultsCsv",
+    area: "admin",
+    summary: "Every enrolled candidate's result as CSV",
+    description:
+      "One row per enrolled candidate: name, email, status (not_started, in_progress, submitted), submitted_at, " +
+      "score, max_score, graded (true when no answer waits for a person), then q<position> per question with the " +
+      "points (exact decimals, at most four places). UTF-8 with a byte order mark, CRLF, streamed.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: {
+        description: "A CSV download (UTF-8 with BOM)",
+        contentType: "text/csv",
+        schema: z.string(),
+        headers: { "Content-Disposition": '`attachment; filename="results-{examId}.csv"`' },
+      },
+    },
+  },
+  {
+    method: "GET",
     path: "/api/admin/exams/{examId}/proctors",
     operationId: "listExamProctors",
     area: "admin",
