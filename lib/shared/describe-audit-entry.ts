@@ -40,6 +40,9 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     to: status(data.to),
     role: role.success ? tc(`roles.${role.data}`) : "",
     isSelf: entry.actor.type === "candidate" ? "yes" : "other",
+    position: numberIn(data, "position"),
+    points: numberIn(data, "points"),
+    marker: typeof data.marker === "string" ? data.marker : "first",
   };
   return isAuditAction(entry.action) ? t(`sentences.${entry.action}`, values) : t("sentences.other", values);
 }

@@ -46,6 +46,11 @@ export const ERROR_STATUS = {
    * current exam (with its revision), so the editor can show both versions and re-save on the new one.
    */
   EDIT_CONFLICT: 409,
+  /**
+   * Another grader saved a mark on this answer since the `revision` this one was based on; nothing was written.
+   * `details.current` is the mark there now (lib/server/grading/save-grade.ts).
+   */
+  GRADE_CONFLICT: 409,
   /** The exam cannot move to that status from its current one; `details.from`, `details.to`, `details.reason`. */
   STATUS_TRANSITION_REFUSED: 409,
   /** Candidates have started this exam, so it cannot be deleted (close or archive it instead). */

@@ -13,6 +13,12 @@ import {
   UpdateCandidateSchema,
 } from "@/lib/shared/schemas/enrollments";
 import { CreateExamSchema, DuplicateExamSchema, PatchExamSchema } from "@/lib/shared/schemas/exams";
+import {
+  GradeParamsSchema,
+  GradingQuestionParamsSchema,
+  GradingQueueQuerySchema,
+  SaveGradeSchema,
+} from "@/lib/shared/schemas/grading";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
 import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas/qti";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
@@ -58,6 +64,8 @@ import {
   StaffSessionSchema,
   StaffWithPasswordSchema,
   SubmitResponseSchema,
+  GradingQueueSchema,
+  SavedGradeSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -381,6 +389,39 @@ export const API_OPERATIONS: ApiOperation[] = [
         headers: { "Content-Disposition": '`attachment; filename="join-links-{examId}.csv"`' },
       },
     },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/grading/{questionId}",
+    operationId: "readGradingQueue",
+    area: "admin",
+    summary: "One question's grading queue (blind)",
+    description:
+      "Every submitted paper's answer to the question, in candidate-code order, with how the result decides it " +
+      "now and the marks the given `marker` may see (first and second markers see only their own). Names are " +
+      "null until the exam's results are released.",
+    access: "admin",
+    params: GradingQuestionParamsSchema,
+    query: GradingQueueQuerySchema,
+    responses: { 200: { description: "The queue", schema: GradingQueueSchema } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/exams/{examId}/grading/{questionId}/{attemptId}",
+    operationId: "saveGrade",
+    area: "admin",
+    summary: "Mark one answer",
+    description:
+      "Points (at most the question's, at most four decimals) and a comment, by `marker`, with the `revision` " +
+      "of the mark this change is based on (0 for a new one). Another grader's save on the same revision wins " +
+      "once: the other gets 409 GRADE_CONFLICT with the current mark, and nothing is written. The paper's " +
+      "result gets a new version in the same transaction.",
+    access: "admin",
+    params: GradeParamsSchema,
+    body: SaveGradeSchema,
+    responses: { 200: { description: "The saved mark", schema: SavedGradeSchema } },
+    errors: ["GRADE_CONFLICT"],
+    errorDetails: { GRADE_CONFLICT: z.object({ current: z.unknown() }) },
   },
   {
     method: "GET",
