@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   "emergency_export.imported",
   // Results
   "grade.saved",
+  "results.released",
+  "results.withdrawn",
   // Proctors and staff accounts
   "proctor.assigned",
   "proctor.unassigned",

@@ -21,6 +21,11 @@ export const ERROR_STATUS = {
   PASSWORD_CHANGE_REQUIRED: 403,
   /** The email and password are right, but an admin disabled the account. */
   ACCOUNT_DISABLED: 403,
+  /**
+   * The candidate may not see this result (yet): not released, or the exam never shows results. Says nothing
+   * of the result itself (lib/server/results/candidate-result.ts).
+   */
+  RESULTS_NOT_RELEASED: 403,
   /** No such resource, or it is not yours (we never say which). */
   NOT_FOUND: 404,
   /** The HTTP method is not supported on this path. */

@@ -66,6 +66,8 @@ import {
   SubmitResponseSchema,
   GradingQueueSchema,
   SavedGradeSchema,
+  CandidateResultSchema,
+  ReleaseStateSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -424,6 +426,27 @@ export const API_OPERATIONS: ApiOperation[] = [
     errorDetails: { GRADE_CONFLICT: z.object({ current: z.unknown() }) },
   },
   {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/results/release",
+    operationId: "releaseResults",
+    area: "admin",
+    summary: "Release the exam's results to its candidates",
+    description: "Idempotent: releasing released results keeps the first release time.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "When the results were released", schema: ReleaseStateSchema } },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/exams/{examId}/results/release",
+    operationId: "withdrawResults",
+    area: "admin",
+    summary: "Withdraw the release",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "Not released any more (releasedAt null)", schema: ReleaseStateSchema } },
+  },
+  {
     method: "GET",
     path: "/api/admin/exams/{examId}/results.csv",
     operationId: "exportResultsCsv",
@@ -748,6 +771,20 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "candidate",
     params: AttemptParamsSchema,
     responses: { 200: { description: "The key", schema: ExportKeyResponseSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/attempts/{attemptId}/result",
+    operationId: "getCandidateResult",
+    area: "candidate",
+    summary: "The candidate's own result, once they may see it",
+    description:
+      'Only once the exam\'s results are released (or, with resultsVisibility "immediately", once nothing ' +
+      "waits for a person); before that 403 RESULTS_NOT_RELEASED, which says nothing of the result.",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    responses: { 200: { description: "The result", schema: CandidateResultSchema } },
+    errors: ["RESULTS_NOT_RELEASED"],
   },
 
   // --- sessions ---

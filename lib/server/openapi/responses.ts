@@ -23,6 +23,7 @@ import {
 } from "@/lib/shared/schemas/exams";
 import { GRADE_MARKERS, type GradeMarker, type GradeView, type GradingQueue } from "@/lib/shared/schemas/grading";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
+import type { CandidateResult, ReleaseState } from "@/lib/shared/schemas/results";
 import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
 import {
   CandidateFactsSchema,
@@ -563,3 +564,29 @@ export const SavedGradeSchema = z.object({
   grade: GradeViewSchema,
   marker: z.enum(GRADE_MARKERS),
 }) satisfies z.ZodType<{ grade: GradeView; marker: GradeMarker }>;
+
+export const CandidateResultSchema = z.object({
+  attemptId: UuidSchema,
+  examTitle: z.string(),
+  score: z.number().describe("exact, at most four decimals"),
+  maxScore: z.number(),
+  graded: z.boolean().describe("false while an answer still waits for a person"),
+  releasedAt: Instant.nullable(),
+  questions: z
+    .array(
+      z.object({
+        position: z.number().int().describe("as numbered on the candidate's own paper"),
+        questionId: UuidSchema,
+        points: z.number().nullable(),
+        maxPoints: z.number(),
+        comment: z.string().nullable(),
+      }),
+    )
+    .nullable()
+    .describe("null unless the exam shows per-question points"),
+}) satisfies z.ZodType<CandidateResult>;
+
+export const ReleaseStateSchema = z.object({
+  examId: UuidSchema,
+  releasedAt: Instant.nullable(),
+}) satisfies z.ZodType<ReleaseState>;

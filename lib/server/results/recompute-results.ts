@@ -2,6 +2,7 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
+import { canonicalJson } from "@/lib/shared/digest";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { ChoiceScoring, QuestionType } from "@/lib/shared/schemas/exams";
 import { computePaperResult, type AnswerGrades, type PaperResult } from "@/lib/shared/scoring/paper-result";
@@ -201,14 +202,6 @@ export async function recomputeResults(
     tx,
   );
   return changed.length;
-}
-
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }
 
 function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {

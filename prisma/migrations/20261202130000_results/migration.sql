@@ -3,7 +3,9 @@
 -- (lib/shared/scoring/score-units.ts), held in BIGINT so no total ever drifts.
 
 ALTER TABLE "exams" ADD COLUMN "results_released_at" TIMESTAMPTZ(3),
-ADD COLUMN "second_marking" BOOLEAN NOT NULL DEFAULT false;
+ADD COLUMN "second_marking" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN "results_detail" TEXT NOT NULL DEFAULT 'per_question';
+ALTER TABLE "exams" ADD CONSTRAINT "exams_results_detail_known" CHECK ("results_detail" IN ('total', 'per_question'));
 
 ALTER TABLE "questions" ADD COLUMN "rubric" TEXT NOT NULL DEFAULT '';
 
