@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   "grade.saved",
   "results.released",
   "results.withdrawn",
+  "late_answer.accepted",
+  "late_answer.rejected",
   // Proctors and staff accounts
   "proctor.assigned",
   "proctor.unassigned",

@@ -20,6 +20,7 @@ import {
   SaveGradeSchema,
 } from "@/lib/shared/schemas/grading";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
+import { LateAnswerDecisionSchema, LateAnswerParamsSchema } from "@/lib/shared/schemas/results";
 import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas/qti";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
@@ -68,6 +69,8 @@ import {
   SavedGradeSchema,
   CandidateResultSchema,
   ReleaseStateSchema,
+  LateAnswerListSchema,
+  LateAnswerReviewSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -445,6 +448,31 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "admin",
     params: ExamParamsSchema,
     responses: { 200: { description: "Not released any more (releasedAt null)", schema: ReleaseStateSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/late-answers",
+    operationId: "listLateAnswers",
+    area: "admin",
+    summary: "The exam's late answers beside the frozen ones",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "Oldest first, with any decision", schema: LateAnswerListSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/late-answers/{lateAnswerId}/decision",
+    operationId: "decideLateAnswer",
+    area: "admin",
+    summary: "Accept a late answer into the result, or reject it with a reason",
+    description:
+      "Once per late answer (a second decision is 409 LATE_ANSWER_DECIDED). Accepting never changes the frozen " +
+      "paper or its digest: the result gets a new version scoring the late value instead.",
+    access: "admin",
+    params: LateAnswerParamsSchema,
+    body: LateAnswerDecisionSchema,
+    responses: { 201: { description: "The late answer with its decision", schema: LateAnswerReviewSchema } },
+    errors: ["LATE_ANSWER_DECIDED"],
   },
   {
     method: "GET",

@@ -23,7 +23,12 @@ import {
 } from "@/lib/shared/schemas/exams";
 import { GRADE_MARKERS, type GradeMarker, type GradeView, type GradingQueue } from "@/lib/shared/schemas/grading";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
-import type { CandidateResult, ReleaseState } from "@/lib/shared/schemas/results";
+import {
+  LATE_ANSWER_DECISIONS,
+  type CandidateResult,
+  type LateAnswerReview,
+  type ReleaseState,
+} from "@/lib/shared/schemas/results";
 import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
 import {
   CandidateFactsSchema,
@@ -590,3 +595,26 @@ export const ReleaseStateSchema = z.object({
   examId: UuidSchema,
   releasedAt: Instant.nullable(),
 }) satisfies z.ZodType<ReleaseState>;
+
+export const LateAnswerReviewSchema = z.object({
+  id: UuidSchema,
+  attemptId: UuidSchema,
+  candidateName: z.string(),
+  candidateEmail: z.string(),
+  questionId: UuidSchema,
+  position: z.number().int(),
+  value: z.unknown(),
+  frozenValue: z.unknown().describe("what the frozen paper holds for that question (null: nothing)"),
+  version: z.number().int(),
+  deviceId: z.string(),
+  via: z.string().describe("autosave, submit or export"),
+  receivedAt: Instant,
+  clientEditedAt: Instant.nullable().describe("the device's claim; informational only"),
+  deadline: Instant,
+  submittedAt: Instant.nullable(),
+  decision: z
+    .object({ decision: z.enum(LATE_ANSWER_DECISIONS), reason: z.string(), by: z.string(), at: Instant })
+    .nullable(),
+}) satisfies z.ZodType<LateAnswerReview>;
+
+export const LateAnswerListSchema = z.object({ lateAnswers: z.array(LateAnswerReviewSchema) });
