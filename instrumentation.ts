@@ -6,4 +6,7 @@ export async function register(): Promise<void> {
   // Overdue attempts are submitted by the server, also those that fell due while no instance ran.
   const { startAutoSubmitSweeper } = await import("./lib/server/attempts/auto-submit");
   startAutoSubmitSweeper();
+  // Submitted papers are scored, and papers under a corrected key scored again, from a queue in Postgres.
+  const { startResultsWorker } = await import("./lib/server/results/result-jobs");
+  startResultsWorker();
 }

@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = [
   "attempt.force_submitted",
   "announcement.sent",
   "emergency_export.imported",
+  // Results
+  "grade.saved",
+  "results.released",
+  "results.withdrawn",
+  "late_answer.accepted",
+  "late_answer.rejected",
   // Proctors and staff accounts
   "proctor.assigned",
   "proctor.unassigned",

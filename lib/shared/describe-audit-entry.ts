@@ -42,6 +42,9 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     isSelf: entry.actor.type === "candidate" ? "yes" : "other",
     recipients: data.recipients === "all" ? "all" : "other",
     excerpt: typeof data.excerpt === "string" ? data.excerpt : "",
+    position: numberIn(data, "position"),
+    points: numberIn(data, "points"),
+    marker: typeof data.marker === "string" ? data.marker : "first",
   };
   return isAuditAction(entry.action) ? t(`sentences.${entry.action}`, values) : t("sentences.other", values);
 }

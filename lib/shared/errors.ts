@@ -21,6 +21,11 @@ export const ERROR_STATUS = {
   PASSWORD_CHANGE_REQUIRED: 403,
   /** The email and password are right, but an admin disabled the account. */
   ACCOUNT_DISABLED: 403,
+  /**
+   * The candidate may not see this result (yet): not released, or the exam never shows results. Says nothing
+   * of the result itself (lib/server/results/candidate-result.ts).
+   */
+  RESULTS_NOT_RELEASED: 403,
   /** No such resource, or it is not yours (we never say which). */
   NOT_FOUND: 404,
   /** The HTTP method is not supported on this path. */
@@ -46,6 +51,13 @@ export const ERROR_STATUS = {
    * current exam (with its revision), so the editor can show both versions and re-save on the new one.
    */
   EDIT_CONFLICT: 409,
+  /**
+   * Another grader saved a mark on this answer since the `revision` this one was based on; nothing was written.
+   * `details.current` is the mark there now (lib/server/grading/save-grade.ts).
+   */
+  GRADE_CONFLICT: 409,
+  /** The late answer was already accepted or rejected; `details.decision` is that decision. Nothing changed. */
+  LATE_ANSWER_DECIDED: 409,
   /** The exam cannot move to that status from its current one; `details.from`, `details.to`, `details.reason`. */
   STATUS_TRANSITION_REFUSED: 409,
   /** Candidates have started this exam, so it cannot be deleted (close or archive it instead). */

@@ -9,6 +9,8 @@ import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { Prisma } from "../db/client";
 import { fileStatement } from "../db/statement-files";
+import { SYSTEM_ACTOR } from "../results/recompute-results";
+import { enqueueResultJobs } from "../results/result-jobs";
 import { signReceipt } from "./receipt";
 
 type Tx = Prisma.TransactionClient;
@@ -71,6 +73,12 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
       submittedAt,
       response: JSON.stringify(response),
     },
+  });
+  // Scored by the results worker, not here: a submit (and a deadline storm of them) waits for one insert only.
+  await enqueueResultJobs(tx, {
+    attemptIds: [options.attemptId],
+    cause: "submitted",
+    actor: SYSTEM_ACTOR,
   });
   await recordAuditEvent(
     {

@@ -11,6 +11,7 @@ import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { actorOf } from "../auth/actor";
 import { db, type Prisma } from "../db/client";
 import { actorLabel } from "../proctor/find-candidate-for-staff";
+import { enqueueResultJobs } from "../results/result-jobs";
 import { findAdminExam } from "./find-admin-exam";
 import { questionData, type QuestionData } from "./question-data";
 import { jsonOrNull, storedQuestion } from "./stored-question";
@@ -33,6 +34,9 @@ type Planned = { id: string | null; data: QuestionData };
 
 /** One corrected field of one question, as exam_edits stores it. */
 type FieldEdit = { questionId: string; field: string; before: unknown; after: unknown };
+
+/** Corrections that change how answers score (the others, prompt and option texts, do not). */
+const SCORING_FIELDS = new Set(["answerKey", "tolerance", "points", "scoring", "exactMatch", "ungraded"]);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -256,6 +260,21 @@ export async function updateExam(options: {
               at: now,
             })),
           });
+          // A corrected key, tolerance, rule or points changes scores: every submitted paper is scored again, each
+          // getting a new result version that names this edit's author (result-jobs.ts).
+          const scoring = edits.filter((edit) => SCORING_FIELDS.has(edit.field));
+          if (scoring.length > 0) {
+            const positions = scoring.map((edit) => {
+              const position = current.questions.find((q) => q.id === edit.questionId)?.position;
+              return `Q${position ?? "?"} ${edit.field}`;
+            });
+            await enqueueResultJobs(tx, {
+              examId,
+              cause: "regraded",
+              actor: staffUserId ? { type: "staff", staffUserId, label } : { type: "api-token", label },
+              reason: `corrected: ${[...new Set(positions)].join(", ")}`,
+            });
+          }
         }
       } else if (planned) {
         await replaceQuestions(tx, examId, planned);

@@ -13,7 +13,14 @@ import {
   UpdateCandidateSchema,
 } from "@/lib/shared/schemas/enrollments";
 import { CreateExamSchema, DuplicateExamSchema, PatchExamSchema } from "@/lib/shared/schemas/exams";
+import {
+  GradeParamsSchema,
+  GradingQuestionParamsSchema,
+  GradingQueueQuerySchema,
+  SaveGradeSchema,
+} from "@/lib/shared/schemas/grading";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
+import { LateAnswerDecisionSchema, LateAnswerParamsSchema } from "@/lib/shared/schemas/results";
 import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas/qti";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
@@ -61,6 +68,12 @@ import {
   SubmitResponseSchema,
   SentAnnouncementSchema,
   StaffAnnouncementsSchema,
+  GradingQueueSchema,
+  SavedGradeSchema,
+  CandidateResultSchema,
+  ReleaseStateSchema,
+  LateAnswerListSchema,
+  LateAnswerReviewSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -382,6 +395,106 @@ export const API_OPERATIONS: ApiOperation[] = [
         contentType: "text/csv",
         schema: z.string(),
         headers: { "Content-Disposition": '`attachment; filename="join-links-{examId}.csv"`' },
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/grading/{questionId}",
+    operationId: "readGradingQueue",
+    area: "admin",
+    summary: "One question's grading queue (blind)",
+    description:
+      "Every submitted paper's answer to the question, in candidate-code order, with how the result decides it " +
+      "now and the marks the given `marker` may see (first and second markers see only their own). Names are " +
+      "null until the exam's results are released.",
+    access: "admin",
+    params: GradingQuestionParamsSchema,
+    query: GradingQueueQuerySchema,
+    responses: { 200: { description: "The queue", schema: GradingQueueSchema } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/exams/{examId}/grading/{questionId}/{attemptId}",
+    operationId: "saveGrade",
+    area: "admin",
+    summary: "Mark one answer",
+    description:
+      "Points (at most the question's, at most four decimals) and a comment, by `marker`, with the `revision` " +
+      "of the mark this change is based on (0 for a new one). Another grader's save on the same revision wins " +
+      "once: the other gets 409 GRADE_CONFLICT with the current mark, and nothing is written. The paper's " +
+      "result gets a new version in the same transaction.",
+    access: "admin",
+    params: GradeParamsSchema,
+    body: SaveGradeSchema,
+    responses: { 200: { description: "The saved mark", schema: SavedGradeSchema } },
+    errors: ["GRADE_CONFLICT"],
+    errorDetails: { GRADE_CONFLICT: z.object({ current: z.unknown() }) },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/results/release",
+    operationId: "releaseResults",
+    area: "admin",
+    summary: "Release the exam's results to its candidates",
+    description: "Idempotent: releasing released results keeps the first release time.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "When the results were released", schema: ReleaseStateSchema } },
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/exams/{examId}/results/release",
+    operationId: "withdrawResults",
+    area: "admin",
+    summary: "Withdraw the release",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "Not released any more (releasedAt null)", schema: ReleaseStateSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/late-answers",
+    operationId: "listLateAnswers",
+    area: "admin",
+    summary: "The exam's late answers beside the frozen ones",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "Oldest first, with any decision", schema: LateAnswerListSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/late-answers/{lateAnswerId}/decision",
+    operationId: "decideLateAnswer",
+    area: "admin",
+    summary: "Accept a late answer into the result, or reject it with a reason",
+    description:
+      "Once per late answer (a second decision is 409 LATE_ANSWER_DECIDED). Accepting never changes the frozen " +
+      "paper or its digest: the result gets a new version scoring the late value instead.",
+    access: "admin",
+    params: LateAnswerParamsSchema,
+    body: LateAnswerDecisionSchema,
+    responses: { 201: { description: "The late answer with its decision", schema: LateAnswerReviewSchema } },
+    errors: ["LATE_ANSWER_DECIDED"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/results.csv",
+    operationId: "exportResultsCsv",
+    area: "admin",
+    summary: "Every enrolled candidate's result as CSV",
+    description:
+      "One row per enrolled candidate: name, email, status (not_started, in_progress, submitted), submitted_at, " +
+      "score, max_score, graded (true when no answer waits for a person), then q<position> per question with the " +
+      "points (exact decimals, at most four places). UTF-8 with a byte order mark, CRLF, streamed.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: {
+        description: "A CSV download (UTF-8 with BOM)",
+        contentType: "text/csv",
+        schema: z.string(),
+        headers: { "Content-Disposition": '`attachment; filename="results-{examId}.csv"`' },
       },
     },
   },
@@ -733,6 +846,20 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "candidate",
     params: AttemptParamsSchema,
     responses: { 200: { description: "The key", schema: ExportKeyResponseSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/attempts/{attemptId}/result",
+    operationId: "getCandidateResult",
+    area: "candidate",
+    summary: "The candidate's own result, once they may see it",
+    description:
+      'Only once the exam\'s results are released (or, with resultsVisibility "immediately", once nothing ' +
+      "waits for a person); before that 403 RESULTS_NOT_RELEASED, which says nothing of the result.",
+    access: "candidate",
+    params: AttemptParamsSchema,
+    responses: { 200: { description: "The result", schema: CandidateResultSchema } },
+    errors: ["RESULTS_NOT_RELEASED"],
   },
 
   // --- sessions ---

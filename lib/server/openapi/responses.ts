@@ -22,7 +22,14 @@ import {
   type AdminExam,
   type ExamEditRecord,
 } from "@/lib/shared/schemas/exams";
+import { GRADE_MARKERS, type GradeMarker, type GradeView, type GradingQueue } from "@/lib/shared/schemas/grading";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
+import {
+  LATE_ANSWER_DECISIONS,
+  type CandidateResult,
+  type LateAnswerReview,
+  type ReleaseState,
+} from "@/lib/shared/schemas/results";
 import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
 import {
   CandidateFactsSchema,
@@ -540,3 +547,98 @@ export const AuditPageSchema = z.object({
   ),
   nextCursor: z.string().nullable().describe("pass as `cursor` for the next (older) page; null at the end"),
 }) satisfies z.ZodType<AuditPage>;
+
+const GradeViewSchema = z.object({
+  points: z.number(),
+  comment: z.string(),
+  by: z.string().describe("who gave the mark"),
+  revision: z.number().int().min(1).describe("what the next change of this mark must send"),
+  updatedAt: Instant,
+}) satisfies z.ZodType<GradeView>;
+
+const GradesByMarkerSchema = z.object({
+  first: GradeViewSchema.optional(),
+  second: GradeViewSchema.optional(),
+  final: GradeViewSchema.optional(),
+});
+
+export const GradingQueueSchema = z.object({
+  examId: UuidSchema,
+  question: z.object({
+    id: UuidSchema,
+    position: z.number().int(),
+    type: z.string(),
+    prompt: z.string(),
+    rubric: z.string(),
+    points: z.number(),
+  }),
+  marker: z.enum(GRADE_MARKERS),
+  secondMarking: z.boolean(),
+  items: z.array(
+    z.object({
+      attemptId: UuidSchema,
+      candidateCode: z.string().describe("blind: stands for the candidate until results are released"),
+      candidateName: z.string().nullable().describe("null until the exam's results are released"),
+      value: z.union([z.string(), z.number(), z.array(z.string())]).nullable(),
+      lateAnswerId: UuidSchema.nullable().describe("set when an accepted late answer is what is scored"),
+      source: z.string(),
+      reason: z.string(),
+      points: z.number().nullable(),
+      grades: GradesByMarkerSchema.describe("the marks this marker may see: their own; with marker=final, all"),
+    }),
+  ),
+}) satisfies z.ZodType<GradingQueue>;
+
+export const SavedGradeSchema = z.object({
+  grade: GradeViewSchema,
+  marker: z.enum(GRADE_MARKERS),
+}) satisfies z.ZodType<{ grade: GradeView; marker: GradeMarker }>;
+
+export const CandidateResultSchema = z.object({
+  attemptId: UuidSchema,
+  examTitle: z.string(),
+  score: z.number().describe("exact, at most four decimals"),
+  maxScore: z.number(),
+  graded: z.boolean().describe("false while an answer still waits for a person"),
+  releasedAt: Instant.nullable(),
+  questions: z
+    .array(
+      z.object({
+        position: z.number().int().describe("as numbered on the candidate's own paper"),
+        questionId: UuidSchema,
+        points: z.number().nullable(),
+        maxPoints: z.number(),
+        comment: z.string().nullable(),
+      }),
+    )
+    .nullable()
+    .describe("null unless the exam shows per-question points"),
+}) satisfies z.ZodType<CandidateResult>;
+
+export const ReleaseStateSchema = z.object({
+  examId: UuidSchema,
+  releasedAt: Instant.nullable(),
+}) satisfies z.ZodType<ReleaseState>;
+
+export const LateAnswerReviewSchema = z.object({
+  id: UuidSchema,
+  attemptId: UuidSchema,
+  candidateName: z.string(),
+  candidateEmail: z.string(),
+  questionId: UuidSchema,
+  position: z.number().int(),
+  value: z.unknown(),
+  frozenValue: z.unknown().describe("what the frozen paper holds for that question (null: nothing)"),
+  version: z.number().int(),
+  deviceId: z.string(),
+  via: z.string().describe("autosave, submit or export"),
+  receivedAt: Instant,
+  clientEditedAt: Instant.nullable().describe("the device's claim; informational only"),
+  deadline: Instant,
+  submittedAt: Instant.nullable(),
+  decision: z
+    .object({ decision: z.enum(LATE_ANSWER_DECISIONS), reason: z.string(), by: z.string(), at: Instant })
+    .nullable(),
+}) satisfies z.ZodType<LateAnswerReview>;
+
+export const LateAnswerListSchema = z.object({ lateAnswers: z.array(LateAnswerReviewSchema) });

@@ -21,6 +21,14 @@ describe("CreateExamSchema", () => {
     expect(exam.questions[0]?.points).toBe(1);
   });
 
+  it("takes points with up to four decimals, which scores hold exactly, and refuses more", () => {
+    const withPoints = (points: number) => ({ ...base, questions: [{ type: "essay", prompt: "?", points }] });
+    expect(paths(withPoints(0.3333))).toEqual([]);
+    expect(paths(withPoints(2.5))).toEqual([]);
+    expect(paths(withPoints(0.33333))).toEqual(["questions.0.points"]);
+    expect(paths(withPoints(1e-7))).toEqual(["questions.0.points"]);
+  });
+
   it("accepts every question type of the contract", () => {
     const options = [
       { id: "a", label: "A" },

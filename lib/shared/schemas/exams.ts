@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { decimalOf } from "../scoring/exact-decimal";
+
 import { LIMITS } from "../limits";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 
@@ -49,7 +51,15 @@ export type Option = z.infer<typeof OptionSchema>;
 
 const questionBase = {
   prompt: z.string().trim().min(1).max(LIMITS.maxPromptChars).refine(storable, UNSTORABLE_TEXT_MESSAGE),
-  points: z.number().finite().min(0).max(10_000).default(1),
+  // Scores are whole units of 1/10,000 of a point (lib/shared/scoring/score-units.ts): more decimals than
+  // four could not be scored exactly.
+  points: z
+    .number()
+    .finite()
+    .min(0)
+    .max(10_000)
+    .refine((points) => decimalOf(points).scale <= 4, "must have at most 4 decimal places")
+    .default(1),
 };
 
 const optionsSchema = z.array(OptionSchema).min(2).max(LIMITS.maxOptionsPerQuestion);

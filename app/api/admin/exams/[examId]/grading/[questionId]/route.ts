@@ -1,0 +1,18 @@
+import { readGradingQueue } from "@/lib/server/grading/grading-queue";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { json, route } from "@/lib/server/http/route";
+import { AppError, validationError } from "@/lib/shared/errors";
+import { GradingQuestionParamsSchema, GradingQueueQuerySchema } from "@/lib/shared/schemas/grading";
+
+export const dynamic = "force-dynamic";
+
+/** One question's grading queue, blind (docs/results.md, "Grading"). `?marker=first|second|final`. */
+export const GET = route({ access: "admin", params: GradingQuestionParamsSchema }, async ({ params, request }) => {
+  const query = GradingQueueQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) throw validationError(query.error, "query");
+  const queue = await readGradingQueue({ ...params, marker: query.data.marker });
+  if (!queue) throw new AppError("NOT_FOUND", "Not found.");
+  return json(queue, { headers: { "Cache-Control": "no-store" } });
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");

@@ -1,0 +1,93 @@
+import "server-only";
+
+import { CSV_BYTE_ORDER_MARK, csvLines } from "@/lib/shared/csv-cell";
+import { formatUnits, pointsToUnits } from "@/lib/shared/scoring/score-units";
+import type { ResultQuestion } from "@/lib/shared/scoring/paper-result";
+
+import { queryRows, sql } from "../db/sql";
+
+/** Candidates read per query while the file streams: memory stays flat for 10,000 candidates and more. */
+const CHUNK = 1000;
+
+type Row = {
+  id: string;
+  name: string;
+  email: string;
+  status: "in_progress" | "submitted" | null;
+  submitted_at: Date | null;
+  score_units: string | null;
+  pending: number | null;
+  questions: ResultQuestion[] | null;
+};
+
+/**
+ * `GET /api/admin/exams/{examId}/results.csv`: one row per enrolled candidate, in enrollment order — `name`, `email`,
+ * `status` (not_started / in_progress / submitted), `submitted_at` (ISO 8601, UTC), `score`, `max_score`, `graded`
+ * (true when no answer waits for a person), then `q<position>` per question with the points. Points are exact
+ * decimals (at most four places). A submitted paper not scored yet (its job is still queued, a second or so) has
+ * an empty score and `graded` false; so has a candidate who has not submitted. UTF-8 with a byte order mark, CRLF,
+ * formula-like cells made inert (csv-cell.ts), streamed a thousand candidates at a time by keyset: constant memory.
+ * Null when there is no such exam.
+ */
+export async function exportResultsCsv(examId: string): Promise<ReadableStream<Uint8Array> | null> {
+  const questions = await queryRows<{ id: string; position: number; points: number; ungraded: boolean }>(
+    sql`SELECT q.id::text AS id, q.position, q.points, q.ungraded
+        FROM exams e JOIN questions q ON q.exam_id = e.id WHERE e.id = ${examId}::uuid ORDER BY q.position`,
+  );
+  const [exam] = await queryRows<{ id: string }>(sql`SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid`);
+  if (!exam) return null;
+  const maxScore = formatUnits(
+    questions.reduce((sum, question) => sum + (question.ungraded ? 0 : pointsToUnits(question.points)), 0),
+  );
+  const header = ["name", "email", "status", "submitted_at", "score", "max_score", "graded"].concat(
+    questions.map((question) => `q${question.position}`),
+  );
+
+  const encoder = new TextEncoder();
+  let after = "00000000-0000-0000-0000-000000000000";
+  let isStarted = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!isStarted) {
+        isStarted = true;
+        controller.enqueue(encoder.encode(`${CSV_BYTE_ORDER_MARK}${csvLines([header])}`));
+        return;
+      }
+      const rows = await queryRows<Row>(
+        sql`SELECT e.id::text AS id, e.name, e.email, a.status::text AS status, s.submitted_at,
+                   r.score_units::text AS score_units, r.pending, r.questions
+            FROM enrollments e
+            LEFT JOIN attempts a ON a.enrollment_id = e.id
+            LEFT JOIN submissions s ON s.attempt_id = a.id
+            LEFT JOIN results r ON r.attempt_id = a.id AND r.submission_id = s.id
+            WHERE e.exam_id = ${examId}::uuid AND e.id > ${after}::uuid
+            ORDER BY e.id
+            LIMIT ${CHUNK}`,
+      );
+      if (rows.length > 0) {
+        controller.enqueue(encoder.encode(csvLines(rows.map((row) => csvRow(row, questions, maxScore)))));
+        after = rows[rows.length - 1]!.id;
+      }
+      if (rows.length < CHUNK) controller.close();
+    },
+  });
+}
+
+function csvRow(row: Row, questions: readonly { id: string }[], maxScore: string): string[] {
+  const isSubmitted = row.status === "submitted";
+  const isScored = isSubmitted && row.score_units !== null;
+  const byQuestion = new Map((row.questions ?? []).map((question) => [question.questionId, question]));
+  return [
+    row.name,
+    row.email,
+    row.status ?? "not_started",
+    isSubmitted && row.submitted_at ? row.submitted_at.toISOString() : "",
+    isScored ? formatUnits(Number(row.score_units)) : "",
+    maxScore,
+    String(isScored && row.pending === 0),
+    ...questions.map((question) => {
+      const units = isScored ? byQuestion.get(question.id)?.units : null;
+      return units === null || units === undefined ? "" : formatUnits(units);
+    }),
+  ];
+}

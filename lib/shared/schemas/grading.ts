@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+import { decimalOf } from "../scoring/exact-decimal";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
+import { UuidSchema } from "./attempts";
+
+/** Who a mark is from: the first marker, the second (double marking), or an admin settling a disagreement. */
+export const GRADE_MARKERS = ["first", "second", "final"] as const;
+export type GradeMarker = (typeof GRADE_MARKERS)[number];
+
+export const GradingQuestionParamsSchema = z.object({ examId: UuidSchema, questionId: UuidSchema });
+export const GradeParamsSchema = z.object({ examId: UuidSchema, questionId: UuidSchema, attemptId: UuidSchema });
+
+export const GradingQueueQuerySchema = z.object({ marker: z.enum(GRADE_MARKERS).default("first") });
+
+/** `PUT /api/admin/exams/{examId}/grading/{questionId}/{attemptId}`. */
+export const SaveGradeSchema = z.object({
+  marker: z.enum(GRADE_MARKERS).default("first"),
+  points: z
+    .number()
+    .finite()
+    .min(0)
+    .refine((points) => decimalOf(points).scale <= 4, "must have at most 4 decimal places"),
+  comment: z.string().trim().max(5_000).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).default(""),
+  /** The grade's revision this change is based on; 0 when there was no grade from this marker yet. */
+  revision: z.number().int().min(0),
+});
+export type SaveGradeInput = z.infer<typeof SaveGradeSchema>;
+
+/** One person's mark as the grading pages show it. */
+export type GradeView = { points: number; comment: string; by: string; revision: number; updatedAt: string };
+
+/** One answer in a question's grading queue. Blind: a candidate code, the name only after results are released. */
+export type GradingQueueItem = {
+  attemptId: string;
+  candidateCode: string;
+  /** Null until the exam's results are released. */
+  candidateName: string | null;
+  /** The answer scored: the frozen one, or a late answer staff accepted (`lateAnswerId`). */
+  value: string | number | string[] | null;
+  lateAnswerId: string | null;
+  /** How the result decided this question now (source/reason of the result, lib/shared/scoring/paper-result.ts). */
+  source: string;
+  reason: string;
+  points: number | null;
+  /** The marks this marker may see: their own; with `marker=final`, all of them. */
+  grades: Partial<Record<GradeMarker, GradeView>>;
+};
+
+export type GradingQueue = {
+  examId: string;
+  question: { id: string; position: number; type: string; prompt: string; rubric: string; points: number };
+  marker: GradeMarker;
+  secondMarking: boolean;
+  items: GradingQueueItem[];
+};
