@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   "attempt.extended",
   "attempt.force_submitted",
   "emergency_export.imported",
+  "exam.paused",
+  "exam.resumed",
   // Proctors and staff accounts
   "proctor.assigned",
   "proctor.unassigned",

@@ -40,6 +40,9 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     to: status(data.to),
     role: role.success ? tc(`roles.${role.data}`) : "",
     isSelf: entry.actor.type === "candidate" ? "yes" : "other",
+    attempts: numberIn(data, "attempts"),
+    reason: typeof data.reason === "string" ? data.reason : "",
+    scope: data.scope === "selection" ? "selection" : "exam",
   };
   return isAuditAction(entry.action) ? t(`sentences.${entry.action}`, values) : t("sentences.other", values);
 }

@@ -17,11 +17,20 @@ import { getRedis } from "../redis/client";
  * never correctness.
  */
 export type ExamChangeKind =
-  "joined" | "started" | "heartbeat" | "presence" | "saved" | "submitted" | "extended" | "late_answer";
+  | "joined"
+  | "started"
+  | "heartbeat"
+  | "presence"
+  | "saved"
+  | "submitted"
+  | "extended"
+  | "late_answer"
+  | "paused"
+  | "resumed";
 
 export type ExamMessage =
   | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
-  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" };
+  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" | "paused" | "resumed" };
 
 type Listener = (message: ExamMessage) => void;
 
