@@ -9,21 +9,22 @@ export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted", "paused", "resu
 
 /**
  * First event of every connection: the attempt's deadline, status and pause now (`pausedAt` and `pauseReason`
- * null while it runs), so a page that missed a "paused" or "resumed" while offline is right again.
+ * null while it runs), so a page that missed a "paused" or "resumed" while offline is right again. The server
+ * always sends the pause; a reader treats its absence as "not said".
  */
 export type AttemptReadyEvent = {
   serverTime: string;
   deadline: string;
   status: "in_progress" | "submitted";
-  pausedAt: string | null;
-  pauseReason: string | null;
+  pausedAt?: string | null;
+  pauseReason?: string | null;
 };
 export const AttemptReadyEventSchema = r.object({
   serverTime: r.instant,
   deadline: r.instant,
   status: r.oneOf(["in_progress", "submitted"]),
-  pausedAt: r.nullable(r.instant),
-  pauseReason: r.nullable(r.string),
+  pausedAt: r.optional(r.nullable(r.instant)),
+  pauseReason: r.optional(r.nullable(r.string)),
 }) satisfies r.Reader<AttemptReadyEvent>;
 
 /** A proctor moved the deadline. */
