@@ -459,6 +459,10 @@ export const CandidatesSnapshotSchema = z.object({
   examTitle: z.string(),
   serverTime: EpochMs,
   lastEventId: z.string().nullable().describe("pass as Last-Event-ID to the events stream to resume from here"),
+  examPause: z
+    .object({ pausedAt: EpochMs, reason: z.string() })
+    .nullable()
+    .describe("the whole exam is paused (since when, why); null when it is not"),
   candidates: z.array(CandidateFactsSchema.extend({ status: CandidateStatusSchema })),
   counters: StatusCountersSchema,
 }) satisfies z.ZodType<Omit<CandidatesSnapshot, "candidates">>;
