@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as pauseRoute } from "@/app/api/proctor/exams/[examId]/pause/route";
 import { POST as resumeRoute } from "@/app/api/proctor/exams/[examId]/resume/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
+import { GET as candidatesRoute } from "@/app/api/proctor/exams/[examId]/candidates/route";
 import { autoSubmitAttempt, autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
 import { db } from "@/lib/server/db/client";
 import { autosave, submit } from "@/test-support/server/attempts";
@@ -226,6 +227,26 @@ describe("pause: the whole exam's state", () => {
     const deadline = (await attemptRow(attempts[0]!.attemptId)).deadline;
     expect(await resume(exam.id, {})).toMatchObject({ status: 200, body: { action: "resume", attempts: 0 } });
     expect((await attemptRow(attempts[0]!.attemptId)).deadline).toEqual(deadline);
+  });
+});
+
+describe("pause on the dashboard's snapshot", () => {
+  it("shows the exam's pause and each paused candidate with their time left frozen at deadline − pausedAt", async () => {
+    const { exam, attempts } = await runningExam(1);
+    const paused = await pause(exam.id, { reason: "Fire alarm" });
+    const row = await attemptRow(attempts[0]!.attemptId);
+    await sleep(1_100);
+    const snapshot = await call(candidatesRoute, { params: { examId: exam.id }, bearer: adminToken() });
+    expect(snapshot.status).toBe(200);
+    expect(snapshot.body.examPause).toEqual({ pausedAt: Date.parse(paused.body.pausedAt), reason: "Fire alarm" });
+    const [candidate] = snapshot.body.candidates;
+    expect(candidate).toMatchObject({ pausedAt: Date.parse(paused.body.pausedAt), pauseReason: "Fire alarm" });
+    expect(candidate.status.timeLeftMs).toBe(row.deadline.getTime() - Date.parse(paused.body.pausedAt));
+
+    await resume(exam.id, {});
+    const after = await call(candidatesRoute, { params: { examId: exam.id }, bearer: adminToken() });
+    expect(after.body.examPause).toBeNull();
+    expect(after.body.candidates[0]).toMatchObject({ pausedAt: null, pauseReason: null });
   });
 });
 
