@@ -66,7 +66,9 @@ function useExtension(deadline: string | null, pausedAt: string | null): number 
     addedMs: null,
   });
   if (shown.deadline !== deadline || shown.pausedAt !== pausedAt) {
-    const isResume = shown.pausedAt !== null;
+    // A resume (paused, then not): its move of the deadline is the paused time given back. An extension made
+    // while paused still moves it, and is said.
+    const isResume = shown.pausedAt !== null && pausedAt === null;
     const added =
       !isResume && shown.deadline !== null && deadline !== null ? Date.parse(deadline) - Date.parse(shown.deadline) : 0;
     const next = { deadline, pausedAt, addedMs: added > 0 ? added : shown.addedMs };
