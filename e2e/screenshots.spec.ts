@@ -608,3 +608,53 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Pause and resume (issue 14, ADR 016) ---------------------------------------------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Screenshots of a paused exam at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale });
+
+      test("the candidate's paused page and the dashboard of a paused exam", async ({
+        page,
+        browser,
+        adminApi,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        assignProctor,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const name = `${viewport.name}-${locale}`;
+        const exam = await createExam({ title: `Paused exam (${name})`, durationSeconds: 3600 });
+        const candidate = await enrollCandidate(exam.id, { name: "Ada Lovelace" });
+        await enrollCandidate(exam.id, { name: "Grace Hopper" });
+        const proctor = await createStaff("proctor");
+        await assignProctor(exam.id, proctor);
+
+        await page.goto(candidate.joinUrl);
+        await page.getByRole("button", { name: /^(Start|Resume|开始|继续)$/ }).click();
+        await expect(page.getByRole("timer")).not.toHaveText("–:––");
+        const paused = await adminApi.post(`/api/proctor/exams/${exam.id}/pause`, {
+          data: { reason: locale === "zh-CN" ? "火警，请留在座位上" : "Fire alarm, please stay seated" },
+        });
+        expect(paused.status(), await paused.text()).toBe(200);
+        await expect(page.locator(".notice--pause")).toBeVisible({ timeout: 10_000 });
+        await capture(page, viewport.name, `${locale}-exam-paused`);
+
+        const context = await browser.newContext({ ...viewport.use, locale });
+        try {
+          await signIn(context, proctor);
+          const dashboard = await context.newPage();
+          await dashboard.goto(`/proctor/exams/${exam.id}`);
+          await expect(dashboard.locator(".pause-state--paused")).toBeVisible();
+          await expect(dashboard.locator(".flag--paused")).toBeVisible();
+          await capture(dashboard, viewport.name, `${locale}-proctor-paused`);
+        } finally {
+          await context.close();
+        }
+      });
+    });
+  }
+}

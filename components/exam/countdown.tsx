@@ -40,7 +40,7 @@ export function stageOf(remainingMs: number, thresholds: WarningThresholds): Tim
 }
 
 /** 3725 s -> "1:02:05"; 65 s -> "1:05". Digits and colons read the same in every locale we speak. */
-function clock(remainingMs: number): string {
+export function clock(remainingMs: number): string {
   const total = Math.max(0, Math.ceil(remainingMs / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
@@ -55,17 +55,23 @@ export function extensionParts(addedMs: number): { minutes: number; seconds: num
 }
 
 /**
- * The deadline moved later while the page was open (only a proctor's extension does that): say so, calmly,
- * until it moves again. Derived while rendering from the previous deadline, not in an effect.
+ * The deadline moved later while the page was open by a proctor's extension: say so, calmly, until it moves
+ * again. A resume also moves it, by the paused time, which is no extra time: not counted. Derived while
+ * rendering from the previous deadline and pause, not in an effect.
  */
-function useExtension(deadline: string | null): number | null {
-  const [shown, setShown] = useState<{ deadline: string | null; addedMs: number | null }>({
+function useExtension(deadline: string | null, pausedAt: string | null): number | null {
+  const [shown, setShown] = useState<{ deadline: string | null; pausedAt: string | null; addedMs: number | null }>({
     deadline,
+    pausedAt,
     addedMs: null,
   });
-  if (shown.deadline !== deadline) {
-    const added = shown.deadline !== null && deadline !== null ? Date.parse(deadline) - Date.parse(shown.deadline) : 0;
-    const next = { deadline, addedMs: added > 0 ? added : shown.addedMs };
+  if (shown.deadline !== deadline || shown.pausedAt !== pausedAt) {
+    // A resume (paused, then not): its move of the deadline is the paused time given back. An extension made
+    // while paused still moves it, and is said.
+    const isResume = shown.pausedAt !== null && pausedAt === null;
+    const added =
+      !isResume && shown.deadline !== null && deadline !== null ? Date.parse(deadline) - Date.parse(shown.deadline) : 0;
+    const next = { deadline, pausedAt, addedMs: added > 0 ? added : shown.addedMs };
     setShown(next);
     return next.addedMs;
   }
@@ -79,6 +85,8 @@ type TimeFacts = {
   /** When the attempt started: the exam's length, with the deadline, decides when to warn. */
   startedAt: string;
   serverOffsetMs: number;
+  /** While paused (server time since when): the clock stands still at deadline − pausedAt (ADR 016). */
+  pausedAt: string | null;
 };
 
 type TimeLeft = {
@@ -91,10 +99,10 @@ type TimeLeft = {
 };
 
 /** Time left by the server's clock, and what the stage is called, for the bar and the warning below it. */
-function useTimeLeft({ deadline, acceptsUntil, startedAt, serverOffsetMs }: TimeFacts): TimeLeft {
+function useTimeLeft({ deadline, acceptsUntil, startedAt, serverOffsetMs, pausedAt }: TimeFacts): TimeLeft {
   const t = useTranslations("exam.countdown");
   const now = useNow();
-  const serverNow = now === null ? null : now + serverOffsetMs;
+  const serverNow = pausedAt !== null ? Date.parse(pausedAt) : now === null ? null : now + serverOffsetMs;
   const remaining = serverNow === null || deadline === null ? null : Date.parse(deadline) - serverNow;
   const thresholds = warningThresholds(deadline === null ? 0 : Date.parse(deadline) - Date.parse(startedAt));
   const stage = remaining === null ? "plenty" : stageOf(remaining, thresholds);
@@ -128,7 +136,7 @@ export function Countdown(props: Props) {
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
   const { remaining, stage, when, countsUntil } = useTimeLeft(props);
-  const addedMs = useExtension(props.deadline);
+  const addedMs = useExtension(props.deadline, props.pausedAt);
 
   let what = "";
   if (stage !== "plenty") {
@@ -148,12 +156,13 @@ export function Countdown(props: Props) {
   const stageMark = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
   return (
-    <div className={`countdown countdown--${stage}`}>
+    <div className={`countdown countdown--${stage}${props.pausedAt !== null ? " countdown--paused" : ""}`}>
       <p className="countdown__clock">
         <span className="countdown__label">{t("timeLeft")}</span>{" "}
         <strong role="timer" aria-label={t("timeLeft")}>
           {remaining === null ? "–:––" : clock(remaining)}
         </strong>
+        {props.pausedAt !== null ? <span className="countdown__paused"> {t("paused")}</span> : null}
       </p>
       <p className="countdown__note">
         {stage === "plenty"

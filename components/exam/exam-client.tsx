@@ -18,6 +18,7 @@ import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
 import { ExamQuestion } from "./exam-question";
 import { EMERGENCY_EXPORT_ID, EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
 import { LeaveDevice } from "./leave-device";
+import { PAUSE_NOTE_ID, PauseBanner } from "./pause-banner";
 import { QuestionNavigator } from "./question-navigator";
 import { useNow } from "./use-now";
 
@@ -119,7 +120,10 @@ export function ExamClient({ initialView, candidateName }: Props) {
 
   const isFinished = state.submitState === "submitted" || state.closed !== null;
   const isSubmitting = state.submitState === "submitting";
-  const isLocked = !state.ready || isSubmitting || isFinished;
+  // A proctor's pause locks editing and the submit buttons (ADR 016); edits already made keep syncing.
+  const pause = isFinished ? null : state.pause;
+  const isPaused = pause !== null;
+  const isLocked = !state.ready || isSubmitting || isFinished || isPaused;
   const title = state.examTitle ?? initialView.examTitle;
   const firstQuestionId = state.questions[0]?.id ?? null;
 
@@ -152,7 +156,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
   useKeepExportKey(initialView.attemptId, { isReady: state.ready, isOnline: state.connection === "ok" });
   const now = useNow();
   const isPastDeadline =
-    now !== null && state.deadline !== null && now + state.serverOffsetMs > Date.parse(state.deadline);
+    !isPaused && now !== null && state.deadline !== null && now + state.serverOffsetMs > Date.parse(state.deadline);
   const isExportOffered = isPastDeadline && state.pendingCount > 0 && state.connection !== "ok";
   const isSubmitted = state.submitState === "submitted" || state.closed?.reason === "ALREADY_SUBMITTED";
 
@@ -174,6 +178,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               acceptsUntil={state.acceptsUntil}
               startedAt={initialView.startedAt}
               serverOffsetMs={state.serverOffsetMs}
+              pausedAt={pause?.pausedAt ?? null}
               pendingCount={state.pendingCount}
               connection={state.online ? state.connection : "offline"}
               emergencyHref={isExportOffered ? `#${EMERGENCY_EXPORT_ID}` : null}
@@ -183,7 +188,8 @@ export function ExamClient({ initialView, candidateName }: Props) {
               type="button"
               className="button button--primary exam__submit-top"
               onClick={() => setIsReviewOpen(true)}
-              disabled={isSubmitting}
+              disabled={isSubmitting || isPaused}
+              aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
             </button>
@@ -194,9 +200,11 @@ export function ExamClient({ initialView, candidateName }: Props) {
             acceptsUntil={state.acceptsUntil}
             startedAt={initialView.startedAt}
             serverOffsetMs={state.serverOffsetMs}
+            pausedAt={pause?.pausedAt ?? null}
             pendingCount={state.pendingCount}
             connection={state.online ? state.connection : "offline"}
           />
+          <PauseBanner pause={pause} deadline={state.deadline} />
           <DeadlineNote deadline={state.deadline} />
           <Announcements inbox={announcements} />
           <ConnectionBanner state={state} onRetryNow={() => void flushNow()} />
@@ -260,10 +268,12 @@ export function ExamClient({ initialView, candidateName }: Props) {
               type="button"
               className="button button--primary button--large"
               onClick={() => setIsReviewOpen(true)}
-              disabled={isSubmitting}
+              disabled={isSubmitting || isPaused}
+              aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
             </button>
+            {isPaused ? <p className="quiet">{t("pause.submitLocked")}</p> : null}
           </div>
 
           <LeaveDevice pendingCount={state.pendingCount} isSubmitted={false} />

@@ -235,6 +235,11 @@ const CandidateRowView = memo(function CandidateRowView({
       </div>
       <div className="ctable__cell ctable__cell--status" role="cell">
         {words.phase(facts)}
+        {facts.phase === "in_progress" && facts.pausedAt !== null ? (
+          <span className="flag flag--paused" title={facts.pauseReason ?? undefined}>
+            {t("paused")}
+          </span>
+        ) : null}
         {facts.digestMismatch ? <span className="flag flag--bad">{t("digestDiffers")}</span> : null}
       </div>
       <div className="ctable__cell num" role="cell">

@@ -29,6 +29,7 @@ import { CandidateDrawer } from "./candidate-drawer";
 import { CandidatesTable } from "./candidates-table";
 import { ExamHealthPanel } from "./exam-health-panel";
 import { ExtendDialog } from "./extend-dialog";
+import { PauseDialog, type PauseScope } from "./pause-dialog";
 
 type Props = { examId: string; examTitle: string };
 
@@ -43,6 +44,7 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openId, setOpenId] = useState<string | null>(null);
   const [isBulkOpen, setBulkOpen] = useState(false);
+  const [pauseDialog, setPauseDialog] = useState<{ action: "pause" | "resume"; scope: PauseScope } | null>(null);
 
   // Name order only when candidates come or go; then one pass per store flush (data or clock): derive,
   // count, filter, sort.
@@ -65,6 +67,7 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
 
   const openRow = openId ? (rows.find((row) => row.facts.enrollmentId === openId) ?? null) : null;
   const selectedIds = [...selected].filter((id) => store.get(id));
+  const pausedCount = rows.filter((row) => row.facts.phase === "in_progress" && row.facts.pausedAt !== null).length;
 
   return (
     <div className="proctor">
@@ -84,6 +87,23 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
           <TimeZoneNote className="time-zone-note proctor__zone" />
         </div>
       </header>
+
+      <div className="proctor__pause">
+        <p role="status" className={live.examPause ? "pause-state pause-state--paused" : "pause-state"}>
+          {live.examPause
+            ? t("pause.examPaused", { time: words.clock(live.examPause.pausedAt), reason: live.examPause.reason })
+            : pausedCount > 0
+              ? t("pause.candidatesPaused", { count: pausedCount })
+              : ""}
+        </p>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setPauseDialog({ action: live.examPause ? "resume" : "pause", scope: { kind: "exam" } })}
+        >
+          {live.examPause ? t("pause.resumeExam") : t("pause.pauseExam")}
+        </button>
+      </div>
 
       <Counters
         counters={counters}
@@ -138,6 +158,22 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
                 ? t("toolbar.extendSelected")
                 : t("toolbar.extendCount", { count: selectedIds.length })}
             </button>
+            <button
+              type="button"
+              className="button"
+              disabled={selectedIds.length === 0}
+              onClick={() => setPauseDialog({ action: "pause", scope: { kind: "many", enrollmentIds: selectedIds } })}
+            >
+              {t("toolbar.pauseSelected")}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={selectedIds.length === 0}
+              onClick={() => setPauseDialog({ action: "resume", scope: { kind: "many", enrollmentIds: selectedIds } })}
+            >
+              {t("toolbar.resumeSelected")}
+            </button>
           </div>
 
           {live.snapshotError ? (
@@ -187,6 +223,18 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
             requestAnimationFrame(() =>
               document.querySelector<HTMLElement>(`[data-enrollment-id="${CSS.escape(enrollmentId)}"]`)?.focus(),
             );
+          }}
+        />
+      ) : null}
+
+      {pauseDialog ? (
+        <PauseDialog
+          examId={examId}
+          action={pauseDialog.action}
+          scope={pauseDialog.scope}
+          onClose={(isDone) => {
+            setPauseDialog(null);
+            if (isDone && pauseDialog.scope.kind === "many") setSelected(new Set());
           }}
         />
       ) : null}

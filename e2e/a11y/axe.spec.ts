@@ -433,3 +433,58 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Pause and resume (issue 14, ADR 016) ---------------------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, pause and resume, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("the candidate's paused page, the dashboard of a paused exam, the pause dialog", async ({
+      page,
+      browser,
+      adminApi,
+      createExam,
+      enrollCandidate,
+      createStaff,
+      assignProctor,
+      signIn,
+    }) => {
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id);
+      const proctor = await createStaff("proctor");
+      await assignProctor(exam.id, proctor);
+
+      await page.goto(candidate.joinUrl);
+      await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
+      const started = await page.request.post(`/api/exams/${exam.id}/attempts`);
+      expect([200, 201]).toContain(started.status());
+      const { attemptId } = (await started.json()) as { attemptId: string };
+      await page.goto(`/attempts/${attemptId}`);
+      await expect(page.locator("textarea").first()).toBeEditable();
+      const paused = await adminApi.post(`/api/proctor/exams/${exam.id}/pause`, { data: { reason: "Fire alarm" } });
+      expect(paused.status(), await paused.text()).toBe(200);
+      await expect(page.locator(".notice--pause")).toBeVisible({ timeout: 10_000 });
+      await expectAccessible(page, "exam page, paused", locale);
+
+      const context = await browser.newContext({ locale });
+      try {
+        await signIn(context, proctor);
+        const dashboard = await context.newPage();
+        await dashboard.goto(`/proctor/exams/${exam.id}`);
+        await expect(dashboard.locator(".pause-state--paused")).toBeVisible();
+        await expectAccessible(dashboard, "dashboard, exam paused", locale);
+        await dashboard.locator(".proctor__pause button").click();
+        await expect(dashboard.getByRole("dialog")).toBeVisible();
+        await expectAccessible(dashboard, "resume dialog", locale);
+        await dashboard.keyboard.press("Escape");
+        await dashboard.locator(".ctable [role=row] input[type=checkbox]").last().check();
+        await dashboard.locator(".proctor__toolbar button").nth(1).click();
+        await expect(dashboard.getByRole("dialog").locator("textarea")).toBeVisible();
+        await expectAccessible(dashboard, "pause dialog for a selection", locale);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   "attempt.force_submitted",
   "announcement.sent",
   "emergency_export.imported",
+  "exam.paused",
+  "exam.resumed",
   // Results
   "grade.saved",
   "results.released",

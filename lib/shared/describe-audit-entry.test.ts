@@ -57,6 +57,24 @@ describe("describeAuditEntry", () => {
     );
   });
 
+  it("says a pause's reason, scope and count, and a resume's (ADR 016)", () => {
+    const t = translatorFor("en", "audit");
+    const tc = translatorFor("en", "common");
+    const paused = entry({ action: "exam.paused", data: { reason: "Fire alarm", scope: "exam", attempts: 12 } });
+    expect(describeAuditEntry(paused, t, tc, "en")).toBe(
+      "Ana Admin paused “Networks 101”: Fire alarm (12 running attempts)",
+    );
+    const some = entry({ action: "exam.paused", data: { reason: "Power cut", scope: "selection", attempts: 2 } });
+    expect(describeAuditEntry(some, t, tc, "en")).toBe("Ana Admin paused 2 candidates of “Networks 101”: Power cut");
+    const resumed = entry({ action: "exam.resumed", data: { reason: null, scope: "exam", attempts: 1 } });
+    expect(describeAuditEntry(resumed, t, tc, "en")).toBe("Ana Admin resumed “Networks 101” (1 paused attempt)");
+    const zt = translatorFor("zh-CN", "audit");
+    const zc = translatorFor("zh-CN", "common");
+    expect(describeAuditEntry(paused, zt, zc, "zh-CN")).toBe(
+      "Ana Admin 暂停了“Networks 101”：Fire alarm（12 份进行中的答卷）",
+    );
+  });
+
   it("has a sentence and a filter label for every kind, in every language, that names the actor", () => {
     for (const locale of LOCALES) {
       const t = translatorFor(locale, "audit");

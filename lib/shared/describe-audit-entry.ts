@@ -45,6 +45,9 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     position: numberIn(data, "position"),
     points: numberIn(data, "points"),
     marker: typeof data.marker === "string" ? data.marker : "first",
+    attempts: numberIn(data, "attempts"),
+    reason: typeof data.reason === "string" ? data.reason : "",
+    scope: data.scope === "selection" ? "selection" : "exam",
   };
   return isAuditAction(entry.action) ? t(`sentences.${entry.action}`, values) : t("sentences.other", values);
 }

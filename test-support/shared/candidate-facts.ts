@@ -32,6 +32,8 @@ export function candidateFacts(overrides: Partial<CandidateFacts> = {}): Candida
     phase: "in_progress",
     startedAt: NOW - 20 * 60_000,
     deadline: NOW + 40 * 60_000,
+    pausedAt: null,
+    pauseReason: null,
     graceSeconds: 60,
     extraSeconds: 0,
     revision: 3,

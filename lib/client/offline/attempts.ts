@@ -2,6 +2,7 @@ import type { AttemptView } from "@/lib/shared/schemas/attempts";
 import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
 import type {
+  AttemptPause,
   AttemptRecord,
   ClosedInfo,
   DraftRecord,
@@ -86,12 +87,19 @@ export async function saveServerView(
         deadline: view.deadline,
         acceptsUntil: view.acceptsUntil,
         serverOffsetMs: input.serverOffsetMs,
+        pause: pauseOfView(view),
       },
     );
     if (view.status === "submitted" || view.submission) next = withSubmission(next, view.submission, input.now);
     await tx.attempts.put(next);
     return { attempt: next, drafts: await listDrafts(tx, view.attemptId) };
   });
+}
+
+/** The view's pause as a server fact; undefined from a view kept by an older page, which does not say. */
+export function pauseOfView(view: AttemptView): AttemptPause | null | undefined {
+  if (view.pausedAt === undefined) return undefined;
+  return view.pausedAt === null ? null : { pausedAt: view.pausedAt, reason: view.pauseReason ?? "" };
 }
 
 function withSubmission(record: AttemptRecord, submission: AttemptView["submission"], now: number): AttemptRecord {

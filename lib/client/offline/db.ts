@@ -75,7 +75,15 @@ export type AttemptRecord = {
    * made offline (ADR 006). Not indexed, so adding it needed no schema version; absent on older records.
    */
   exportKey?: string;
+  /**
+   * A proctor's pause, as the server last said it (ADR 016): editing is locked and the clock stands still at
+   * `deadline − pausedAt`; null while it runs. Not indexed (no schema version); absent on older records.
+   */
+  pause?: AttemptPause | null;
 };
+
+/** The attempt is paused: since when (server time) and the proctor's reason. */
+export type AttemptPause = { pausedAt: string; reason: string };
 
 export type DraftRecord = {
   attemptId: string;

@@ -1,4 +1,4 @@
-import type { AttemptRecord } from "./db";
+import type { AttemptPause, AttemptRecord } from "./db";
 
 /** Time facts from one server answer: its `serverTime`, the attempt's `deadline`, and the clock offset measured. */
 export type ServerFacts = {
@@ -7,6 +7,8 @@ export type ServerFacts = {
   acceptsUntil?: string;
   /** Server time − device time at the request's midpoint; omitted when the answer was not timed. */
   serverOffsetMs?: number | null;
+  /** The attempt's pause (null: running); omitted when the answer does not say. */
+  pause?: AttemptPause | null;
 };
 
 /**
@@ -14,6 +16,7 @@ export type ServerFacts = {
  * least as fresh as the one they were last taken from (a slow heartbeat must not undo a proctor's
  * extension that a later autosave already brought); the clock offset is always the latest measurement.
  * When only `deadline` is known, `acceptsUntil` keeps its distance to it (the grace period does not change).
+ * The pause follows the same freshness rule as the deadline: a resume and its new deadline come together.
  */
 export function withServerFacts(record: AttemptRecord, facts: ServerFacts): AttemptRecord {
   const next = { ...record };
@@ -24,6 +27,7 @@ export function withServerFacts(record: AttemptRecord, facts: ServerFacts): Atte
   const at = Date.parse(facts.serverTime);
   if (Number.isNaN(at) || (!Number.isNaN(seen) && at < seen)) return next;
   next.serverTimeSeen = facts.serverTime;
+  if (facts.pause !== undefined) next.pause = facts.pause;
   if (facts.deadline !== undefined && facts.deadline !== record.deadline) {
     const graceMs = Date.parse(record.acceptsUntil) - Date.parse(record.deadline);
     next.deadline = facts.deadline;

@@ -2,6 +2,7 @@ import { callApi } from "@/lib/client/call-api";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
 import type { SentAnnouncement, StaffAnnouncement } from "@/lib/shared/schemas/announcements";
 import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
+import type { PauseBody, PauseResponse, ResumeBody } from "@/lib/shared/schemas/pauses";
 import type {
   BulkExtendResponse,
   ExtendResponse,
@@ -74,6 +75,19 @@ export function extendMany(
   return request<BulkExtendResponse>(`${examPath(examId)}/extend`, {
     method: "POST",
     json: body,
+    headers: { "Idempotency-Key": idempotencyKey },
+  });
+}
+
+/** Pause (or resume) the whole exam, or `enrollmentIds`; one Idempotency-Key per opening of the dialog. */
+export function changePause(
+  examId: string,
+  change: { action: "pause"; body: PauseBody } | { action: "resume"; body: ResumeBody },
+  idempotencyKey: string,
+): Promise<PauseResponse> {
+  return request<PauseResponse>(`${examPath(examId)}/${change.action}`, {
+    method: "POST",
+    json: change.body,
     headers: { "Idempotency-Key": idempotencyKey },
   });
 }

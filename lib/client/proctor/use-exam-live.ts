@@ -3,6 +3,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 
+import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
+
 import { CandidateStore } from "./candidate-store";
 import { ExamEventStream, type StreamState } from "./exam-event-stream";
 import { examEventsUrl, fetchCandidatesSnapshot } from "./proctor-api";
@@ -17,6 +19,8 @@ export type ExamLive = {
   now: number;
   isSnapshotLoaded: boolean;
   snapshotError: Error | null;
+  /** The whole exam's pause as of the last snapshot (refetched after a pause or resume from this page). */
+  examPause: CandidatesSnapshot["examPause"];
 };
 
 /**
@@ -58,7 +62,7 @@ export function useExamLive(examId: string): ExamLive {
     queryFn: async () => {
       const result = await fetchCandidatesSnapshot(examId);
       store.replaceAll(result.candidates, result.serverTime);
-      return { serverTime: result.serverTime, count: result.candidates.length };
+      return { serverTime: result.serverTime, count: result.candidates.length, examPause: result.examPause };
     },
   });
 
@@ -75,5 +79,6 @@ export function useExamLive(examId: string): ExamLive {
     now,
     isSnapshotLoaded: snapshot.isSuccess,
     snapshotError: snapshot.error,
+    examPause: snapshot.data?.examPause ?? null,
   };
 }

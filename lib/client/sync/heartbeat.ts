@@ -2,12 +2,18 @@ import { LIMITS } from "@/lib/shared/limits";
 import { HeartbeatResponseSchema } from "@/lib/shared/schemas/sync-responses";
 
 import { applyHeartbeatFacts } from "../offline/attempts";
+import type { AttemptPause } from "../offline/db";
 import { clockOffsetMs } from "./clock";
 import { classify, type SyncKernel } from "./kernel";
 import type { SyncSnapshot } from "./sync-state";
 
-/** Time facts from the server: a heartbeat's answer or a presence event. */
-export type ServerFacts = { serverTime: string; deadline?: string; serverOffsetMs?: number };
+/** Time facts from the server: a heartbeat's answer or a presence event (which may tell the pause). */
+export type ServerFacts = {
+  serverTime: string;
+  deadline?: string;
+  serverOffsetMs?: number;
+  pause?: AttemptPause | null;
+};
 
 /** What the heartbeat needs from the engine around it. */
 export type HeartbeatHost = {

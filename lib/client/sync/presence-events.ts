@@ -2,9 +2,13 @@ import type { CandidateAnnouncement } from "@/lib/shared/schemas/announcements";
 import {
   AttemptAnnouncementEventSchema as PresenceAnnouncementSchema,
   AttemptDeadlineEventSchema as PresenceDeadlineSchema,
+  AttemptPausedEventSchema as PresencePausedSchema,
   AttemptReadyEventSchema as PresenceReadySchema,
+  AttemptResumedEventSchema as PresenceResumedSchema,
   AttemptSubmittedEventSchema as PresenceSubmittedSchema,
 } from "@/lib/shared/schemas/attempt-events";
+
+import type { AttemptPause } from "../offline/db";
 
 /**
  * Events of the candidate's presence stream, `GET /api/attempts/{attemptId}/events?deviceId=…`
@@ -13,21 +17,25 @@ import {
  */
 export { ATTEMPT_EVENTS as PRESENCE_EVENTS } from "@/lib/shared/schemas/attempt-events";
 
-/** One event, as the engine acts on it. */
+/** One event, as the engine acts on it. `pause` is told by ready, paused and resumed (null: running). */
 export type PresenceEvent =
-  | { kind: "deadline"; serverTime: string; deadline: string }
+  | { kind: "deadline"; serverTime: string; deadline: string; pause?: AttemptPause | null }
+  | { kind: "paused"; serverTime: string; pause: AttemptPause }
   | { kind: "submitted"; serverTime: string }
   /** The stream (re)opened: announcements sent while it was closed are read back (step A2). */
   | { kind: "opened" }
   | { kind: "announcement"; announcement: CandidateAnnouncement };
 
-/** Reads one stream event; null for anything the engine does not act on. `ready` tells both facts. */
+/** Reads one stream event; null for anything the engine does not act on. `ready` tells every fact. */
 export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] | null {
   if (name === "ready") {
     const parsed = PresenceReadySchema.safeParse(data);
     if (!parsed.success) return null;
-    const { serverTime, deadline, status } = parsed.data;
-    const events: PresenceEvent[] = [{ kind: "deadline", serverTime, deadline }];
+    const { serverTime, deadline, status, pausedAt, pauseReason } = parsed.data;
+    const pause = pausedAt === undefined || pausedAt === null ? pausedAt : { pausedAt, reason: pauseReason ?? "" };
+    const events: PresenceEvent[] = [
+      { kind: "deadline", serverTime, deadline, ...(pause !== undefined ? { pause } : {}) },
+    ];
     if (status === "submitted") events.push({ kind: "submitted", serverTime });
     events.push({ kind: "opened" });
     return events;
@@ -39,6 +47,16 @@ export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] 
   if (name === "deadline") {
     const parsed = PresenceDeadlineSchema.safeParse(data);
     return parsed.success ? [{ kind: "deadline", ...parsed.data }] : null;
+  }
+  if (name === "paused") {
+    const parsed = PresencePausedSchema.safeParse(data);
+    if (!parsed.success) return null;
+    const { serverTime, pausedAt, reason } = parsed.data;
+    return [{ kind: "paused", serverTime, pause: { pausedAt, reason } }];
+  }
+  if (name === "resumed") {
+    const parsed = PresenceResumedSchema.safeParse(data);
+    return parsed.success ? [{ kind: "deadline", ...parsed.data, pause: null }] : null;
   }
   if (name === "submitted") {
     const parsed = PresenceSubmittedSchema.safeParse(data);

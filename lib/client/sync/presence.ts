@@ -58,8 +58,10 @@ export class PresenceStream {
 
   /**
    * P2 — a deadline other than the one shown (a proctor's extension): show it and send a heartbeat at once,
-   * which carries it and so acknowledges it (H4). A submission (a proctor's force-submit): the same path as a
-   * heartbeat saying so; the page ends on its submitted screen. Announcements go to the inbox (announcements.ts).
+   * which carries it and so acknowledges it (H4). A pause or a resume (ADR 016): kept with the deadline it
+   * comes with, so the page locks or unlocks editing and its clock stops or goes on. A submission (a proctor's
+   * force-submit): the same path as a heartbeat saying so; the page ends on its submitted screen.
+   * Announcements go to the inbox (announcements.ts).
    */
   private async onEvent(event: PresenceEvent): Promise<void> {
     if (event.kind === "announcement") {
@@ -76,8 +78,21 @@ export class PresenceStream {
       await this.host.applyServerFacts({ serverTime: event.serverTime }, true, receivedAt);
       return;
     }
-    if (event.deadline === this.host.shownDeadline()) return;
-    await this.host.applyServerFacts({ serverTime: event.serverTime, deadline: event.deadline }, false, receivedAt);
-    this.host.sendHeartbeat();
+    if (event.kind === "paused") {
+      await this.host.applyServerFacts({ serverTime: event.serverTime, pause: event.pause }, false, receivedAt);
+      return;
+    }
+    const isNewDeadline = event.deadline !== this.host.shownDeadline();
+    if (!isNewDeadline && event.pause === undefined) return;
+    await this.host.applyServerFacts(
+      {
+        serverTime: event.serverTime,
+        deadline: event.deadline,
+        ...(event.pause !== undefined ? { pause: event.pause } : {}),
+      },
+      false,
+      receivedAt,
+    );
+    if (isNewDeadline) this.host.sendHeartbeat();
   }
 }

@@ -1,6 +1,7 @@
 import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
+import { pauseOfView } from "../offline/attempts";
 import type { AttemptRecord, DraftRecord } from "../offline/db";
 import { sameValue, type AnswerState, type NetStatus, type SyncSnapshot } from "./sync-state";
 
@@ -137,6 +138,7 @@ export function buildSnapshot(input: SnapshotInput, cache: Map<string, AnswerSta
         : null),
     deadline: attempt?.deadline ?? view?.deadline ?? null,
     acceptsUntil: attempt?.acceptsUntil ?? view?.acceptsUntil ?? null,
+    pause: (attempt ? attempt.pause : view ? pauseOfView(view) : null) ?? null,
     serverOffsetMs: attempt?.serverOffsetMs ?? 0,
     flagged: attempt?.flagged ?? [],
     clock: attempt?.clock ?? 0,

@@ -78,7 +78,7 @@ describe("the presence stream", () => {
     expect(stream.url).toBe(
       `/api/attempts/${engine.attemptId}/events?deviceId=${encodeURIComponent(engine.getSnapshot().deviceId!)}`,
     );
-    expect([...stream.events].sort()).toEqual(["announcement", "deadline", "ready", "submitted"]);
+    expect([...stream.events].sort()).toEqual(["announcement", "deadline", "paused", "ready", "resumed", "submitted"]);
   });
 
   it("closes on offline and reopens on online; closes on pagehide and reopens when shown again; closes on stop", async () => {
@@ -200,5 +200,74 @@ describe("the presence stream", () => {
     h.server.deadline = later(60_000);
     await h.advance(15_000);
     expect(tab.engine.getSnapshot().deadline).toBe(h.server.deadline);
+  });
+});
+
+describe("a proctor's pause (ADR 016)", () => {
+  const pausedAt = () => h.server.serverTime();
+
+  it("a paused event shows the pause at once; edits made before it keep syncing", async () => {
+    const { engine } = await started();
+    await engine.edit(Q.text, "typed before the alarm");
+    const at = pausedAt();
+    streams.live()[0]!.emit("paused", { serverTime: at, pausedAt: at, reason: "Fire alarm" });
+    await h.settle();
+    expect(engine.getSnapshot().pause).toEqual({ pausedAt: at, reason: "Fire alarm" });
+    await h.advance(5_000);
+    expect(engine.getSnapshot().pendingCount).toBe(0);
+    expect(engine.getSnapshot().answers[Q.text]).toMatchObject({ status: "saved", value: "typed before the alarm" });
+  });
+
+  it("a resumed event clears the pause with the moved deadline and acknowledges it with a heartbeat", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const at = pausedAt();
+    stream.emit("paused", { serverTime: at, pausedAt: at, reason: "Fire alarm" });
+    await h.advance(30_000);
+    const before = beats().length;
+    const moved = later(30_000);
+    h.server.deadline = moved;
+    stream.emit("resumed", { serverTime: h.server.serverTime(), deadline: moved });
+    await h.settle();
+    expect(engine.getSnapshot()).toMatchObject({ pause: null, deadline: moved });
+    expect(beats()).toHaveLength(before + 1);
+    expect(beats().at(-1)!.body.deadline).toBe(moved);
+  });
+
+  it("ready tells a reconnecting page the pause it missed, and its end", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const at = pausedAt();
+    stream.emit("ready", {
+      serverTime: at,
+      deadline: h.server.deadline,
+      status: "in_progress",
+      pausedAt: at,
+      pauseReason: "Power cut",
+    });
+    await h.settle();
+    expect(engine.getSnapshot().pause).toEqual({ pausedAt: at, reason: "Power cut" });
+    await h.advance(1_000);
+    stream.emit("ready", {
+      serverTime: h.server.serverTime(),
+      deadline: h.server.deadline,
+      status: "in_progress",
+      pausedAt: null,
+      pauseReason: null,
+    });
+    await h.settle();
+    expect(engine.getSnapshot().pause).toBeNull();
+  });
+
+  it("an older answer does not undo a newer one: a stale paused event after the resume is ignored", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const at = pausedAt();
+    await h.advance(2_000);
+    stream.emit("resumed", { serverTime: h.server.serverTime(), deadline: h.server.deadline });
+    await h.settle();
+    stream.emit("paused", { serverTime: at, pausedAt: at, reason: "Fire alarm" });
+    await h.settle();
+    expect(engine.getSnapshot().pause).toBeNull();
   });
 });

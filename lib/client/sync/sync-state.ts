@@ -3,10 +3,10 @@ import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
-import type { ClosedInfo, RecordedError, SubmitState, SubmittedElsewhere } from "../offline/db";
+import type { AttemptPause, ClosedInfo, RecordedError, SubmitState, SubmittedElsewhere } from "../offline/db";
 import type { EditRefusal } from "../offline/drafts";
 
-export type { ClosedInfo, RecordedError, SubmitState, SubmittedElsewhere } from "../offline/db";
+export type { AttemptPause, ClosedInfo, RecordedError, SubmitState, SubmittedElsewhere } from "../offline/db";
 
 /**
  * Per question, what the candidate should be told: `saved` (the server holds this value), `pending` (safe on
@@ -87,6 +87,8 @@ export type SyncSnapshot = {
   closed: ClosedInfo | null;
   deadline: string | null;
   acceptsUntil: string | null;
+  /** A proctor paused the attempt (ADR 016): editing and submit are locked, the clock stands still. */
+  pause: AttemptPause | null;
   serverOffsetMs: number;
   flagged: readonly string[];
   clock: number;

@@ -15,6 +15,8 @@ const attemptSelect = {
   status: true,
   startedAt: true,
   deadline: true,
+  pausedAt: true,
+  pauseReason: true,
   revision: true,
   shuffleSeed: true,
   exam: {
@@ -72,6 +74,8 @@ export async function findAttemptView(options: {
     deadline: attempt.deadline.toISOString(),
     acceptsUntil: acceptsUntil(attempt.deadline, attempt.exam.graceSeconds).toISOString(),
     serverTime: new Date().toISOString(),
+    pausedAt: attempt.pausedAt?.toISOString() ?? null,
+    pauseReason: attempt.pauseReason,
     revision: attempt.revision,
     questions,
     answers: attempt.answers.map((answer) => ({

@@ -19,10 +19,14 @@ import { findAttemptView } from "./attempt-view";
  * all end on the one attempt the unique constraint allows. (Prisma's upsert would read-then-write and
  * can race into a unique violation; see prisma/prisma#3242.)
  *
- * The insert takes its locks in the lock order (docs/sync-protocol.md, "Lock order"): the exam FOR KEY
- * SHARE, then the enrollment FOR SHARE, then the new row. Taking the exam's lock only at the end (the foreign
+ * The insert takes its locks in the lock order (docs/sync-protocol.md, "Lock order"): the exam FOR SHARE,
+ * then the enrollment FOR SHARE, then the new row. Taking the exam's lock only at the end (the foreign
  * key's check), with the enrollment already held, deadlocked with deleting the exam; taken first, it also
- * makes an exam edit or delete that locks the exam FOR UPDATE wait for this attempt and count it.
+ * makes an exam edit or delete that locks the exam FOR UPDATE wait for this attempt and count it. FOR SHARE
+ * rather than FOR KEY SHARE: a whole-exam pause or resume (lib/server/pauses/change-pause.ts) holds the exam
+ * FOR NO KEY UPDATE, so a start waits for it and reads the exam's pause as committed. During a whole-exam
+ * pause the attempt starts paused (paused_at = its start time, the exam's reason: ADR 016); resuming then
+ * gives it its whole time.
  */
 export async function startAttempt(options: {
   examId: string;
@@ -90,9 +94,12 @@ export async function startAttempt(options: {
     });
     // The exam's CTE is materialised (it locks rows) and the insert reads from it, so its lock comes first.
     const inserted = await db.$queryRaw<{ id: string }[]>`
-      WITH exam AS MATERIALIZED (SELECT id FROM exams WHERE id = ${examId}::uuid FOR KEY SHARE)
-      INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision)
-      SELECT ${randomUUID()}::uuid, e.id, exam.id, 'in_progress', ${now}, ${deadline}, 0
+      WITH exam AS MATERIALIZED (
+        SELECT id, paused_at, pause_reason FROM exams WHERE id = ${examId}::uuid FOR SHARE
+      )
+      INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision, paused_at, pause_reason)
+      SELECT ${randomUUID()}::uuid, e.id, exam.id, 'in_progress', ${now}, ${deadline}, 0,
+             CASE WHEN exam.paused_at IS NULL THEN NULL ELSE ${now}::timestamptz END, exam.pause_reason
       FROM exam JOIN enrollments e ON e.exam_id = exam.id
       WHERE e.id = ${candidate.enrollmentId}::uuid AND e.extra_seconds = ${extraSeconds}::int
       FOR SHARE OF e

@@ -35,7 +35,10 @@ export type AttemptLocks = {
   readonly tx: Tx;
   /** Locks one attempt's row (an overdue one is auto-submitted first); null when there is no such attempt. */
   lock(attemptId: string): Promise<LockedAttempt | null>;
-  /** Locks up to `limit` overdue attempts that no other transaction holds (SKIP LOCKED) and auto-submits each. */
+  /**
+   * Locks up to `limit` overdue attempts that no other transaction holds (SKIP LOCKED) and auto-submits each. A
+   * paused attempt is never overdue: its clock is stopped (ADR 016).
+   */
   lockOverdue(limit: number): Promise<LockedAttempt[]>;
 };
 
@@ -160,7 +163,8 @@ function attemptLocks(
         SELECT a.id::text AS id, a.exam_id::text AS exam_id, a.enrollment_id::text AS enrollment_id, a.status::text AS status,
                true AS overdue
         FROM attempts a JOIN exams e ON e.id = a.exam_id
-        WHERE a.status = 'in_progress' AND a.deadline + make_interval(secs => e.grace_seconds) < clock_timestamp()
+        WHERE a.status = 'in_progress' AND a.paused_at IS NULL
+          AND a.deadline + make_interval(secs => e.grace_seconds) < clock_timestamp()
         ORDER BY a.deadline
         LIMIT ${limit}
         FOR UPDATE OF a SKIP LOCKED`;

@@ -26,11 +26,13 @@ export type ExamChangeKind =
   | "extended"
   | "late_answer"
   /** A device stored an announcement: dashboards reload their "received by" counts, not the candidate. */
-  | "announcement_received";
+  | "announcement_received"
+  | "paused"
+  | "resumed";
 
 export type ExamMessage =
   | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
-  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" }
+  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" | "paused" | "resumed" }
   /** Staff sent an announcement: every candidate stream of the exam reads it back and sends it if it is theirs. */
   | { type: "announcement"; examId: string; announcementId: string };
 

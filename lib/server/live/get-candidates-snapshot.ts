@@ -7,6 +7,7 @@ import type { CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { currentExamEventId, seedExamFeed } from "./exam-feed";
 import { findWatchedExam } from "../proctor/find-watched-exam";
+import { queryRows, sql } from "../db/sql";
 import { loadCandidateFacts } from "./load-candidate-facts";
 
 /**
@@ -24,8 +25,21 @@ export async function getCandidatesSnapshot(options: {
   const exam = await findWatchedExam({ examId: options.examId, principal: options.principal });
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
   const lastEventId = currentExamEventId(exam.id);
-  const facts = await loadCandidateFacts({ examId: exam.id });
+  const [facts, pauses] = await Promise.all([
+    loadCandidateFacts({ examId: exam.id }),
+    queryRows<{ paused_at: number | null; pause_reason: string | null }>(sql`
+      SELECT (extract(epoch FROM paused_at) * 1000)::float8 AS paused_at, pause_reason FROM exams WHERE id = ${exam.id}::uuid`),
+  ]);
   seedExamFeed(exam.id, facts);
   const serverTime = Date.now();
-  return { examId: exam.id, examTitle: exam.title, serverTime, lastEventId, ...liveCandidates(facts, serverTime) };
+  const pause = pauses[0];
+  const examPause = pause?.paused_at != null ? { pausedAt: pause.paused_at, reason: pause.pause_reason ?? "" } : null;
+  return {
+    examId: exam.id,
+    examTitle: exam.title,
+    serverTime,
+    lastEventId,
+    examPause,
+    ...liveCandidates(facts, serverTime),
+  };
 }

@@ -21,6 +21,8 @@ type CandidateRow = {
   status: "in_progress" | "submitted" | null;
   started_at: number | null;
   deadline: number | null;
+  paused_at: number | null;
+  pause_reason: string | null;
   revision: number | null;
   answered: number | null;
   last_save_at: number | null;
@@ -102,7 +104,8 @@ export async function loadCandidateFacts(options: {
       )
       SELECT e.id::text AS enrollment_id, e.name, e.email, e.extra_seconds,
              a.id::text AS attempt_id, a.status::text AS status, (extract(epoch FROM a.started_at) * 1000)::float8 AS started_at,
-             (extract(epoch FROM a.deadline) * 1000)::float8 AS deadline, a.revision, answered.answered, (extract(epoch FROM answered.last_save_at) * 1000)::float8 AS last_save_at,
+             (extract(epoch FROM a.deadline) * 1000)::float8 AS deadline, (extract(epoch FROM a.paused_at) * 1000)::float8 AS paused_at,
+             a.pause_reason, a.revision, answered.answered, (extract(epoch FROM answered.last_save_at) * 1000)::float8 AS last_save_at,
              late.late_answers, (extract(epoch FROM s.submitted_at) * 1000)::float8 AS submitted_at, s.source::text AS source,
              COALESCE(s.client_digest IS NOT NULL AND s.client_digest <> s.digest, false) AS digest_mismatch
       FROM enrollments e
@@ -162,6 +165,8 @@ export async function loadCandidateFacts(options: {
       phase: phaseOf(row),
       startedAt: row.started_at ?? null,
       deadline: row.deadline ?? null,
+      pausedAt: row.paused_at ?? null,
+      pauseReason: row.pause_reason ?? null,
       graceSeconds: exam.grace_seconds,
       extraSeconds: row.extra_seconds,
       revision: row.revision ?? 0,

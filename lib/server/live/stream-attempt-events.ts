@@ -6,7 +6,9 @@ import { AppError, validationError } from "@/lib/shared/errors";
 import type {
   AttemptAnnouncementEvent,
   AttemptDeadlineEvent,
+  AttemptPausedEvent,
   AttemptReadyEvent,
+  AttemptResumedEvent,
   AttemptSubmittedEvent,
 } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
@@ -28,6 +30,8 @@ type AttemptRow = {
   enrollment_id: string;
   status: "in_progress" | "submitted";
   deadline: Date;
+  paused_at: Date | null;
+  pause_reason: string | null;
 };
 
 const globalForStreams = globalThis as unknown as { holdfastDeviceStreams?: Map<string, number> };
@@ -42,11 +46,14 @@ function openStreams(): Map<string, number> {
  * "Proctor dashboard", presence stream).
  *
  * 1. The attempt, scoped to the caller's enrollment (someone else's is a 404), then the device id (422).
- * 2. `ready { serverTime, deadline, status }`, and `submitted { serverTime }` at once if it already is.
+ * 2. `ready { serverTime, deadline, status, pausedAt, pauseReason }`, and `submitted { serverTime }` at once if
+ *    it already is.
  * 3. A bus signal "deadline" for this attempt sends `deadline { serverTime, deadline }` with the deadline read
  *    now (a proctor extended it); "submitted" sends `submitted { serverTime }` (a proctor or the deadline
- *    submitted it). Times are ISO 8601, as in every other candidate response.
- *    An announcement hint reads the announcement back for this candidate's enrollment and sends
+ *    submitted it); "paused" and "resumed" send `paused { serverTime, pausedAt, reason }` or
+ *    `resumed { serverTime, deadline }` from the row read now, only if the row still says so (a signal is a
+ *    hint: a pause already resumed sends nothing stale). Times are ISO 8601, as in every other candidate
+ *    response. An announcement hint reads the announcement back for this candidate's enrollment and sends
  *    `announcement { id, message, sentAt }` when it is theirs (a selection may leave them out). A page
  *    catches up on those it missed by reading the attempt when its stream (re)opens.
  * 4. While the stream is open the device is connected; when it closes (the page went away or lost its
@@ -84,6 +91,8 @@ export async function streamAttemptEvents(options: {
           serverTime: new Date().toISOString(),
           deadline: attempt.deadline.toISOString(),
           status: attempt.status,
+          pausedAt: attempt.paused_at?.toISOString() ?? null,
+          pauseReason: attempt.pause_reason,
         } satisfies AttemptReadyEvent),
       );
       if (attempt.status === "submitted")
@@ -101,19 +110,40 @@ export async function streamAttemptEvents(options: {
             );
           return;
         }
-        if (message.signal === "submitted") {
+        const signal = message.signal;
+        if (signal === "submitted") {
           sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
           return;
         }
         void readAttempt(device.attemptId, device.enrollmentId)
           .then((current) => {
-            if (current)
+            if (!current) return;
+            const serverTime = new Date().toISOString();
+            if (signal === "paused") {
+              if (current.paused_at === null || current.status !== "in_progress") return;
+              sink.send(
+                sseEvent("paused", {
+                  serverTime,
+                  pausedAt: current.paused_at.toISOString(),
+                  reason: current.pause_reason ?? "",
+                } satisfies AttemptPausedEvent),
+              );
+            } else if (signal === "resumed") {
+              if (current.paused_at !== null) return;
+              sink.send(
+                sseEvent("resumed", {
+                  serverTime,
+                  deadline: current.deadline.toISOString(),
+                } satisfies AttemptResumedEvent),
+              );
+            } else {
               sink.send(
                 sseEvent("deadline", {
-                  serverTime: new Date().toISOString(),
+                  serverTime,
                   deadline: current.deadline.toISOString(),
                 } satisfies AttemptDeadlineEvent),
               );
+            }
           })
           .catch((error: unknown) =>
             log.warn("candidate stream: could not read the new deadline", { attemptId: device.attemptId, error }),
@@ -148,7 +178,8 @@ export async function streamAttemptEvents(options: {
 
 async function readAttempt(attemptId: string, enrollmentId: string): Promise<AttemptRow | null> {
   const rows = await queryRows<AttemptRow>(sql`
-    SELECT id::text AS id, exam_id::text AS exam_id, enrollment_id::text AS enrollment_id, status::text AS status, deadline
+    SELECT id::text AS id, exam_id::text AS exam_id, enrollment_id::text AS enrollment_id, status::text AS status, deadline,
+           paused_at, pause_reason
     FROM attempts WHERE id = ${attemptId}::uuid AND enrollment_id = ${enrollmentId}::uuid`);
   return rows[0] ?? null;
 }

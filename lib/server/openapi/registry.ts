@@ -24,6 +24,7 @@ import { LateAnswerDecisionSchema, LateAnswerParamsSchema } from "@/lib/shared/s
 import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas/qti";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
+import { PauseSchema, ResumeSchema } from "@/lib/shared/schemas/pauses";
 import { ForceSubmitSchema } from "@/lib/shared/schemas/proctor-actions";
 import {
   ChangePasswordSchema,
@@ -61,6 +62,7 @@ import {
   HealthSchema,
   HeartbeatResponseSchema,
   JoinLinkChangeSchema,
+  PauseResponseSchema,
   StaffAccountResponseSchema,
   StaffListSchema,
   StaffSessionSchema,
@@ -698,6 +700,47 @@ export const API_OPERATIONS: ApiOperation[] = [
     access: "proctor",
     params: ExamParamsSchema,
     responses: { 200: { description: "Newest first", schema: StaffAnnouncementsSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/proctor/exams/{examId}/pause",
+    operationId: "pauseExam",
+    area: "proctor",
+    summary: "Pause the exam, or a selection of its candidates",
+    description:
+      "Stops the clock of every running attempt in scope (without `enrollmentIds`: the whole exam, and candidates " +
+      "who start meanwhile start paused). Paused attempts are never auto-submitted; editing is locked on the " +
+      "candidate's page, a submit is still accepted. Pausing what is already paused answers 200 with `attempts: 0`. " +
+      "With an Idempotency-Key a retry never pauses twice: it gets the stored response.",
+    access: "proctor",
+    params: ExamParamsSchema,
+    body: PauseSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      200: { description: "What the pause did", schema: PauseResponseSchema, headers: IDEMPOTENT_REPLAYED },
+    },
+    errors: ["IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
+  },
+  {
+    method: "POST",
+    path: "/api/proctor/exams/{examId}/resume",
+    operationId: "resumeExam",
+    area: "proctor",
+    summary: "Resume the exam, or a selection of its candidates",
+    description:
+      "Moves each paused attempt's deadline by exactly the time it was paused (the database's clock, to the " +
+      "millisecond, not capped by the exam's closing time) and ends a whole-exam pause. Resuming what is not " +
+      "paused answers 200 with `attempts: 0`. With an Idempotency-Key a retry never resumes twice.",
+    access: "proctor",
+    params: ExamParamsSchema,
+    body: ResumeSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      200: { description: "What the resume did", schema: PauseResponseSchema, headers: IDEMPOTENT_REPLAYED },
+    },
+    errors: ["IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
   },
   {
     method: "POST",

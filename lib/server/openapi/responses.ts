@@ -38,6 +38,7 @@ import {
   type CandidatesSnapshot,
   type ExamHealth,
 } from "@/lib/shared/schemas/proctor";
+import type { PauseResponse } from "@/lib/shared/schemas/pauses";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
 import { AuditActorTypeSchema, type AuditPage } from "@/lib/shared/schemas/audit";
 import { StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
@@ -300,6 +301,8 @@ export const AttemptViewSchema = z.object({
   deadline: Instant,
   acceptsUntil: Instant.describe("deadline + grace: writes are accepted until then"),
   serverTime: Instant,
+  pausedAt: Instant.nullable().describe("when a proctor paused the attempt; null while it runs (ADR 016)"),
+  pauseReason: z.string().nullable().describe("the proctor's reason for the pause; null while it runs"),
   revision: z.number().int().min(0),
   questions: z.array(
     z.object({
@@ -416,6 +419,21 @@ export const ExtendResponseSchema = z.object({
   outcome: z.enum(["extended", "pending_start"]),
 }) satisfies z.ZodType<ExtendResponse>;
 
+export const PauseResponseSchema = z.discriminatedUnion("action", [
+  z.object({
+    action: z.literal("pause"),
+    pausedAt: Instant.describe("the database's clock when the pause took effect"),
+    attempts: z.number().int().min(0).describe("running attempts this request paused (0: all already paused)"),
+    enrollmentIds: z.array(UuidSchema).nullable().describe("the selection, sorted; null for the whole exam"),
+  }),
+  z.object({
+    action: z.literal("resume"),
+    resumedAt: Instant.describe("the database's clock when the resume took effect"),
+    attempts: z.number().int().min(0).describe("paused attempts this request resumed"),
+    enrollmentIds: z.array(UuidSchema).nullable().describe("the selection, sorted; null for the whole exam"),
+  }),
+]) satisfies z.ZodType<PauseResponse>;
+
 export const BulkExtendResponseSchema = z.object({
   results: z.array(
     z.object({
@@ -472,6 +490,10 @@ export const CandidatesSnapshotSchema = z.object({
   examTitle: z.string(),
   serverTime: EpochMs,
   lastEventId: z.string().nullable().describe("pass as Last-Event-ID to the events stream to resume from here"),
+  examPause: z
+    .object({ pausedAt: EpochMs, reason: z.string() })
+    .nullable()
+    .describe("the whole exam is paused (since when, why); null when it is not"),
   candidates: z.array(CandidateFactsSchema.extend({ status: CandidateStatusSchema })),
   counters: StatusCountersSchema,
 }) satisfies z.ZodType<Omit<CandidatesSnapshot, "candidates">>;

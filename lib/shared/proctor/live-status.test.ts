@@ -9,6 +9,15 @@ const device = (overrides: Partial<DeviceFacts> = {}) => deviceFacts({ deviceId:
 const candidate = (overrides: Partial<CandidateFacts> = {}) =>
   candidateFacts({ deadline: NOW + 3_000_000, devices: [device()], ...overrides });
 
+describe("a paused candidate (ADR 016)", () => {
+  it("keeps its time left frozen at deadline − pausedAt however late it is read", () => {
+    const paused = candidate({ pausedAt: NOW - 600_000, pauseReason: "Fire alarm" });
+    expect(deriveCandidateStatus(paused, NOW).timeLeftMs).toBe(3_600_000);
+    expect(deriveCandidateStatus(paused, NOW + 3_900_000).timeLeftMs).toBe(3_600_000);
+    expect(deriveCandidateStatus(candidate(), NOW + 60_000).timeLeftMs).toBe(2_940_000);
+  });
+});
+
 describe("deriveDeviceStatus", () => {
   it("is online while heartbeats come and the device says so", () => {
     expect(deriveDeviceStatus(device(), NOW)).toEqual({

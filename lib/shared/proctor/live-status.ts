@@ -48,7 +48,7 @@ export type CandidateStatus = {
   oldestPendingMs: number | null;
   /** When the candidate was last heard from (any device). */
   lastSeenAt: number | null;
-  /** Until the server deadline; null before start and after submission. */
+  /** Until the server deadline (frozen while paused); null before start and after submission. */
   timeLeftMs: number | null;
   isAtRisk: boolean;
   /** Why, as facts the dashboard puts in the reader's language; null when not at risk. */
@@ -130,7 +130,8 @@ export function deriveCandidateStatus(facts: CandidateFacts, now: number): Candi
     else sync = "synced";
   }
 
-  const timeLeftMs = isRunning && facts.deadline !== null ? facts.deadline - now : null;
+  // A paused attempt's clock stands still at deadline − pausedAt (ADR 016).
+  const timeLeftMs = isRunning && facts.deadline !== null ? facts.deadline - (facts.pausedAt ?? now) : null;
   const atRiskReason = isRunning ? riskReason(devices, now, timeLeftMs) : null;
   const lastSeen = facts.devices.map((device) => device.lastHeartbeatAt);
 

@@ -5,14 +5,26 @@ import * as r from "./reader";
  * (docs/sync-protocol.md, "Proctor dashboard" and "Proctor actions"). The server writes them with these
  * types; the page reads them with these readers (./reader.ts: the exam page ships them, zod it does not).
  */
-export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted", "announcement"] as const;
+export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted", "announcement", "paused", "resumed"] as const;
 
-/** First event of every connection: the attempt's deadline and status now. */
-export type AttemptReadyEvent = { serverTime: string; deadline: string; status: "in_progress" | "submitted" };
+/**
+ * First event of every connection: the attempt's deadline, status and pause now (`pausedAt` and `pauseReason`
+ * null while it runs), so a page that missed a "paused" or "resumed" while offline is right again. The server
+ * always sends the pause; a reader treats its absence as "not said".
+ */
+export type AttemptReadyEvent = {
+  serverTime: string;
+  deadline: string;
+  status: "in_progress" | "submitted";
+  pausedAt?: string | null;
+  pauseReason?: string | null;
+};
 export const AttemptReadyEventSchema = r.object({
   serverTime: r.instant,
   deadline: r.instant,
   status: r.oneOf(["in_progress", "submitted"]),
+  pausedAt: r.optional(r.nullable(r.instant)),
+  pauseReason: r.optional(r.nullable(r.string)),
 }) satisfies r.Reader<AttemptReadyEvent>;
 
 /** A proctor moved the deadline. */
@@ -35,3 +47,18 @@ export const AttemptAnnouncementEventSchema = r.object({
   message: r.string,
   sentAt: r.instant,
 }) satisfies r.Reader<AttemptAnnouncementEvent>;
+
+/** A proctor paused the attempt (ADR 016): its clock stands still at `deadline − pausedAt` until "resumed". */
+export type AttemptPausedEvent = { serverTime: string; pausedAt: string; reason: string };
+export const AttemptPausedEventSchema = r.object({
+  serverTime: r.instant,
+  pausedAt: r.instant,
+  reason: r.string,
+}) satisfies r.Reader<AttemptPausedEvent>;
+
+/** A proctor resumed the attempt: its deadline moved by exactly the paused time. */
+export type AttemptResumedEvent = { serverTime: string; deadline: string };
+export const AttemptResumedEventSchema = r.object({
+  serverTime: r.instant,
+  deadline: r.instant,
+}) satisfies r.Reader<AttemptResumedEvent>;

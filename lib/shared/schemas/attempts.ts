@@ -31,6 +31,13 @@ export type AttemptView = {
   /** Deadline + grace: writes are accepted until then. */
   acceptsUntil: string;
   serverTime: string;
+  /**
+   * When a proctor paused the attempt (ADR 016), and why; null while it runs. While paused the clock stands
+   * still at `deadline − pausedAt`, editing is locked, and nothing is overdue. Absent from views older pages
+   * kept for offline reloads.
+   */
+  pausedAt?: string | null;
+  pauseReason?: string | null;
   revision: number;
   questions: CandidateQuestion[];
   answers: StoredAnswer[];

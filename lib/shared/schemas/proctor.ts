@@ -74,6 +74,12 @@ export const CandidateFactsSchema = z.object({
   startedAt: z.number().int().nullable(),
   /** Server deadline (epoch ms) of a started attempt; null before start. */
   deadline: z.number().int().nullable(),
+  /**
+   * When a proctor paused the running attempt (epoch ms, ADR 016), and why; null while it runs. Its time left
+   * stands still at deadline − pausedAt.
+   */
+  pausedAt: z.number().int().nullable(),
+  pauseReason: z.string().nullable(),
   /** Writes are accepted until deadline + grace. */
   graceSeconds: z.number().int(),
   extraSeconds: z.number().int(),
@@ -109,6 +115,8 @@ export type CandidatesSnapshot = {
   serverTime: number;
   /** The events stream's id at the moment of the snapshot: pass it as Last-Event-ID to resume from here. */
   lastEventId: string | null;
+  /** The whole exam is paused (ADR 016): since when (epoch ms) and why; null when it is not. */
+  examPause: { pausedAt: number; reason: string } | null;
   candidates: LiveCandidate[];
   /** Derived at serverTime with the same function the dashboard uses. */
   counters: StatusCounters;

@@ -70,6 +70,8 @@ export const AttemptViewSchema = r.object({
   deadline: r.instant,
   acceptsUntil: r.instant,
   serverTime: r.instant,
+  pausedAt: r.optional(r.nullable(r.instant)),
+  pauseReason: r.optional(r.nullable(r.string)),
   revision: r.count,
   questions: r.array(CandidateQuestion),
   answers: r.array(r.object({ questionId: r.string, value: AnswerValue, version: r.count, deviceId: r.string })),

@@ -19,7 +19,8 @@ att AS (
   FROM attempts a JOIN exams e ON e.id = a.exam_id
   WHERE a.id = (SELECT id FROM target)
     AND a.status = 'in_progress'
-    AND clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds)
+    -- A paused attempt stays open even past deadline + grace (ADR 016): edits made before the pause keep syncing.
+    AND (a.paused_at IS NOT NULL OR clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds))
   FOR UPDATE OF a
 ),
 input AS (

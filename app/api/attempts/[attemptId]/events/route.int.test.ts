@@ -9,6 +9,11 @@ import { heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-s
 import { readSse } from "@/test-support/server/sse";
 import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 
+import { POST as pauseRoute } from "@/app/api/proctor/exams/[examId]/pause/route";
+import { POST as resumeRoute } from "@/app/api/proctor/exams/[examId]/resume/route";
+import { adminToken } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
+
 import { GET as eventsRoute, POST as postRoute } from "./route";
 
 async function connect(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, query = "?deviceId=laptop") {
@@ -54,6 +59,8 @@ describe("GET /api/attempts/{attemptId}/events", () => {
       serverTime: expect.any(String),
       deadline: stored.deadline.toISOString(),
       status: "in_progress",
+      pausedAt: null,
+      pauseReason: null,
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -86,6 +93,38 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     expect((await submit(attempt, { deviceId: "laptop" }, "key-elsewhere")).status).toBe(200);
     const submitted = await reader!.next((message) => message.event === "submitted");
     expect(submitted.data).toEqual({ serverTime: expect.any(String) });
+    await reader!.cancel();
+  });
+
+  it("forwards a pause with its reason and a resume with the moved deadline; ready tells a reconnecting page", async () => {
+    const attempt = await startedAttempt();
+    const { reader } = await connect(attempt);
+    await reader!.next((message) => message.event === "ready");
+    // The subscription is set up asynchronously after the stream opens.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const paused = await call(pauseRoute, {
+      params: { examId: attempt.examId },
+      json: { reason: "Fire alarm" },
+      bearer: adminToken(),
+    });
+    const pausedEvent = await reader!.next((message) => message.event === "paused");
+    expect(pausedEvent.data).toEqual({
+      serverTime: expect.any(String),
+      pausedAt: paused.body.pausedAt,
+      reason: "Fire alarm",
+    });
+    const again = await connect(attempt, "?deviceId=phone");
+    expect((await again.reader!.next((message) => message.event === "ready")).data).toMatchObject({
+      pausedAt: paused.body.pausedAt,
+      pauseReason: "Fire alarm",
+    });
+    await again.reader!.cancel();
+
+    await call(resumeRoute, { params: { examId: attempt.examId }, json: {}, bearer: adminToken() });
+    const stored = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } });
+    const resumed = await reader!.next((message) => message.event === "resumed");
+    expect(resumed.data).toEqual({ serverTime: expect.any(String), deadline: stored.deadline.toISOString() });
     await reader!.cancel();
   });
 

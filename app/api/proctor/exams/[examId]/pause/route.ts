@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+import { optionalIdempotencyKey } from "@/lib/server/http/idempotency-key";
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { json, route } from "@/lib/server/http/route";
+import { pauseExam } from "@/lib/server/pauses/change-pause";
+import { ExamParamsSchema } from "@/lib/shared/schemas/params";
+
+/**
+ * Stops the clock of every running attempt of the exam, or of `enrollmentIds` (ADR 016). With an
+ * Idempotency-Key, a retry never pauses twice: it gets the first response, with `Idempotent-Replayed: true`.
+ * The body is checked by the operation after the scope: an exam the caller may not see is a 404 whatever the body.
+ */
+export const POST = route(
+  // z.unknown(): route() still requires a JSON body; its fields are the operation's to check, after the scope.
+  { access: "proctor", params: ExamParamsSchema, body: z.unknown() },
+  async ({ params, body, principal, request }) => {
+    const { response, isReplay } = await pauseExam({
+      examId: params.examId,
+      caller: principal,
+      body,
+      requestKey: optionalIdempotencyKey(request),
+    });
+    return json(response, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");
