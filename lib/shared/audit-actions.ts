@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   // During the exam
   "attempt.extended",
   "attempt.force_submitted",
+  "attempt.reopened",
   "emergency_export.imported",
   // Proctors and staff accounts
   "proctor.assigned",

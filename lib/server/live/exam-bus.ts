@@ -17,11 +17,11 @@ import { getRedis } from "../redis/client";
  * never correctness.
  */
 export type ExamChangeKind =
-  "joined" | "started" | "heartbeat" | "presence" | "saved" | "submitted" | "extended" | "late_answer";
+  "joined" | "started" | "heartbeat" | "presence" | "saved" | "submitted" | "extended" | "late_answer" | "reopened";
 
 export type ExamMessage =
   | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
-  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" };
+  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" | "reopened" };
 
 type Listener = (message: ExamMessage) => void;
 
@@ -106,6 +106,15 @@ export function publishExamChange(examId: string, enrollmentId: string, kind: Ex
 export function publishAttemptSubmitted(attempt: { examId: string; enrollmentId: string; attemptId: string }): void {
   publishExamChange(attempt.examId, attempt.enrollmentId, "submitted");
   publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "submitted" });
+}
+
+/**
+ * An admin reopened a submitted attempt (reopen-attempt.ts): dashboards reload the candidate, and every open
+ * page of the attempt leaves its submitted screen with the new deadline. Call after the transaction committed.
+ */
+export function publishAttemptReopened(attempt: { examId: string; enrollmentId: string; attemptId: string }): void {
+  publishExamChange(attempt.examId, attempt.enrollmentId, "reopened");
+  publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "reopened" });
 }
 
 /** Listens on a channel; the Redis subscription is shared by every local listener of that channel. */

@@ -6,6 +6,7 @@ import { AppError, validationError } from "@/lib/shared/errors";
 import type {
   AttemptDeadlineEvent,
   AttemptReadyEvent,
+  AttemptReopenedEvent,
   AttemptSubmittedEvent,
 } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
@@ -43,7 +44,8 @@ function openStreams(): Map<string, number> {
  * 2. `ready { serverTime, deadline, status }`, and `submitted { serverTime }` at once if it already is.
  * 3. A bus signal "deadline" for this attempt sends `deadline { serverTime, deadline }` with the deadline read
  *    now (a proctor extended it); "submitted" sends `submitted { serverTime }` (a proctor or the deadline
- *    submitted it). Times are ISO 8601, as in every other candidate response.
+ *    submitted it); "reopened" sends `reopened { serverTime, deadline }` with the deadline read now (an admin
+ *    reopened it, ADR 017). Times are ISO 8601, as in every other candidate response.
  * 4. While the stream is open the device is connected; when it closes (the page went away or lost its
  *    network), the device is marked disconnected and an offline span opens (device-presence.ts).
  */
@@ -92,13 +94,10 @@ export async function streamAttemptEvents(options: {
         }
         void readAttempt(device.attemptId, device.enrollmentId)
           .then((current) => {
-            if (current)
-              sink.send(
-                sseEvent("deadline", {
-                  serverTime: new Date().toISOString(),
-                  deadline: current.deadline.toISOString(),
-                } satisfies AttemptDeadlineEvent),
-              );
+            if (!current) return;
+            const times = { serverTime: new Date().toISOString(), deadline: current.deadline.toISOString() };
+            if (signal === "reopened") sink.send(sseEvent("reopened", times satisfies AttemptReopenedEvent));
+            else sink.send(sseEvent("deadline", times satisfies AttemptDeadlineEvent));
           })
           .catch((error: unknown) =>
             log.warn("candidate stream: could not read the new deadline", { attemptId: device.attemptId, error }),

@@ -18,6 +18,7 @@ import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
 import { ForceSubmitSchema } from "@/lib/shared/schemas/proctor-actions";
+import { ReopenSchema } from "@/lib/shared/schemas/reopen";
 import {
   ChangePasswordSchema,
   CreateStaffSchema,
@@ -42,6 +43,7 @@ import {
   CandidateTimelineSchema,
   CsvImportResultSchema,
   QtiImportResultSchema,
+  ReopenResponseSchema,
   EmergencyImportResultSchema,
   EnrolledCandidatesSchema,
   ExamEditsSchema,
@@ -364,6 +366,31 @@ export const API_OPERATIONS: ApiOperation[] = [
       },
     },
     errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/attempts/{attemptId}/reopen",
+    operationId: "reopenAttempt",
+    area: "admin",
+    summary: "Reopen a submitted attempt",
+    description:
+      "Unfreezes the paper with `seconds` of new time (now by the database's clock, capped at the exam's " +
+      "closesAt), within the exam's window only. The submission and its receipt move to the attempt's " +
+      "submission history, never deleted; the next submit creates version + 1. With an Idempotency-Key a " +
+      "retry never reopens twice: it gets the stored result.",
+    access: "admin",
+    params: AttemptParamsSchema,
+    body: ReopenSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      200: {
+        description: "The attempt is in progress again",
+        schema: ReopenResponseSchema,
+        headers: IDEMPOTENT_REPLAYED,
+      },
+    },
+    errors: ["NOT_SUBMITTED", "EXAM_CLOSED", "IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
   },
   {
     method: "GET",

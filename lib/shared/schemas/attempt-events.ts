@@ -5,7 +5,7 @@ import * as r from "./reader";
  * (docs/sync-protocol.md, "Proctor dashboard" and "Proctor actions"). The server writes them with these
  * types; the page reads them with these readers (./reader.ts: the exam page ships them, zod it does not).
  */
-export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted"] as const;
+export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted", "reopened"] as const;
 
 /** First event of every connection: the attempt's deadline and status now. */
 export type AttemptReadyEvent = { serverTime: string; deadline: string; status: "in_progress" | "submitted" };
@@ -27,3 +27,10 @@ export type AttemptSubmittedEvent = { serverTime: string };
 export const AttemptSubmittedEventSchema = r.object({
   serverTime: r.instant,
 }) satisfies r.Reader<AttemptSubmittedEvent>;
+
+/** An admin reopened the submitted attempt (ADR 017): the page unfreezes with this deadline. */
+export type AttemptReopenedEvent = { serverTime: string; deadline: string };
+export const AttemptReopenedEventSchema = r.object({
+  serverTime: r.instant,
+  deadline: r.instant,
+}) satisfies r.Reader<AttemptReopenedEvent>;

@@ -42,5 +42,22 @@ export type AttemptView = {
     submittedAt: string;
     digest: string;
     source?: (typeof SUBMISSION_SOURCES)[number];
+    /** 1, or after a reopening the highest earlier version + 1 (ADR 017); absent from older stored views. */
+    version?: number;
   } | null;
+  /**
+   * Submissions an admin has since reopened, oldest first, each with its signed receipt: they stay on record
+   * and the candidate can still read them (ADR 017). Absent from older stored views.
+   */
+  earlierSubmissions?: EarlierSubmission[];
+};
+
+export type EarlierSubmission = {
+  submissionId: string;
+  version: number;
+  submittedAt: string;
+  digest: string;
+  source: (typeof SUBMISSION_SOURCES)[number];
+  receipt: string;
+  supersededAt: string;
 };

@@ -79,6 +79,20 @@ export const AttemptViewSchema = r.object({
       submittedAt: r.instant,
       digest: r.string,
       source: r.optional(r.oneOf(SUBMISSION_SOURCES)),
+      version: r.optional(r.count),
     }),
+  ),
+  earlierSubmissions: r.optional(
+    r.array(
+      r.object({
+        submissionId: r.string,
+        version: r.count,
+        submittedAt: r.instant,
+        digest: r.string,
+        source: r.oneOf(SUBMISSION_SOURCES),
+        receipt: r.string,
+        supersededAt: r.instant,
+      }),
+    ),
   ),
 }) satisfies r.Reader<AttemptView>;
