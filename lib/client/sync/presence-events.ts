@@ -1,6 +1,7 @@
 import {
   AttemptDeadlineEventSchema as PresenceDeadlineSchema,
   AttemptReadyEventSchema as PresenceReadySchema,
+  AttemptReopenedEventSchema as PresenceReopenedSchema,
   AttemptSubmittedEventSchema as PresenceSubmittedSchema,
 } from "@/lib/shared/schemas/attempt-events";
 
@@ -13,7 +14,10 @@ export { ATTEMPT_EVENTS as PRESENCE_EVENTS } from "@/lib/shared/schemas/attempt-
 
 /** One event, as the engine acts on it. */
 export type PresenceEvent =
-  { kind: "deadline"; serverTime: string; deadline: string } | { kind: "submitted"; serverTime: string };
+  | { kind: "deadline"; serverTime: string; deadline: string }
+  | { kind: "submitted"; serverTime: string }
+  /** The attempt is in progress: after an admin's reopening, or as `ready` says of any running attempt. */
+  | { kind: "open"; serverTime: string };
 
 /** Reads one stream event; null for anything the engine does not act on. `ready` tells both facts. */
 export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] | null {
@@ -22,7 +26,7 @@ export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] 
     if (!parsed.success) return null;
     const { serverTime, deadline, status } = parsed.data;
     const events: PresenceEvent[] = [{ kind: "deadline", serverTime, deadline }];
-    if (status === "submitted") events.push({ kind: "submitted", serverTime });
+    events.push(status === "submitted" ? { kind: "submitted", serverTime } : { kind: "open", serverTime });
     return events;
   }
   if (name === "deadline") {
@@ -32,6 +36,15 @@ export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] 
   if (name === "submitted") {
     const parsed = PresenceSubmittedSchema.safeParse(data);
     return parsed.success ? [{ kind: "submitted", serverTime: parsed.data.serverTime }] : null;
+  }
+  if (name === "reopened") {
+    const parsed = PresenceReopenedSchema.safeParse(data);
+    if (!parsed.success) return null;
+    const { serverTime, deadline } = parsed.data;
+    return [
+      { kind: "deadline", serverTime, deadline },
+      { kind: "open", serverTime },
+    ];
   }
   return null;
 }

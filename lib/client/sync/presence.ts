@@ -14,6 +14,8 @@ export type PresenceHost = {
   shownDeadline(): string | null;
   applyServerFacts(facts: ServerFacts, isSubmitted: boolean, receivedAt: number): Promise<void>;
   sendHeartbeat(): void;
+  /** Reads the attempt from the server again (GET, merged: a reopening is taken there). */
+  reload(): void;
 };
 
 /** Step P — the presence stream (leader only). */
@@ -54,10 +56,16 @@ export class PresenceStream {
   /**
    * P2 — a deadline other than the one shown (a proctor's extension): show it and send a heartbeat at once,
    * which carries it and so acknowledges it (H4). A submission (a proctor's force-submit): the same path as a
-   * heartbeat saying so; the page ends on its submitted screen.
+   * heartbeat saying so; the page ends on its submitted screen. The attempt in progress while this device
+   * holds it as submitted (an admin reopened it, ADR 017): the GET that proves it and opens the page again.
    */
   private async onEvent(event: PresenceEvent): Promise<void> {
     const receivedAt = this.kernel.now();
+    if (event.kind === "open") {
+      const attempt = this.kernel.attempt;
+      if (attempt?.closed || attempt?.submitState === "submitted") this.host.reload();
+      return;
+    }
     if (event.kind === "submitted") {
       // The stream stays open while the page does: its closing is what tells the dashboard the device left.
       await this.host.applyServerFacts({ serverTime: event.serverTime }, true, receivedAt);

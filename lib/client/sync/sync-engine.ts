@@ -121,6 +121,10 @@ export class SyncEngine {
       shownDeadline: () => this.snapshot.deadline,
       applyServerFacts,
       sendHeartbeat: () => this.heartbeat.send(),
+      reload: () => {
+        this.scheduler.needsMerge = true;
+        this.scheduler.pump();
+      },
     });
     this.submitClick = new SubmitClick(this.kernel, {
       started: () => this.startPromise,
@@ -343,7 +347,14 @@ export class SyncEngine {
   }
 
   private emit(): void {
+    const wasFinished = isFinished(this.snapshot);
     this.snapshot = this.buildSnapshot();
+    // Reopened by an admin (ADR 017; saveServerView): the page's stream, closed or never opened for a
+    // submitted attempt, opens again, and drafts kept as late answers are sent.
+    if (wasFinished && !isFinished(this.snapshot) && this.running && this.isLeader) {
+      this.presence.open();
+      this.scheduler.pump();
+    }
     for (const listener of this.listeners) listener();
     this.submitClick.notify();
     if (this.running && this.isLeader) {
@@ -372,4 +383,8 @@ export class SyncEngine {
       this.answerCache,
     );
   }
+}
+
+function isFinished(snapshot: SyncSnapshot): boolean {
+  return snapshot.submitState === "submitted" || snapshot.closed !== null;
 }
