@@ -11,6 +11,7 @@ import { db } from "../db/client";
 import { lockExamForKeyShare } from "../exams/lock-exam-for-key-share";
 import { publishAttemptReopened } from "../live/exam-bus";
 import { actorLabel, type StaffCaller } from "../proctor/find-candidate-for-staff";
+import { findReopenWindow } from "./find-reopen-window";
 import { withAttemptLocks } from "./with-locked-attempt";
 
 type StoredReopening = { seconds: number; reason: string; response: string };
@@ -79,17 +80,14 @@ export async function reopenAttempt(options: {
     if (attempt.status !== "submitted") {
       throw new AppError("NOT_SUBMITTED", "This attempt is not submitted, so there is nothing to reopen.");
     }
-    const windows = await tx.$queryRaw<{ status: string; closes_at: Date | null; has_closed: boolean }[]>`
-      SELECT status::text AS status, closes_at, coalesce(closes_at <= clock_timestamp(), false) AS has_closed
-      FROM exams WHERE id = ${found.examId}::uuid`;
-    const exam = windows[0]!;
-    if (exam.status !== "published" || exam.has_closed) {
+    const window = await findReopenWindow({ examId: found.examId }, tx);
+    if (!window.isOpen) {
       throw new AppError(
         "EXAM_CLOSED",
-        exam.status !== "published"
-          ? `The exam is ${exam.status}: an attempt can only be reopened while the exam is published and open.`
+        window.reason === "status"
+          ? `The exam is ${window.examStatus}: an attempt can only be reopened while the exam is published and open.`
           : "The exam's window has closed: an attempt can only be reopened before closesAt.",
-        { details: { examStatus: exam.status, closesAt: exam.closes_at?.toISOString() ?? null } },
+        { details: { reason: window.reason, examStatus: window.examStatus, closesAt: window.closesAt } },
       );
     }
 

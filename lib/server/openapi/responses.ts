@@ -182,6 +182,8 @@ export const CandidateListSchema = z.object({
           startedAt: Instant,
           deadline: Instant,
           submittedAt: Instant.nullable(),
+          submissionVersion: z.number().int().min(1).nullable(),
+          reopenings: z.number().int().min(0).describe("times an admin reopened the attempt"),
         })
         .nullable(),
       createdAt: Instant,
