@@ -10,6 +10,8 @@ import { formatInstant, formatNumber } from "@/lib/shared/format";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
 
+import styles from "./enrollment.module.css";
+
 const MAX_MINUTES = EXTEND_LIMITS.maxSeconds / 60;
 
 /**
@@ -70,11 +72,17 @@ export function ReopenDialog({
   }
 
   return (
-    <ModalDialog title={t("title", { name })} onClose={() => onClose(done)} describedBy="reopen-intro">
+    <ModalDialog
+      title={t("title", { name })}
+      onClose={() => onClose(done)}
+      describedBy={done ? undefined : "reopen-intro"}
+      className={styles.dialog}
+      titleClassName={styles.dialogTitle}
+    >
       {done ? (
         <>
           <p role="status">{t("done", { name, time: formatInstant(done.deadline, locale, timeZone) })}</p>
-          <div className="modal__actions">
+          <div className={styles.dialogActions}>
             <button type="button" className="button button--primary" onClick={() => onClose(done)}>
               {t("close")}
             </button>
@@ -126,7 +134,7 @@ export function ReopenDialog({
           <p className="form-error" role="alert">
             {errors.form ?? ""}
           </p>
-          <div className="modal__actions">
+          <div className={styles.dialogActions}>
             <button type="button" className="button button--quiet" onClick={() => onClose(null)}>
               {t("cancel")}
             </button>
