@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
+import { startThroughApi } from "./proctor/dashboard-page";
 import { withHotspotItem } from "./qti-packages";
 
 // Not a check of behaviour: pictures of every page, at desktop and phone width, for a person to look at
@@ -654,6 +655,63 @@ for (const viewport of VIEWPORTS) {
         } finally {
           await context.close();
         }
+      });
+    });
+  }
+}
+
+// ---- Reopening a submitted attempt (issue 14, ADR 017), both languages --------------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Reopening screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("candidates page with the reopen dialog and a reopened row", async ({
+        page,
+        server,
+        adminApi,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const exam = await createExam({
+          title:
+            locale === "zh-CN" ? `网络基础 — 补考（${viewport.name}）` : `Networking 101 — resit (${viewport.name})`,
+        });
+        const wang = await enrollCandidate(exam.id, { name: "王伟" });
+        const grace = await enrollCandidate(exam.id, { name: "Grace Hopper" });
+        await enrollCandidate(exam.id, { name: "Alan Turing" });
+        for (const candidate of [wang, grace]) {
+          const { attemptId, request } = await startThroughApi(server.baseURL, exam.id, candidate);
+          await request.dispose();
+          expect((await adminApi.post(`/api/proctor/attempts/${attemptId}/force-submit`)).status()).toBe(200);
+          if (candidate === grace) {
+            const response = await adminApi.post(`/api/admin/attempts/${attemptId}/reopen`, {
+              data: { reason: "force-submitted by mistake", seconds: 900 },
+            });
+            expect(response.status(), await response.text()).toBe(200);
+          }
+        }
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+        const name = `${locale}-reopen`;
+
+        await page.goto(`/admin/exams/${exam.id}/candidates`);
+        await expect(page.getByRole("row").filter({ hasText: "Grace Hopper" })).toBeVisible();
+        await capture(page, viewport.name, `${name}-candidates`);
+
+        await page
+          .getByRole("row")
+          .filter({ hasText: "王伟" })
+          .getByRole("button", { name: /^(Reopen|重新开放)/ })
+          .click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await page
+          .locator("#reopen-reason")
+          .fill(locale === "zh-CN" ? "监考员误点了强制提交。" : "Force-submitted by mistake.");
+        await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-dialog.png`) });
       });
     });
   }

@@ -151,6 +151,15 @@ export function ExamClient({ initialView, candidateName }: Props) {
     router.refresh();
   }, [isSourceUnknown, state.connection, router]);
 
+  // Reopened by an admin while this page showed its final screen (ADR 017; the engine saw it): the server's
+  // render still names the superseded submission, so it is rendered anew, and says the paper was reopened.
+  const wasFinished = useRef(isFinished);
+  useEffect(() => {
+    if (wasFinished.current && !isFinished) router.refresh();
+    wasFinished.current = isFinished;
+  }, [isFinished, router]);
+  const reopenedFrom = initialView.status === "in_progress" ? (initialView.earlierSubmissions?.at(-1) ?? null) : null;
+
   // Emergency export (docs/sync-protocol.md): the key is kept while online; the file is offered once the
   // deadline has passed by server time with answers still waiting and no working connection.
   useKeepExportKey(initialView.attemptId, { isReady: state.ready, isOnline: state.connection === "ok" });
@@ -207,6 +216,11 @@ export function ExamClient({ initialView, candidateName }: Props) {
           <PauseBanner pause={pause} deadline={state.deadline} />
           <DeadlineNote deadline={state.deadline} />
           <Announcements inbox={announcements} />
+          {reopenedFrom ? (
+            <p className="notice" role="status">
+              {t("reopened", { version: reopenedFrom.version })}
+            </p>
+          ) : null}
           <ConnectionBanner state={state} onRetryNow={() => void flushNow()} />
 
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}

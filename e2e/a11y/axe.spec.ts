@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "../fixtures";
+import { startThroughApi } from "../proctor/dashboard-page";
 import { withHotspotItem } from "../qti-packages";
 
 // Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
@@ -485,6 +486,52 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       } finally {
         await context.close();
       }
+    });
+  });
+}
+
+// ---- Reopening a submitted attempt (issue 14, ADR 017) -------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, reopening, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("candidates page with a submitted and a reopened candidate, and the reopen dialog with an error", async ({
+      page,
+      server,
+      adminApi,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const exam = await createExam();
+      const submitted = await enrollCandidate(exam.id);
+      const reopened = await enrollCandidate(exam.id);
+      for (const candidate of [submitted, reopened]) {
+        const { attemptId, request } = await startThroughApi(server.baseURL, exam.id, candidate);
+        await request.dispose();
+        expect((await adminApi.post(`/api/proctor/attempts/${attemptId}/force-submit`)).status()).toBe(200);
+        if (candidate === reopened) {
+          const response = await adminApi.post(`/api/admin/attempts/${attemptId}/reopen`, {
+            data: { reason: "force-submitted by mistake", seconds: 900 },
+          });
+          expect(response.status(), await response.text()).toBe(200);
+        }
+      }
+      await signIn(page.context(), admin);
+
+      await page.goto(`/admin/exams/${exam.id}/candidates`);
+      const row = page.getByRole("row").filter({ hasText: submitted.email });
+      await expect(row).toBeVisible();
+      await expectAccessible(page, "candidates page, submitted and reopened rows", locale);
+
+      await row.getByRole("button", { name: /^(Reopen|重新开放)/ }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.locator("button[type=submit]").click();
+      await expect(page.locator("#reopen-reason")).toHaveAttribute("aria-invalid", "true");
+      await expectAccessible(page, "reopen dialog with an inline error", locale);
     });
   });
 }

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "attempt.extended",
   "attempt.force_submitted",
   "announcement.sent",
+  "attempt.reopened",
   "emergency_export.imported",
   "exam.paused",
   "exam.resumed",

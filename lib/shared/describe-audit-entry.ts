@@ -36,6 +36,7 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     duration: formatDuration(Math.abs(numberIn(data, "seconds")), locale),
     count: entry.action === "candidates.imported" ? numberIn(data, "new") : numberIn(data, "count"),
     corrections: numberIn(data, "corrections"),
+    version: numberIn(data, "supersededVersion"),
     from: status(data.from),
     to: status(data.to),
     role: role.success ? tc(`roles.${role.data}`) : "",

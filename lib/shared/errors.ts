@@ -47,6 +47,11 @@ export const ERROR_STATUS = {
    */
   NOT_STARTED: 409,
   /**
+   * The attempt is not submitted (still in progress, or already reopened by another request), so there is
+   * nothing to reopen; nothing changed.
+   */
+  NOT_SUBMITTED: 409,
+  /**
    * The exam changed since the `revision` this edit was based on; nothing was written. `details.exam` is the
    * current exam (with its revision), so the editor can show both versions and re-save on the new one.
    */

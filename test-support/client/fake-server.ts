@@ -1,6 +1,6 @@
 import { canonicalJson, answersDigest } from "@/lib/shared/digest";
 import type { CandidateAnnouncement } from "@/lib/shared/schemas/announcements";
-import type { AnswerValue, AttemptView, StoredAnswer } from "@/lib/shared/schemas/attempts";
+import type { AnswerValue, AttemptView, EarlierSubmission, StoredAnswer } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 import type { AnswerResult, SubmitResponse } from "@/lib/shared/schemas/sync";
 import { compareEdits } from "@/lib/shared/versions";
@@ -122,6 +122,8 @@ export class FakeServer {
   announcements: CandidateAnnouncement[] = [];
   /** The receipts recorded, as "announcementId:deviceId". */
   readonly receipts = new Set<string>();
+  /** Submissions an admin has reopened, oldest first (ADR 017). */
+  readonly earlierSubmissions: EarlierSubmission[] = [];
   readonly requests: FakeRequest[] = [];
   /** Sync requests (GET, autosave, submit) being answered right now, and the most ever at once. */
   inFlight = 0;
@@ -186,7 +188,24 @@ export class FakeServer {
       answers: [...this.answers.values()],
       submission: this.submission,
       announcements: this.announcements,
+      ...(this.earlierSubmissions.length > 0 ? { earlierSubmissions: [...this.earlierSubmissions] } : {}),
     };
+  }
+
+  /** An admin's reopening (ADR 017): the submission joins the earlier ones and the attempt runs to `deadline`. */
+  reopen(deadline: string): void {
+    if (this.submission) {
+      this.earlierSubmissions.push({
+        ...this.submission,
+        version: this.earlierSubmissions.length + 1,
+        source: "candidate",
+        receipt: "receipt-signature",
+        supersededAt: this.serverTime(),
+      });
+    }
+    this.submission = null;
+    this.status = "in_progress";
+    this.deadline = deadline;
   }
 
   /** Stores an answer as if another device had sent it. */

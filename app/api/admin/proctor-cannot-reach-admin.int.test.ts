@@ -50,6 +50,7 @@ describe("a proctor session on every admin route", () => {
   it("finds the admin routes", () => {
     expect(routes.length).toBeGreaterThanOrEqual(6);
     expect(routes).toContain("app/api/admin/staff/route.ts");
+    expect(routes).toContain("app/api/admin/attempts/[attemptId]/reopen/route.ts");
   });
 
   it.each(routes)("%s", async (file) => {

@@ -13,15 +13,31 @@ import { LIMITS } from "@/lib/shared/limits";
 import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
 
 import styles from "./enrollment.module.css";
+import { ReopenDialog } from "./reopen-dialog";
 
 const MAX_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
 
 /**
- * The enrolled candidates with a search box; per candidate: copy the join link, revoke it or issue a new
- * one (docs/admin-api.md, "Revoking a join link"), and edit the extra time, which during the exam moves
- * the deadline. Every outcome is announced in one live region; the list is re-read from the server after.
+ * Whether the exam's submitted attempts can be reopened now (lib/server/attempts/find-reopen-window.ts), and if
+ * not, why: the Reopen buttons are then disabled and say so.
  */
-export function CandidateList({ examId, candidates }: { examId: string; candidates: EnrolledCandidateListItem[] }) {
+export type ReopenAvailability = { isOpen: true } | { isOpen: false; reason: "status" | "closed" };
+
+/**
+ * The enrolled candidates with a search box; per candidate: copy the join link, revoke it or issue a new
+ * one (docs/admin-api.md, "Revoking a join link"), edit the extra time, which during the exam moves
+ * the deadline, and reopen a submitted attempt (ADR 017). Every outcome is announced in one live region; the
+ * list is re-read from the server after.
+ */
+export function CandidateList({
+  examId,
+  candidates,
+  reopenWindow,
+}: {
+  examId: string;
+  candidates: EnrolledCandidateListItem[];
+  reopenWindow: ReopenAvailability;
+}) {
   const t = useTranslations("enrollment.list");
   const locale = useLocale();
   const [query, setQuery] = useState("");
@@ -54,6 +70,11 @@ export function CandidateList({ examId, candidates }: { examId: string; candidat
       <p className={announcement.isError ? "form-error" : styles.statusOk} role="status" aria-live="polite">
         {announcement.text}
       </p>
+      {!reopenWindow.isOpen && candidates.some((candidate) => candidate.attempt?.status === "submitted") ? (
+        <p className="muted" id={REOPEN_CLOSED_ID}>
+          {reopenWindow.reason === "status" ? t("reopenNotPublished") : t("reopenClosed")}
+        </p>
+      ) : null}
       {shown.length > 0 ? (
         <div className="table-wrap table-wrap--stack" role="region" aria-label={t("tableLabel")} tabIndex={0}>
           <table className="data data--stack">
@@ -69,7 +90,13 @@ export function CandidateList({ examId, candidates }: { examId: string; candidat
             </thead>
             <tbody>
               {shown.map((candidate) => (
-                <CandidateRow key={candidate.id} examId={examId} candidate={candidate} announce={announce} />
+                <CandidateRow
+                  key={candidate.id}
+                  examId={examId}
+                  candidate={candidate}
+                  announce={announce}
+                  canReopen={reopenWindow.isOpen}
+                />
               ))}
             </tbody>
           </table>
@@ -79,14 +106,18 @@ export function CandidateList({ examId, candidates }: { examId: string; candidat
   );
 }
 
+const REOPEN_CLOSED_ID = "reopen-closed-note";
+
 function CandidateRow({
   examId,
   candidate,
   announce,
+  canReopen,
 }: {
   examId: string;
   candidate: EnrolledCandidateListItem;
   announce: (text: string, isError?: boolean) => void;
+  canReopen: boolean;
 }) {
   const t = useTranslations("enrollment.list");
   const locale = useLocale();
@@ -97,6 +128,7 @@ function CandidateRow({
   const [minutes, setMinutes] = useState(String(extraMinutesOf(candidate.extraSeconds)));
   const [extraError, setExtraError] = useState("");
   const [isPending, setIsPending] = useState(false);
+  const [isReopening, setIsReopening] = useState(false);
   const { confirm, dialog } = useConfirm();
   const { name } = candidate;
   const link = candidate.joinLink;
@@ -222,13 +254,7 @@ function CandidateRow({
         )}
       </td>
       <td data-label={t("columns.attempt")}>
-        {!candidate.attempt
-          ? t("notStarted")
-          : candidate.attempt.status === "submitted"
-            ? t("submitted", {
-                time: formatInstant(candidate.attempt.submittedAt ?? candidate.attempt.deadline, locale, timeZone),
-              })
-            : t("inProgress", { time: formatInstant(candidate.attempt.deadline, locale, timeZone) })}
+        <AttemptCell attempt={candidate.attempt} />
       </td>
       <td data-label={t("columns.joinLink")} className="join-cell">
         {link.status === "active" ? (
@@ -264,9 +290,51 @@ function CandidateRow({
           >
             {t("reissue")}
           </button>
+          {candidate.attempt?.status === "submitted" ? (
+            <button
+              className="button button--quiet"
+              type="button"
+              disabled={!canReopen}
+              aria-describedby={canReopen ? undefined : REOPEN_CLOSED_ID}
+              onClick={() => setIsReopening(true)}
+              aria-label={t("reopenFor", { name })}
+            >
+              {t("reopen")}
+            </button>
+          ) : null}
         </div>
         {dialog}
+        {isReopening && candidate.attempt ? (
+          <ReopenDialog
+            attemptId={candidate.attempt.id}
+            name={name}
+            version={candidate.attempt.submissionVersion ?? 1}
+            onClose={(response) => {
+              setIsReopening(false);
+              if (!response) return;
+              announce(t("reopenedStatus", { name, time: formatInstant(response.deadline, locale, timeZone) }));
+              router.refresh();
+            }}
+          />
+        ) : null}
       </td>
     </tr>
   );
+}
+
+/** The attempt's state; after a reopening, which submission it is at (ADR 017). */
+function AttemptCell({ attempt }: { attempt: EnrolledCandidateListItem["attempt"] }) {
+  const t = useTranslations("enrollment.list");
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  if (!attempt) return t("notStarted");
+  if (attempt.status === "in_progress") {
+    const time = formatInstant(attempt.deadline, locale, timeZone);
+    return attempt.reopenings > 0
+      ? t("reopenedInProgress", { time, version: attempt.reopenings + 1 })
+      : t("inProgress", { time });
+  }
+  const time = formatInstant(attempt.submittedAt ?? attempt.deadline, locale, timeZone);
+  const version = attempt.submissionVersion ?? 1;
+  return version > 1 ? t("submittedVersion", { time, version }) : t("submitted", { time });
 }

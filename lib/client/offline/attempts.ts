@@ -11,7 +11,7 @@ import type {
   Stores,
   SubmittedElsewhere,
 } from "./db";
-import { listDrafts, markSubmittedDrafts, mergeServerAnswers } from "./drafts";
+import { listDrafts, markSubmittedDrafts, mergeServerAnswers, resendLateDrafts } from "./drafts";
 import { withServerFacts, type ServerFacts } from "./server-facts";
 
 /**
@@ -54,7 +54,8 @@ function newAttemptRecord(view: AttemptView): AttemptRecord {
  * in one transaction: create the local record if this is the device's first sight of the attempt, save the
  * question set and time facts so the page renders offline, merge the answers (greater `(version, deviceId)`
  * wins) and move the clock to the highest version seen. A submission the server reports closes the attempt
- * locally, unless this device's own submit is under way (its stored request will get the answer).
+ * locally, unless this device's own submit is under way (its stored request will get the answer). A live view
+ * that shows the device's submission superseded opens the attempt again (isReopened).
  */
 export async function saveServerView(
   db: HoldfastDb,
@@ -90,6 +91,10 @@ export async function saveServerView(
         pause: pauseOfView(view),
       },
     );
+    if (input.isSync && isReopened(base, view)) {
+      next = withReopening(next);
+      await resendLateDrafts(tx, view.attemptId);
+    }
     if (view.status === "submitted" || view.submission) next = withSubmission(next, view.submission, input.now);
     await tx.attempts.put(next);
     return { attempt: next, drafts: await listDrafts(tx, view.attemptId) };
@@ -100,6 +105,44 @@ export async function saveServerView(
 export function pauseOfView(view: AttemptView): AttemptPause | null | undefined {
   if (view.pausedAt === undefined) return undefined;
   return view.pausedAt === null ? null : { pausedAt: view.pausedAt, reason: view.pauseReason ?? "" };
+}
+
+/**
+ * The server holds the attempt in progress while this device holds it as submitted or closed: an admin
+ * reopened it (ADR 017). Proven by the device's own submission appearing among the earlier ones; with no
+ * submission id known (closed by a 409 that named none), by there being any. Only a live GET is trusted:
+ * the page's render may be a kept copy from before the submit.
+ */
+function isReopened(record: AttemptRecord, view: AttemptView): boolean {
+  if (view.status !== "in_progress") return false;
+  if (record.submitState !== "submitted" && record.closed === null) return false;
+  const earlier = view.earlierSubmissions ?? [];
+  const submissionId =
+    record.submitResponse?.submissionId ??
+    record.submittedElsewhere?.submissionId ??
+    record.closed?.submissionId ??
+    null;
+  return submissionId === null
+    ? earlier.length > 0
+    : earlier.some((submission) => submission.submissionId === submissionId);
+}
+
+/**
+ * The record of a reopened attempt: open again, every submit fact cleared, and a NEW Idempotency-Key, so the
+ * next Submit is a new request (the old key's retries replay the superseded submission). Drafts stay.
+ */
+function withReopening(record: AttemptRecord): AttemptRecord {
+  return {
+    ...record,
+    idempotencyKey: globalThis.crypto.randomUUID(),
+    submitState: "unsubmitted",
+    submitBody: null,
+    submitDigest: null,
+    submitResponse: null,
+    submittedElsewhere: null,
+    submitError: null,
+    closed: null,
+  };
 }
 
 function withSubmission(record: AttemptRecord, submission: AttemptView["submission"], now: number): AttemptRecord {

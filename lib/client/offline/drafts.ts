@@ -254,6 +254,18 @@ export async function markSubmittedDrafts(
   return changed;
 }
 
+/**
+ * An admin reopened the attempt (ADR 017): drafts the server kept as late answers were never applied to the
+ * paper, so they are pending again and the autosave sends them like any edit. Call inside a read-write
+ * transaction over `drafts`.
+ */
+export async function resendLateDrafts(db: Stores, attemptId: string): Promise<void> {
+  for (const draft of await listDrafts(db, attemptId)) {
+    if (!draft.lateAt) continue;
+    await putDraft(db, { ...draft, dirty: 1, lateAt: undefined });
+  }
+}
+
 async function putDraft(db: Stores, draft: DraftRecord): Promise<DraftRecord> {
   await db.drafts.put(draft);
   return draft;

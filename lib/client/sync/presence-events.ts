@@ -5,6 +5,7 @@ import {
   AttemptPausedEventSchema as PresencePausedSchema,
   AttemptReadyEventSchema as PresenceReadySchema,
   AttemptResumedEventSchema as PresenceResumedSchema,
+  AttemptReopenedEventSchema as PresenceReopenedSchema,
   AttemptSubmittedEventSchema as PresenceSubmittedSchema,
 } from "@/lib/shared/schemas/attempt-events";
 
@@ -22,6 +23,8 @@ export type PresenceEvent =
   | { kind: "deadline"; serverTime: string; deadline: string; pause?: AttemptPause | null }
   | { kind: "paused"; serverTime: string; pause: AttemptPause }
   | { kind: "submitted"; serverTime: string }
+  /** The attempt is in progress: after an admin's reopening, or as `ready` says of any running attempt. */
+  | { kind: "open"; serverTime: string }
   /** The stream (re)opened: announcements sent while it was closed are read back (step A2). */
   | { kind: "opened" }
   | { kind: "announcement"; announcement: CandidateAnnouncement };
@@ -36,7 +39,7 @@ export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] 
     const events: PresenceEvent[] = [
       { kind: "deadline", serverTime, deadline, ...(pause !== undefined ? { pause } : {}) },
     ];
-    if (status === "submitted") events.push({ kind: "submitted", serverTime });
+    events.push(status === "submitted" ? { kind: "submitted", serverTime } : { kind: "open", serverTime });
     events.push({ kind: "opened" });
     return events;
   }
@@ -61,6 +64,15 @@ export function readPresenceEvent(name: string, data: unknown): PresenceEvent[] 
   if (name === "submitted") {
     const parsed = PresenceSubmittedSchema.safeParse(data);
     return parsed.success ? [{ kind: "submitted", serverTime: parsed.data.serverTime }] : null;
+  }
+  if (name === "reopened") {
+    const parsed = PresenceReopenedSchema.safeParse(data);
+    if (!parsed.success) return null;
+    const { serverTime, deadline } = parsed.data;
+    return [
+      { kind: "deadline", serverTime, deadline },
+      { kind: "open", serverTime },
+    ];
   }
   return null;
 }

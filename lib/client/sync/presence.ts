@@ -19,6 +19,8 @@ export type PresenceHost = {
   /** Step A2: announcements pushed, or to be read back after the stream (re)opened. */
   receiveAnnouncements(announcements: readonly CandidateAnnouncement[]): void;
   catchUpAnnouncements(): void;
+  /** Reads the attempt from the server again (GET, merged: a reopening is taken there). */
+  reload(): void;
 };
 
 /** Step P — the presence stream (leader only). */
@@ -61,7 +63,8 @@ export class PresenceStream {
    * which carries it and so acknowledges it (H4). A pause or a resume (ADR 016): kept with the deadline it
    * comes with, so the page locks or unlocks editing and its clock stops or goes on. A submission (a proctor's
    * force-submit): the same path as a heartbeat saying so; the page ends on its submitted screen.
-   * Announcements go to the inbox (announcements.ts).
+   * Announcements go to the inbox (announcements.ts). The attempt in progress while this device holds it as
+   * submitted (an admin reopened it, ADR 017): the GET that proves it and opens the page again.
    */
   private async onEvent(event: PresenceEvent): Promise<void> {
     if (event.kind === "announcement") {
@@ -73,6 +76,11 @@ export class PresenceStream {
       return;
     }
     const receivedAt = this.kernel.now();
+    if (event.kind === "open") {
+      const attempt = this.kernel.attempt;
+      if (attempt?.closed || attempt?.submitState === "submitted") this.host.reload();
+      return;
+    }
     if (event.kind === "submitted") {
       // The stream stays open while the page does: its closing is what tells the dashboard the device left.
       await this.host.applyServerFacts({ serverTime: event.serverTime }, true, receivedAt);

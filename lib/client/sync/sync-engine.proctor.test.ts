@@ -78,7 +78,15 @@ describe("the presence stream", () => {
     expect(stream.url).toBe(
       `/api/attempts/${engine.attemptId}/events?deviceId=${encodeURIComponent(engine.getSnapshot().deviceId!)}`,
     );
-    expect([...stream.events].sort()).toEqual(["announcement", "deadline", "paused", "ready", "resumed", "submitted"]);
+    expect([...stream.events].sort()).toEqual([
+      "announcement",
+      "deadline",
+      "paused",
+      "ready",
+      "reopened",
+      "resumed",
+      "submitted",
+    ]);
   });
 
   it("closes on offline and reopens on online; closes on pagehide and reopens when shown again; closes on stop", async () => {

@@ -129,6 +129,10 @@ export class SyncEngine {
       sendHeartbeat: () => this.heartbeat.send(),
       receiveAnnouncements: (announcements) => void this.announcements.receive(announcements),
       catchUpAnnouncements: () => void this.announcements.catchUp(),
+      reload: () => {
+        this.scheduler.needsMerge = true;
+        this.scheduler.pump();
+      },
     });
     this.submitClick = new SubmitClick(this.kernel, {
       started: () => this.startPromise,
@@ -353,7 +357,14 @@ export class SyncEngine {
   }
 
   private emit(): void {
+    const wasFinished = isFinished(this.snapshot);
     this.snapshot = this.buildSnapshot();
+    // Reopened by an admin (ADR 017; saveServerView): the page's stream, closed or never opened for a
+    // submitted attempt, opens again, and drafts kept as late answers are sent.
+    if (wasFinished && !isFinished(this.snapshot) && this.running && this.isLeader) {
+      this.presence.open();
+      this.scheduler.pump();
+    }
     for (const listener of this.listeners) listener();
     this.submitClick.notify();
     if (this.running && this.isLeader) {
@@ -382,4 +393,8 @@ export class SyncEngine {
       this.answerCache,
     );
   }
+}
+
+function isFinished(snapshot: SyncSnapshot): boolean {
+  return snapshot.submitState === "submitted" || snapshot.closed !== null;
 }

@@ -5,6 +5,7 @@ import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { AnswerResult, AutosaveResponse } from "@/lib/shared/schemas/sync";
 
 import { autoSubmitAttempt } from "../attempts/auto-submit";
+import { attemptBusy } from "../attempts/with-locked-attempt";
 import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/load-attempt-for-write";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
@@ -25,7 +26,8 @@ import { validateDelta, type ValidatedAnswer } from "./validate-delta";
  * 3. Report per answer: applied, duplicate (this exact version is stored), or stale (the server holds a
  *    greater one, returned so the client adopts it).
  * 4. A frozen attempt keeps the delta as late answers and answers 409 ALREADY_SUBMITTED or
- *    DEADLINE_PASSED (auto-submitting first if the sweeper has not got to it yet).
+ *    DEADLINE_PASSED (auto-submitting first if the sweeper has not got to it yet), or 409 REQUEST_IN_PROGRESS
+ *    (retried) when an admin reopened it in between.
  */
 export async function saveAnswers(options: {
   attemptId: string;
@@ -111,9 +113,22 @@ async function refuseFrozen(
       },
     );
   }
-  const submissionId = await autoSubmitAttempt(attemptId);
+  const submission = await autoSubmitAttempt(attemptId);
   publishExamChange(candidate.examId, candidate.enrollmentId, "late_answer");
+  // An admin reopened the attempt since the statement found it frozen (ADR 017): the delta met the frozen paper
+  // and is kept as late answers. Open now (null): the client's retry applies it. Submitted again since (not by
+  // the deadline): that submission.
+  if (submission === null) throw attemptBusy();
+  if (submission.source !== "auto") {
+    throw new AppError(
+      "ALREADY_SUBMITTED",
+      "This attempt has already been submitted. Your change was kept as a late answer.",
+      {
+        details: { submissionId: submission.id, ...timeDetails(current) },
+      },
+    );
+  }
   throw new AppError("DEADLINE_PASSED", "The time for this exam is up. Your change was kept as a late answer.", {
-    details: { submissionId, ...timeDetails(current) },
+    details: { submissionId: submission.id, ...timeDetails(current) },
   });
 }

@@ -32,7 +32,7 @@ const attemptSelect = {
     },
   },
   answers: { select: { questionId: true, value: true, version: true, deviceId: true } },
-  submission: { select: { id: true, submittedAt: true, digest: true, source: true } },
+  submission: { select: { id: true, submittedAt: true, digest: true, source: true, version: true } },
 } as const;
 
 /**
@@ -54,6 +54,20 @@ export async function findAttemptView(options: {
   // Prisma reads the relation in a second query: an exam deleted between the two (its attempts go with it)
   // leaves `exam` null despite the type. That attempt no longer exists: a 404, not a 500.
   if (!attempt || !attempt.exam) return null;
+  // No relation (submission_history has no foreign key, ADR 017): read by the attempt id the query above scoped.
+  const earlier = await db.submissionHistory.findMany({
+    where: { attemptId: attempt.id },
+    orderBy: { version: "asc" },
+    select: {
+      id: true,
+      version: true,
+      submittedAt: true,
+      digest: true,
+      source: true,
+      receipt: true,
+      supersededAt: true,
+    },
+  });
 
   const inExamOrder: CandidateQuestion[] = attempt.exam.questions.map((question) => ({
     id: question.id,
@@ -90,8 +104,18 @@ export async function findAttemptView(options: {
           submittedAt: attempt.submission.submittedAt.toISOString(),
           digest: attempt.submission.digest,
           source: attempt.submission.source,
+          version: attempt.submission.version,
         }
       : null,
     announcements,
+    earlierSubmissions: earlier.map((submission) => ({
+      submissionId: submission.id,
+      version: submission.version,
+      submittedAt: submission.submittedAt.toISOString(),
+      digest: submission.digest,
+      source: submission.source,
+      receipt: submission.receipt,
+      supersededAt: submission.supersededAt.toISOString(),
+    })),
   };
 }

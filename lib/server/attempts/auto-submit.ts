@@ -9,15 +9,17 @@ const SWEEP_LOCK_KEY = 0x486f6c64; // "Hold"
 /**
  * Submits one overdue attempt (past deadline + grace) with what the server holds, source `auto`: taking
  * its lock does it (with-locked-attempt.ts). Exactly once: the row lock and the conditional status
- * transition make repeats no-ops. Returns the attempt's submission id (new or existing), or null if the
- * attempt is still open (or does not exist).
+ * transition make repeats no-ops. Returns the attempt's submission (new or existing: after an admin's
+ * reopening it may be the candidate's or a proctor's, ADR 017), or null if the attempt is still open (or
+ * does not exist).
  */
-export async function autoSubmitAttempt(attemptId: string): Promise<string | null> {
+export async function autoSubmitAttempt(
+  attemptId: string,
+): Promise<{ id: string; source: "candidate" | "proctor" | "auto" } | null> {
   return withAttemptLocks(async ({ tx, lock }) => {
     const attempt = await lock(attemptId);
     if (!attempt || attempt.status === "in_progress") return null;
-    const submission = await tx.submission.findUnique({ where: { attemptId }, select: { id: true } });
-    return submission?.id ?? null;
+    return tx.submission.findUnique({ where: { attemptId }, select: { id: true, source: true } });
   });
 }
 

@@ -25,12 +25,15 @@ export type FreezeOptions = {
 };
 
 /**
- * Freezes an attempt and creates its one submission. Called only through with-locked-attempt.ts
+ * Freezes an attempt and creates its one current submission. Called only through with-locked-attempt.ts
  * (`LockedAttempt.freeze`, and the auto-submit of an overdue attempt), so the attempt row is always held
  * FOR UPDATE. The conditional transition `in_progress -> submitted` (lib/server/db/statements/
  * freeze-attempt.sql) decides who freezes; the unique
  * constraint on submissions.attempt_id is the backstop. Returns null when the attempt was already frozen
  * (by another device, a proctor, or the deadline).
+ *
+ * The submission's version is 1, or for a reopened attempt the highest version in submission_history + 1
+ * (ADR 017): read under the same row lock, so every source (candidate, proctor, auto) numbers alike.
  */
 export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<SubmitResponse | null> {
   const freeze = fileStatement("freeze-attempt", { attemptId: options.attemptId });
@@ -45,6 +48,9 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
   const digest = await answersDigest(
     answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })),
   );
+  const history = await tx.$queryRaw<{ next: number }[]>`
+    SELECT (coalesce(max(version), 0) + 1)::int AS next FROM submission_history WHERE attempt_id = ${options.attemptId}::uuid`;
+  const version = history[0]?.next ?? 1;
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;
@@ -72,6 +78,7 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
       source: options.source,
       submittedAt,
       response: JSON.stringify(response),
+      version,
     },
   });
   // Scored by the results worker, not here: a submit (and a deadline storm of them) waits for one insert only.
@@ -85,7 +92,13 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
       actor: options.actor ?? { type: "system" },
       action: "attempt.submitted",
       attemptId: options.attemptId,
-      data: { submissionId, source: options.source, answers: answers.length, digestMatches: response.digestMatches },
+      data: {
+        submissionId,
+        version,
+        source: options.source,
+        answers: answers.length,
+        digestMatches: response.digestMatches,
+      },
     },
     tx,
   );

@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
 import { POST as revokeRoute } from "@/app/api/admin/exams/[examId]/candidates/[enrollmentId]/join-link/route";
 import { GET as examRoute, PATCH as patchExamRoute } from "@/app/api/admin/exams/[examId]/route";
 import { POST as extendRoute } from "@/app/api/proctor/attempts/[attemptId]/extend/route";
@@ -343,6 +344,34 @@ describe("lock order: autosaves of several questions race every other locking pa
         return responses;
       },
       autosaveOutcomes: ["UNAUTHENTICATED"],
+    });
+  });
+
+  it("with an admin's reopening (exam FOR KEY SHARE, then the attempt) between a force-submit and a new submit", async () => {
+    await race({
+      opponent: async (attempt) => {
+        const forced = await call(forceSubmitRoute, {
+          params: { attemptId: attempt.attemptId },
+          bearer: adminToken(),
+          json: { reason: "by mistake" },
+        });
+        const reopened = await call(reopenRoute, {
+          params: { attemptId: attempt.attemptId },
+          bearer: adminToken(),
+          json: { reason: "reopened in the race", seconds: 600 },
+        });
+        expect(reopened.status, reopened.text).toBe(200);
+        const submitted = await submit(attempt, { deviceId: "submit", answers: [] }, randomUUID());
+        expect(submitted.status, submitted.text).toBe(200);
+        return [forced, reopened, submitted];
+      },
+      // REQUEST_IN_PROGRESS: found frozen, then reopened before the answer was written (save-answers.ts).
+      autosaveOutcomes: ["ALREADY_SUBMITTED", "REQUEST_IN_PROGRESS"],
+      check: async (attempt) => {
+        const submission = await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } });
+        expect(submission).toMatchObject({ source: "candidate", version: 2 });
+        expect(await db.submissionHistory.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
+      },
     });
   });
 

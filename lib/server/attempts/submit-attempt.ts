@@ -30,7 +30,8 @@ const DUPLICATE_WAIT_MS = 2_000;
  * 3. Take the Redis lock for the attempt. If another request holds it, wait briefly for it, then go
  *    on (or 409 REQUEST_IN_PROGRESS if it is still running). If Redis is away, go on without it.
  * 4. In the locked-attempt transaction (with-locked-attempt.ts: row lock, lock_timeout 3 s, else 409
- *    REQUEST_IN_PROGRESS): apply the delta with the autosave rule, freeze the attempt and create the
+ *    REQUEST_IN_PROGRESS): a key that made a submission an admin has since reopened gets that submission's
+ *    response again (replayStaleKey), never a freeze of the reopened paper. Otherwise apply the delta with the autosave rule, freeze the attempt and create the
  *    submission. Past deadline + grace the lock has auto-submitted it with what the server held, and the
  *    delta is kept as late answers. The exam's bus hears of the submission after commit.
  * 5. Release the lock only if it is still ours.
@@ -78,6 +79,8 @@ export async function submitAttempt(options: {
         return { kind: "late" as const };
       }
       if (locked.status === "submitted") return { kind: "existing" as const };
+      const stale = await replayStaleKey({ attemptId, idempotencyKey, hash }, tx);
+      if (stale) return { kind: "stale" as const, result: stale };
       const applied = await applyAnswerDelta(tx, { attemptId, deviceId: body.deviceId, answers });
       if (!applied.isOpen) throw new Error(`attempt ${attemptId} closed while its row was locked`);
       const response = await locked.freeze({
@@ -91,6 +94,7 @@ export async function submitAttempt(options: {
     });
 
     if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
+    if (outcome.kind === "stale") return outcome.result;
     if (outcome.kind === "late") {
       const submission = await db.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
       throw new AppError(
@@ -116,7 +120,7 @@ async function resolveExisting(options: {
   deviceId: string;
   answers: readonly ValidatedAnswer[];
 }): Promise<SubmitResult> {
-  const submission = await db.submission.findUniqueOrThrow({
+  const submission = await db.submission.findUnique({
     where: { attemptId: options.attemptId },
     select: {
       id: true,
@@ -126,6 +130,13 @@ async function resolveExisting(options: {
       attempt: { select: { deadline: true } },
     },
   });
+  if (!submission) {
+    // Reopened since we read it as submitted (reopen-attempt.ts): a retry of the superseded submit gets its
+    // response again; anything else is answered once the attempt is read anew.
+    const stale = await replayStaleKey(options);
+    if (stale) return stale;
+    throw attemptBusy();
+  }
   if (submission.idempotencyKey === options.idempotencyKey) {
     if (submission.requestHash === options.hash && submission.response) {
       return { response: JSON.parse(submission.response) as SubmitResponse, isReplay: true };
@@ -149,4 +160,24 @@ async function resolveExisting(options: {
   throw new AppError("ALREADY_SUBMITTED", "This attempt has already been submitted.", {
     details: { submissionId: submission.id, ...timeDetails(submission.attempt) },
   });
+}
+
+/**
+ * A retry of a submit whose submission an admin has since reopened (ADR 017): same key, same body → that
+ * submission's stored response, replayed (the page then learns from its attempt view or the "reopened" event
+ * that the attempt is in progress again, and submits anew with a new key); same key, another body → 422.
+ * Null when the key made no superseded submission of this attempt.
+ */
+async function replayStaleKey(
+  options: { attemptId: string; idempotencyKey: string; hash: string },
+  client: Pick<typeof db, "submissionHistory"> = db,
+): Promise<SubmitResult | null> {
+  const superseded = await client.submissionHistory.findFirst({
+    where: { attemptId: options.attemptId, idempotencyKey: options.idempotencyKey },
+    select: { requestHash: true, response: true },
+  });
+  if (!superseded) return null;
+  if (superseded.requestHash === options.hash && superseded.response)
+    return { response: JSON.parse(superseded.response) as SubmitResponse, isReplay: true };
+  throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
 }

@@ -23,7 +23,8 @@ export const enrollmentRowsSelect = {
         status: true,
         startedAt: true,
         deadline: true,
-        submission: { select: { submittedAt: true } },
+        submission: { select: { submittedAt: true, version: true } },
+        _count: { select: { reopenings: true } },
       },
     },
   },
@@ -60,6 +61,8 @@ export async function listCandidates(options: { examId: string }): Promise<Enrol
           startedAt: enrollment.attempt.startedAt.toISOString(),
           deadline: enrollment.attempt.deadline.toISOString(),
           submittedAt: enrollment.attempt.submission?.submittedAt.toISOString() ?? null,
+          submissionVersion: enrollment.attempt.submission?.version ?? null,
+          reopenings: enrollment.attempt._count.reopenings,
         }
       : null,
     createdAt: enrollment.createdAt.toISOString(),

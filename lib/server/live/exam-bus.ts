@@ -28,11 +28,17 @@ export type ExamChangeKind =
   /** A device stored an announcement: dashboards reload their "received by" counts, not the candidate. */
   | "announcement_received"
   | "paused"
-  | "resumed";
+  | "resumed"
+  | "reopened";
 
 export type ExamMessage =
   | { type: "change"; examId: string; enrollmentId: string; kind: ExamChangeKind }
-  | { type: "signal"; examId: string; attemptId: string; signal: "deadline" | "submitted" | "paused" | "resumed" }
+  | {
+      type: "signal";
+      examId: string;
+      attemptId: string;
+      signal: "deadline" | "submitted" | "paused" | "resumed" | "reopened";
+    }
   /** Staff sent an announcement: every candidate stream of the exam reads it back and sends it if it is theirs. */
   | { type: "announcement"; examId: string; announcementId: string };
 
@@ -125,6 +131,15 @@ export function publishAttemptSubmitted(attempt: { examId: string; enrollmentId:
 /** An announcement was sent (call after its transaction committed): the exam's candidate streams read it back. */
 export function publishAnnouncement(examId: string, announcementId: string): void {
   publishExamMessage({ type: "announcement", examId, announcementId });
+}
+
+/**
+ * An admin reopened a submitted attempt (reopen-attempt.ts): dashboards reload the candidate, and every open
+ * page of the attempt leaves its submitted screen with the new deadline. Call after the transaction committed.
+ */
+export function publishAttemptReopened(attempt: { examId: string; enrollmentId: string; attemptId: string }): void {
+  publishExamChange(attempt.examId, attempt.enrollmentId, "reopened");
+  publishExamMessage({ type: "signal", examId: attempt.examId, attemptId: attempt.attemptId, signal: "reopened" });
 }
 
 /** Listens on a channel; the Redis subscription is shared by every local listener of that channel. */

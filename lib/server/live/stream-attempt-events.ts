@@ -9,6 +9,7 @@ import type {
   AttemptPausedEvent,
   AttemptReadyEvent,
   AttemptResumedEvent,
+  AttemptReopenedEvent,
   AttemptSubmittedEvent,
 } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
@@ -55,7 +56,8 @@ function openStreams(): Map<string, number> {
  *    hint: a pause already resumed sends nothing stale). Times are ISO 8601, as in every other candidate
  *    response. An announcement hint reads the announcement back for this candidate's enrollment and sends
  *    `announcement { id, message, sentAt }` when it is theirs (a selection may leave them out). A page
- *    catches up on those it missed by reading the attempt when its stream (re)opens.
+ *    catches up on those it missed by reading the attempt when its stream (re)opens. "reopened" sends
+ *    `reopened { serverTime, deadline }` with the deadline read now (an admin reopened it, ADR 017).
  * 4. While the stream is open the device is connected; when it closes (the page went away or lost its
  *    network), the device is marked disconnected and an offline span opens (device-presence.ts).
  */
@@ -135,6 +137,13 @@ export async function streamAttemptEvents(options: {
                   serverTime,
                   deadline: current.deadline.toISOString(),
                 } satisfies AttemptResumedEvent),
+              );
+            } else if (signal === "reopened") {
+              sink.send(
+                sseEvent("reopened", {
+                  serverTime,
+                  deadline: current.deadline.toISOString(),
+                } satisfies AttemptReopenedEvent),
               );
             } else {
               sink.send(

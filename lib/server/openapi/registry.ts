@@ -26,6 +26,7 @@ import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
 import { PauseSchema, ResumeSchema } from "@/lib/shared/schemas/pauses";
 import { ForceSubmitSchema } from "@/lib/shared/schemas/proctor-actions";
+import { ReopenSchema } from "@/lib/shared/schemas/reopen";
 import {
   ChangePasswordSchema,
   CreateStaffSchema,
@@ -51,6 +52,7 @@ import {
   CandidateTimelineSchema,
   CsvImportResultSchema,
   QtiImportResultSchema,
+  ReopenResponseSchema,
   EmergencyImportResultSchema,
   EnrolledCandidatesSchema,
   ExamEditsSchema,
@@ -382,6 +384,31 @@ export const API_OPERATIONS: ApiOperation[] = [
       },
     },
     errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/attempts/{attemptId}/reopen",
+    operationId: "reopenAttempt",
+    area: "admin",
+    summary: "Reopen a submitted attempt",
+    description:
+      "Unfreezes the paper with `seconds` of new time (now by the database's clock, capped at the exam's " +
+      "closesAt), within the exam's window only. The submission and its receipt move to the attempt's " +
+      "submission history, never deleted; the next submit creates version + 1. With an Idempotency-Key a " +
+      "retry never reopens twice: it gets the stored result.",
+    access: "admin",
+    params: AttemptParamsSchema,
+    body: ReopenSchema,
+    bodyCheckedBy: "operation",
+    idempotencyKey: "optional",
+    responses: {
+      200: {
+        description: "The attempt is in progress again",
+        schema: ReopenResponseSchema,
+        headers: IDEMPOTENT_REPLAYED,
+      },
+    },
+    errors: ["NOT_SUBMITTED", "EXAM_CLOSED", "IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
   },
   {
     method: "GET",

@@ -41,6 +41,7 @@ import {
 import type { PauseResponse } from "@/lib/shared/schemas/pauses";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
 import { AuditActorTypeSchema, type AuditPage } from "@/lib/shared/schemas/audit";
+import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
 import { StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
 import type { AutosaveResponse, SubmitResponse } from "@/lib/shared/schemas/sync";
 
@@ -190,6 +191,8 @@ export const CandidateListSchema = z.object({
           startedAt: Instant,
           deadline: Instant,
           submittedAt: Instant.nullable(),
+          submissionVersion: z.number().int().min(1).nullable(),
+          reopenings: z.number().int().min(0).describe("times an admin reopened the attempt"),
         })
         .nullable(),
       createdAt: Instant,
@@ -323,11 +326,26 @@ export const AttemptViewSchema = z.object({
       submittedAt: Instant,
       digest: z.string(),
       source: z.enum(SUBMISSION_SOURCES).optional(),
+      version: z.number().int().min(1).optional(),
     })
     .nullable(),
   announcements: z
     .array(z.object({ id: UuidSchema, message: z.string(), sentAt: Instant }))
     .describe("staff's announcements to this candidate, oldest first"),
+  earlierSubmissions: z
+    .array(
+      z.object({
+        submissionId: UuidSchema,
+        version: z.number().int().min(1),
+        submittedAt: Instant,
+        digest: z.string(),
+        source: z.enum(SUBMISSION_SOURCES),
+        receipt: z.string(),
+        supersededAt: Instant,
+      }),
+    )
+    .optional()
+    .describe("submissions an admin has since reopened, oldest first, with their receipts"),
 }) satisfies z.ZodType<AttemptView>;
 
 export const SentAnnouncementSchema = z.object({
@@ -454,6 +472,18 @@ export const ForceSubmitResponseSchema = z.object({
   source: z.enum(SUBMISSION_SOURCES),
   alreadySubmitted: z.boolean(),
 }) satisfies z.ZodType<ForceSubmitResponse>;
+
+export const ReopenResponseSchema = z.object({
+  reopeningId: UuidSchema,
+  attemptId: UuidSchema,
+  supersededSubmissionId: UuidSchema,
+  supersededVersion: z.number().int().min(1),
+  seconds: z.number().int(),
+  reason: z.string(),
+  previousDeadline: Instant,
+  deadline: Instant.describe("now + seconds by the database's clock, capped at the exam's closesAt"),
+  status: z.literal("in_progress"),
+}) satisfies z.ZodType<ReopenResponse>;
 
 const StatusCountersSchema = z.object({
   total: z.number().int(),

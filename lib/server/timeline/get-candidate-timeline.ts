@@ -20,11 +20,8 @@ import {
   type DeviceActivity,
 } from "./describe-timeline";
 
-type CandidateRow = {
-  enrollment_id: string;
-  enrolled_at: Date;
-  attempt_id: string | null;
-  started_at: Date | null;
+/** A submission, current or superseded (ADR 017), as the timeline words it. */
+type SubmissionRow = {
   submitted_at: Date | null;
   source: "candidate" | "proctor" | "auto" | null;
   digest: string | null;
@@ -32,6 +29,13 @@ type CandidateRow = {
   /** For a proctor's force-submit: who and why, from its audit event. */
   forced_by: string | null;
   forced_reason: string | null;
+};
+
+type CandidateRow = SubmissionRow & {
+  enrollment_id: string;
+  enrolled_at: Date;
+  attempt_id: string | null;
+  started_at: Date | null;
 };
 
 /**
@@ -54,7 +58,7 @@ type LateVia = TimelineFacts["late_answer"]["via"];
  * Everything the server knows about one candidate's attempt, as lines a proctor reads, oldest first: enrolled,
  * each join (one per device session, with its browser), started, each device's first heartbeat, device
  * switches, offline spans and returns, saves per minute, extensions and their acknowledgement, the
- * submission and late answers. The enrollment must belong to the exam and the exam be visible to the caller
+ * submission and late answers, and after a reopening (ADR 017) each earlier submission and the reopening. The enrollment must belong to the exam and the exam be visible to the caller
  * (a proctor's assigned exams; an admin's or the admin token's every exam), else 404.
  */
 export async function getCandidateTimeline(options: {
@@ -78,7 +82,8 @@ export async function getCandidateTimeline(options: {
       LEFT JOIN LATERAL (
         SELECT ae.data FROM audit_events ae
         WHERE s.source = 'proctor' AND ae.attempt_id = a.id AND ae.action = 'attempt.force_submitted'
-        ORDER BY ae.at LIMIT 1
+          AND ae.data->>'submissionId' = s.id::text
+        LIMIT 1
       ) forced ON true
     WHERE en.id = ${enrollmentId}::uuid AND en.exam_id = ${examId}::uuid
       AND (${proctorId}::uuid IS NULL
@@ -86,7 +91,7 @@ export async function getCandidateTimeline(options: {
   if (!candidate) throw new AppError("NOT_FOUND", "No such candidate in this exam.");
 
   const attemptId = candidate.attempt_id;
-  const [joins, heartbeats, spans, answers, extensions, lateAnswers] = await Promise.all([
+  const [joins, heartbeats, spans, answers, extensions, lateAnswers, earlier, reopenings] = await Promise.all([
     // A join is audited with its session; a session without an audit event (made some other way) still counts.
     queryRows<{ at: Date; user_agent: string | null }>(sql`
       SELECT ae.at, ae.data->>'userAgent' AS user_agent
@@ -126,6 +131,24 @@ export async function getCandidateTimeline(options: {
           SELECT l.received_at, l.via, l.device_id, q.position
           FROM late_answers l LEFT JOIN questions q ON q.id = l.question_id
           WHERE l.attempt_id = ${attemptId}::uuid`)
+      : [],
+    // A superseded submission, with who forced it if a proctor did (its audit event names the submission).
+    attemptId
+      ? queryRows<SubmissionRow>(sql`
+          SELECT h.submitted_at, h.source::text AS source, h.digest, h.client_digest,
+                 forced.data->>'by' AS forced_by, forced.data->>'reason' AS forced_reason
+          FROM submission_history h
+            LEFT JOIN LATERAL (
+              SELECT ae.data FROM audit_events ae
+              WHERE h.source = 'proctor' AND ae.attempt_id = h.attempt_id AND ae.action = 'attempt.force_submitted'
+                AND ae.data->>'submissionId' = h.id::text
+              LIMIT 1
+            ) forced ON true
+          WHERE h.attempt_id = ${attemptId}::uuid`)
+      : [],
+    attemptId
+      ? queryRows<{ at: Date; actor_label: string; reason: string; seconds: number; version: number }>(sql`
+          SELECT at, actor_label, reason, seconds, version FROM attempt_reopenings WHERE attempt_id = ${attemptId}::uuid`)
       : [],
   ]);
 
@@ -207,16 +230,30 @@ export async function getCandidateTimeline(options: {
     }
   }
 
-  if (candidate.submitted_at && candidate.source) {
-    const isMismatch = candidate.client_digest !== null && candidate.client_digest !== candidate.digest;
+  for (const submission of [...earlier, candidate]) {
+    if (!submission.submitted_at || !submission.source) continue;
+    const isMismatch = submission.client_digest !== null && submission.client_digest !== submission.digest;
     entries.push({
-      at: candidate.submitted_at.getTime(),
+      at: submission.submitted_at.getTime(),
       kind: "submitted",
       facts: {
-        source: candidate.source,
-        forcedBy: candidate.source === "proctor" ? candidate.forced_by : null,
-        forcedReason: candidate.source === "proctor" ? candidate.forced_reason : null,
+        source: submission.source,
+        forcedBy: submission.source === "proctor" ? submission.forced_by : null,
+        forcedReason: submission.source === "proctor" ? submission.forced_reason : null,
         isDigestMismatch: isMismatch,
+      },
+    });
+  }
+
+  for (const reopening of reopenings) {
+    entries.push({
+      at: reopening.at.getTime(),
+      kind: "reopened",
+      facts: {
+        by: actorName(reopening.actor_label),
+        reason: reopening.reason,
+        seconds: reopening.seconds,
+        version: reopening.version,
       },
     });
   }

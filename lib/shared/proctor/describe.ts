@@ -261,6 +261,13 @@ export function proctorWords(t: Translate, locale: string, timeZone: string) {
             ? t("timeline.lateAnswer", values)
             : t("timeline.lateAnswerTo", { ...values, position: entry.facts.position });
         }
+        case "reopened":
+          return t("timeline.reopened", {
+            by: entry.facts.by,
+            reason: entry.facts.reason,
+            version: entry.facts.version,
+            duration: duration(entry.facts.seconds * 1000),
+          });
         default:
           return (entry as { text: string }).text;
       }

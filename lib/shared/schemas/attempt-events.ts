@@ -5,7 +5,15 @@ import * as r from "./reader";
  * (docs/sync-protocol.md, "Proctor dashboard" and "Proctor actions"). The server writes them with these
  * types; the page reads them with these readers (./reader.ts: the exam page ships them, zod it does not).
  */
-export const ATTEMPT_EVENTS = ["ready", "deadline", "submitted", "announcement", "paused", "resumed"] as const;
+export const ATTEMPT_EVENTS = [
+  "ready",
+  "deadline",
+  "submitted",
+  "announcement",
+  "paused",
+  "resumed",
+  "reopened",
+] as const;
 
 /**
  * First event of every connection: the attempt's deadline, status and pause now (`pausedAt` and `pauseReason`
@@ -62,3 +70,10 @@ export const AttemptResumedEventSchema = r.object({
   serverTime: r.instant,
   deadline: r.instant,
 }) satisfies r.Reader<AttemptResumedEvent>;
+
+/** An admin reopened the submitted attempt (ADR 017): the page unfreezes with this deadline. */
+export type AttemptReopenedEvent = { serverTime: string; deadline: string };
+export const AttemptReopenedEventSchema = r.object({
+  serverTime: r.instant,
+  deadline: r.instant,
+}) satisfies r.Reader<AttemptReopenedEvent>;

@@ -50,10 +50,27 @@ export type AttemptView = {
     submittedAt: string;
     digest: string;
     source?: (typeof SUBMISSION_SOURCES)[number];
+    /** 1, or after a reopening the highest earlier version + 1 (ADR 017); absent from older stored views. */
+    version?: number;
   } | null;
   /**
    * Staff's announcements to this candidate, oldest first (docs/sync-protocol.md, "Announcements"); absent from
    * views older pages kept for offline reloads.
    */
   announcements?: CandidateAnnouncement[];
+  /**
+   * Submissions an admin has since reopened, oldest first, each with its signed receipt: they stay on record
+   * and the candidate can still read them (ADR 017). Absent from older stored views.
+   */
+  earlierSubmissions?: EarlierSubmission[];
+};
+
+export type EarlierSubmission = {
+  submissionId: string;
+  version: number;
+  submittedAt: string;
+  digest: string;
+  source: (typeof SUBMISSION_SOURCES)[number];
+  receipt: string;
+  supersededAt: string;
 };

@@ -99,6 +99,10 @@ export type EnrolledCandidateListItem = {
     startedAt: string;
     deadline: string;
     submittedAt: string | null;
+    /** The current submission's version (2 after one reopening, ADR 017); null while in progress. */
+    submissionVersion: number | null;
+    /** How many times an admin reopened this attempt. */
+    reopenings: number;
   } | null;
   createdAt: string;
 };

@@ -224,6 +224,7 @@ export const TIMELINE_KINDS = [
   "extension_acknowledged",
   "submitted",
   "late_answer",
+  "reopened",
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -254,6 +255,8 @@ export type TimelineFacts = {
     isDigestMismatch: boolean;
   };
   late_answer: { position: number | null; device: string; via: "autosave" | "submit" | "export" };
+  /** An admin reopened the attempt (ADR 017): submission `version` stays on record, `seconds` of new time. */
+  reopened: { by: string; reason: string; seconds: number; version: number };
 };
 
 /** One thing that happened in a candidate's attempt, as facts: what a timeline line is worded from. */

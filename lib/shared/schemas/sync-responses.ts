@@ -81,7 +81,21 @@ export const AttemptViewSchema = r.object({
       submittedAt: r.instant,
       digest: r.string,
       source: r.optional(r.oneOf(SUBMISSION_SOURCES)),
+      version: r.optional(r.count),
     }),
   ),
   announcements: r.optional(r.array(r.object({ id: r.string, message: r.string, sentAt: r.instant }))),
+  earlierSubmissions: r.optional(
+    r.array(
+      r.object({
+        submissionId: r.string,
+        version: r.count,
+        submittedAt: r.instant,
+        digest: r.string,
+        source: r.oneOf(SUBMISSION_SOURCES),
+        receipt: r.string,
+        supersededAt: r.instant,
+      }),
+    ),
+  ),
 }) satisfies r.Reader<AttemptView>;

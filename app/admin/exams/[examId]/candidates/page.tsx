@@ -10,6 +10,7 @@ import styles from "@/components/admin/enrollment/enrollment.module.css";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { StaffHeader } from "@/components/site-header";
+import { findReopenWindow } from "@/lib/server/attempts/find-reopen-window";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";
@@ -24,15 +25,19 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { params: Promise<{ examId: string }> };
 
-/** An exam's candidates for admins: add one, import a CSV, and each candidate's link and extra time. */
+/**
+ * An exam's candidates for admins: add one, import a CSV, and each candidate's link and extra time; a
+ * submitted attempt can be reopened while the exam's window is open.
+ */
 export default async function ExamCandidatesPage({ params }: Props) {
   const { examId } = await params;
   const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/candidates`, role: "admin" });
   if (!UuidSchema.safeParse(examId).success) notFound();
   const exam = await findExamTitle({ examId });
   if (!exam) notFound();
-  const [candidates, t, ta, tc, tl] = await Promise.all([
+  const [candidates, reopenWindow, t, ta, tc, tl] = await Promise.all([
     listCandidates({ examId }),
+    findReopenWindow({ examId }),
     getTranslations("enrollment.page"),
     getTranslations("enrollment.add"),
     getTranslations("enrollment.csv"),
@@ -72,7 +77,11 @@ export default async function ExamCandidatesPage({ params }: Props) {
             <section aria-labelledby="enrolled-heading">
               <h2 id="enrolled-heading">{tl("title")}</h2>
               <TimeZoneNote />
-              <CandidateList examId={exam.id} candidates={candidates} />
+              <CandidateList
+                examId={exam.id}
+                candidates={candidates}
+                reopenWindow={reopenWindow.isOpen ? reopenWindow : { isOpen: false, reason: reopenWindow.reason }}
+              />
             </section>
           </div>
         </ClientMessages>

@@ -6,14 +6,15 @@ import { loadCandidateFacts } from "@/lib/server/live/load-candidate-facts";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
 import { heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { adminToken } from "@/test-support/server/fixtures";
 import { readSse } from "@/test-support/server/sse";
 import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 
 import { POST as pauseRoute } from "@/app/api/proctor/exams/[examId]/pause/route";
 import { POST as resumeRoute } from "@/app/api/proctor/exams/[examId]/resume/route";
-import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
 
+import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
 import { GET as eventsRoute, POST as postRoute } from "./route";
 
 async function connect(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, query = "?deviceId=laptop") {
@@ -125,6 +126,27 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     const stored = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } });
     const resumed = await reader!.next((message) => message.event === "resumed");
     expect(resumed.data).toEqual({ serverTime: expect.any(String), deadline: stored.deadline.toISOString() });
+    await reader!.cancel();
+  });
+
+  it("tells an open page, still on its receipt, that an admin reopened the attempt, with the new deadline", async () => {
+    const attempt = await startedAttempt();
+    expect((await submit(attempt, { deviceId: "laptop" }, "key-before-reopen")).status).toBe(200);
+    const { reader } = await connect(attempt);
+    await reader!.next((message) => message.event === "submitted");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const reopened = await reopenRoute(
+      new Request(`http://holdfast.test/api/admin/attempts/${attempt.attemptId}/reopen`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
+        body: JSON.stringify({ reason: "force-submitted by mistake", seconds: 600 }),
+      }),
+      { params: Promise.resolve({ attemptId: attempt.attemptId }) },
+    );
+    expect(reopened.status).toBe(200);
+    const { deadline } = (await reopened.json()) as { deadline: string };
+    const event = await reader!.next((message) => message.event === "reopened");
+    expect(event.data).toEqual({ serverTime: expect.any(String), deadline });
     await reader!.cancel();
   });
 

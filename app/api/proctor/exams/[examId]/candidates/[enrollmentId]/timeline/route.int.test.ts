@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
+import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
@@ -199,6 +200,39 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
       forcedBy: `Test proctor <${proctor.email}>`,
       forcedReason: "left the room",
       isDigestMismatch: false,
+    });
+  });
+
+  it("after a reopening: both submissions, each with who forced it, and the reopening between them", async () => {
+    const attempt = await startedAttempt();
+    const proctor = await createStaff("proctor");
+    await db.examProctor.create({ data: { examId: attempt.examId, staffUserId: proctor.id } });
+    const cookie = await signIn(proctor.email, proctor.password);
+    const force = (reason: string) =>
+      call(forceSubmitRoute, { params: { attemptId: attempt.attemptId }, cookie, json: { reason } });
+    expect((await force("by mistake")).status).toBe(200);
+    await pause();
+    const reopened = await call(reopenRoute, {
+      params: { attemptId: attempt.attemptId },
+      bearer: adminToken(),
+      json: { reason: "the proctor pressed the wrong row", seconds: 900 },
+    });
+    expect(reopened.status).toBe(200);
+    await pause();
+    expect((await force("time is up for real")).status).toBe(200);
+
+    const response = await timeline(attempt.examId, attempt.enrollmentId, { cookie });
+    const tail = response.body.entries.filter((entry) => entry.kind === "submitted" || entry.kind === "reopened");
+    expect(tail.map((entry) => entry.text)).toEqual([
+      `Force-submitted by Test proctor <${proctor.email}>: by mistake.`,
+      "Reopened by API token for 15 min: the proctor pressed the wrong row Submission 1 stays on record.",
+      `Force-submitted by Test proctor <${proctor.email}>: time is up for real.`,
+    ]);
+    expect(tail[1]!.facts).toEqual({
+      by: "API token",
+      reason: "the proctor pressed the wrong row",
+      seconds: 900,
+      version: 1,
     });
   });
 
