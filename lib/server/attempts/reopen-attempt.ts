@@ -31,7 +31,8 @@ type StoredReopening = { seconds: number; reason: string; response: string };
  * 4. Not submitted → 409 NOT_SUBMITTED (also the loser of two reopens with different keys). The exam outside
  *    its window (not published, or closes_at passed by the database's clock) → 409 EXAM_CLOSED.
  * 5. The submission moves to submission_history in one statement (the row is deleted from submissions and
- *    inserted there together: never lost, never in both), the attempt goes back to in_progress with deadline
+ *    inserted there together: never lost, never in both), with the frozen paper its digest covers (`paper`: the
+ *    answers as they are now, before the candidate edits them again), the attempt goes back to in_progress with deadline
  *    least(clock_timestamp() + seconds, closes_at), and the reopening and its audit event are written, all in
  *    this transaction. Late answers stay where they are: reopening does not apply them (staff decide).
  * 6. After commit the dashboard reloads the candidate and the candidate's pages get a "reopened" signal.
@@ -100,9 +101,11 @@ export async function reopenAttempt(options: {
                   submitted_at, response
       )
       INSERT INTO submission_history (id, attempt_id, version, idempotency_key, request_hash, digest, client_digest,
-                                      receipt, source, submitted_at, response, superseded_at, reopening_id)
+                                      receipt, source, submitted_at, response, superseded_at, reopening_id, paper)
       SELECT id, attempt_id, version, idempotency_key, request_hash, digest, client_digest, receipt, source,
-             submitted_at, response, clock_timestamp(), ${reopeningId}::uuid
+             submitted_at, response, clock_timestamp(), ${reopeningId}::uuid,
+             (SELECT coalesce(jsonb_object_agg(question_id::text, value), '{}'::jsonb)
+              FROM answers WHERE attempt_id = ${attemptId}::uuid)
       FROM moved
       RETURNING id::text AS id, version`;
     const superseded = moved[0];

@@ -40,6 +40,10 @@ CREATE TABLE "submission_history" (
     "response" TEXT,
     "superseded_at" TIMESTAMPTZ(3) NOT NULL,
     "reopening_id" UUID NOT NULL,
+    -- The frozen paper this submission's digest covers, { questionId: value }, copied from answers when it is
+    -- superseded: the candidate's later edits change answers, and the earlier paper must stay readable and
+    -- checkable against its receipt.
+    "paper" JSONB NOT NULL DEFAULT '{}',
 
     CONSTRAINT "submission_history_pkey" PRIMARY KEY ("id")
 );

@@ -6,6 +6,7 @@ import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { db } from "@/lib/server/db/client";
 import { answersDigest } from "@/lib/shared/digest";
+import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, createStaff, signIn } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
@@ -84,8 +85,14 @@ describe("POST /api/admin/attempts/{attemptId}/reopen", () => {
     expect(after.submissions).toEqual([]);
     // Every column as it was, receipt and stored response included.
     expect(after.history).toHaveLength(1);
-    const { supersededAt, reopeningId, ...moved } = after.history[0]!;
+    const { supersededAt, reopeningId, paper, ...moved } = after.history[0]!;
     expect(moved).toEqual(original);
+    // The frozen paper is kept with it, and its digest is the one the receipt signs.
+    const frozen = Object.entries(paper as Record<string, AnswerValue>).map(([id, value]) => ({
+      questionId: id,
+      value,
+    }));
+    expect(await answersDigest(frozen)).toBe(original.digest);
     expect(reopeningId).toBe(response.body.reopeningId);
     expect(supersededAt.getTime()).toBeGreaterThanOrEqual(startedAt - 1);
     expect(after.reopenings).toHaveLength(1);
@@ -120,6 +127,8 @@ describe("POST /api/admin/attempts/{attemptId}/reopen", () => {
     expect(final.submissions).toHaveLength(1);
     expect(final.submissions[0]).toMatchObject({ id: second.body.submissionId, version: 2 });
     expect(final.history[0]!.receipt).toBe(first.body.receipt);
+    // The candidate's new answer did not touch the earlier paper.
+    expect((final.history[0]!.paper as Record<string, unknown>)[questionId]).not.toBe("second");
 
     const current = await view(attempt);
     expect(current.body.status).toBe("submitted");
