@@ -8,6 +8,7 @@ import { questionInputOf } from "@/lib/server/exams/question-data";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { scoreNow } from "@/test-support/server/results";
 
 import { drainResultJobs } from "./result-jobs";
 
@@ -27,15 +28,6 @@ async function submitted(values: Record<string, unknown>): Promise<StartedAttemp
   return attempt;
 }
 
-/** Drains until this attempt has no job left (other tests' jobs may be drained along the way). */
-async function drainFor(attemptId: string): Promise<void> {
-  for (let round = 0; round < 50; round += 1) {
-    if ((await db.resultJob.count({ where: { attemptId } })) === 0) return;
-    await drainResultJobs();
-  }
-  throw new Error("the job was never drained");
-}
-
 describe("result jobs: a submit queues its scoring, a corrected key queues a regrade", () => {
   it("a submit queues exactly one job in its own transaction; draining writes result version 1", async () => {
     const attempt = await submitted({ single_choice: "a", numeric: 32, essay: "An essay." });
@@ -43,7 +35,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
     expect(job).toMatchObject({ cause: "submitted", actorType: "system" });
     expect(await db.result.findUnique({ where: { attemptId: attempt.attemptId } })).toBeNull();
 
-    await drainFor(attempt.attemptId);
+    await scoreNow(attempt.attemptId);
     const result = await db.result.findUnique({ where: { attemptId: attempt.attemptId } });
     expect(result).toMatchObject({ version: 1, pending: 1 }); // the essay
     expect(Number(result!.scoreUnits)).toBe(20_000);
@@ -51,7 +43,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
 
   it("an answer-key correction through PATCH re-scores the paper with the editor and the fields as the reason", async () => {
     const attempt = await submitted({ single_choice: "b" });
-    await drainFor(attempt.attemptId);
+    await scoreNow(attempt.attemptId);
     expect(Number((await db.result.findUnique({ where: { attemptId: attempt.attemptId } }))!.scoreUnits)).toBe(0);
 
     const exam = await call(getExamRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
@@ -72,7 +64,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
       reason: "corrected: Q1 answerKey",
     });
 
-    await drainFor(attempt.attemptId);
+    await scoreNow(attempt.attemptId);
     const versions = await db.resultVersion.findMany({
       where: { attemptId: attempt.attemptId },
       orderBy: { version: "asc" },
@@ -85,7 +77,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
 
   it("a prompt typo fix queues nothing", async () => {
     const attempt = await submitted({ single_choice: "a" });
-    await drainFor(attempt.attemptId);
+    await scoreNow(attempt.attemptId);
     const exam = await call(getExamRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
     const questions = exam.body.questions.map((question: Parameters<typeof questionInputOf>[0], index: number) =>
       questionInputOf(index === 0 ? { ...question, prompt: `${question.prompt} (fixed)` } : question),
@@ -104,7 +96,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
     const attempts = await Promise.all(Array.from({ length: 4 }, () => submitted({ single_choice: "a" })));
     const taken = await Promise.all([drainResultJobs(2), drainResultJobs(2), drainResultJobs(2)]);
     expect(taken.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4);
-    for (const attempt of attempts) await drainFor(attempt.attemptId);
+    for (const attempt of attempts) await scoreNow(attempt.attemptId);
     for (const attempt of attempts) {
       expect(await db.resultVersion.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
     }

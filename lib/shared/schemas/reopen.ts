@@ -1,26 +1,13 @@
 import { z } from "zod";
 
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
-import { EXTEND_LIMITS } from "./proctor";
+import { ExtendSchema } from "./proctor";
 
 /**
  * `POST /api/admin/attempts/{attemptId}/reopen` (docs/admin-api.md, "Reopening a submitted attempt"; ADR 017).
- * `seconds` like extra time (`ExtendSchema`): the new deadline is now + seconds by the database's clock,
+ * The same fields and bounds as extra time (`ExtendSchema`), no others: the new deadline is now + seconds by the database's clock,
  * capped at the exam's `closesAt`.
  */
-export const ReopenSchema = z.strictObject({
-  seconds: z
-    .number()
-    .int("must be a whole number of seconds")
-    .min(EXTEND_LIMITS.minSeconds, "must be at least 60 seconds")
-    .max(EXTEND_LIMITS.maxSeconds, "must be at most 24 hours"),
-  reason: z
-    .string()
-    .trim()
-    .min(EXTEND_LIMITS.minReasonLength, "give a short reason (at least 3 characters)")
-    .max(EXTEND_LIMITS.maxReasonLength, "must be at most 500 characters")
-    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-});
+export const ReopenSchema = ExtendSchema.strict();
 export type ReopenBody = z.infer<typeof ReopenSchema>;
 
 /** `POST /api/admin/attempts/{attemptId}/reopen` → 200. */

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 
 import { DELETE as withdrawRoute, POST as releaseRoute } from "@/app/api/admin/exams/[examId]/results/release/route";
 import { db } from "@/lib/server/db/client";
-import { drainResultJobs } from "@/lib/server/results/result-jobs";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { scoreNow } from "@/test-support/server/results";
 
 import { GET } from "./route";
 
@@ -20,12 +20,7 @@ async function submittedAndScored(examOverrides: Record<string, unknown> = {}): 
   ];
   expect((await autosave(attempt, { deviceId: "laptop", answers })).status).toBe(200);
   expect((await submit(attempt, { deviceId: "laptop" }, randomUUID())).status).toBe(200);
-  for (
-    let round = 0;
-    round < 20 && (await db.resultJob.count({ where: { attemptId: attempt.attemptId } })) > 0;
-    round += 1
-  )
-    await drainResultJobs();
+  await scoreNow(attempt.attemptId);
   return attempt;
 }
 

@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
-import { drainResultJobs } from "@/lib/server/results/result-jobs";
 import { autosave, submit } from "@/test-support/server/attempts";
 import { adminToken, createExam, join } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { scoreNow } from "@/test-support/server/results";
 
 import { GET } from "./route";
 
@@ -64,10 +64,7 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
       { questionId: q("numeric"), value: 32 },
     ]);
     const adaAttempt = await submitWith(ada!.joinToken, [{ questionId: q("essay"), value: "An essay." }]);
-    for (let round = 0; round < 20; round += 1) {
-      if ((await db.resultJob.count({ where: { attemptId: { in: [zhangAttempt, adaAttempt] } } })) === 0) break;
-      await drainResultJobs();
-    }
+    await scoreNow(zhangAttempt, adaAttempt);
 
     const response = await csvOf(exam.id);
     expect(response.status).toBe(200);

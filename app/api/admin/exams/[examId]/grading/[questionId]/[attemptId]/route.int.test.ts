@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { drainResultJobs } from "@/lib/server/results/result-jobs";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { scoreNow } from "@/test-support/server/results";
 
 import { GET as queueRoute } from "../route";
 import { PUT } from "./route";
@@ -18,12 +18,7 @@ async function submittedEssay(examOverrides: Record<string, unknown> = {}): Prom
   const answers = [{ questionId: essayOf(attempt), value: "TCP halves its window on loss.", version: 1 }];
   expect((await autosave(attempt, { deviceId: "laptop", answers })).status).toBe(200);
   expect((await submit(attempt, { deviceId: "laptop" }, randomUUID())).status).toBe(200);
-  for (
-    let round = 0;
-    round < 20 && (await db.resultJob.count({ where: { attemptId: attempt.attemptId } })) > 0;
-    round += 1
-  )
-    await drainResultJobs();
+  await scoreNow(attempt.attemptId);
   return attempt;
 }
 

@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { drainResultJobs } from "@/lib/server/results/result-jobs";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { scoreNow } from "@/test-support/server/results";
 
 import { GET as listRoute } from "../../route";
 import { POST } from "./route";
@@ -26,12 +26,7 @@ async function paperWithLateAnswer(): Promise<{ attempt: StartedAttempt; lateAns
   });
   // The frozen paper refuses it (409 ALREADY_SUBMITTED) and keeps it as a late answer.
   expect(late.status).toBe(409);
-  for (
-    let round = 0;
-    round < 20 && (await db.resultJob.count({ where: { attemptId: attempt.attemptId } })) > 0;
-    round += 1
-  )
-    await drainResultJobs();
+  await scoreNow(attempt.attemptId);
   const row = await db.lateAnswer.findFirstOrThrow({ where: { attemptId: attempt.attemptId } });
   return { attempt, lateAnswerId: row.id, digest: submitted.body.digest as string };
 }
