@@ -26,7 +26,12 @@ import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/se
 import { capCases, generateCases } from "../lib/checking/bad-input/generate-cases";
 import type { BadCase, Fixture, FixtureCandidate, FixtureQuestion } from "../lib/checking/bad-input/types";
 import { createMigratedDatabase } from "../lib/servers/database";
-import { diffSnapshots, snapshotDatabase, type DatabaseSnapshot } from "../lib/checking/db-snapshot";
+import {
+  diffSnapshots,
+  snapshotDatabase,
+  waitForResultsQueue,
+  type DatabaseSnapshot,
+} from "../lib/checking/db-snapshot";
 import { createAgent } from "../lib/load/http-client";
 import { say, shout, sleep } from "../lib/run/log";
 import { mapLimit } from "../lib/load/map-limit";
@@ -491,6 +496,8 @@ export const badInputScenario: Scenario<BadInputOptions> = {
     // 3.
     const everyone = [...fixture.open, fixture.submitted, fixture.other];
     const viewsBefore = await Promise.all(everyone.map((candidate) => attemptView(api, candidate)));
+    // The submitted candidate's paper is scored in the background (the results worker): let that finish first.
+    await waitForResultsQueue(database.url);
     const before = await snapshotDatabase(database.url);
 
     // 4.

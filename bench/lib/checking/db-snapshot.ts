@@ -47,3 +47,24 @@ export function diffSnapshots(
     .map((table) => ({ table, before: find(before, table), after: find(after, table) }))
     .filter(({ before: a, after: b }) => !a || !b || a.rows !== b.rows || a.checksum !== b.checksum);
 }
+
+/**
+ * Waits until the app's results worker has scored every queued paper (result_jobs empty), so work the seeding
+ * caused in the background is done before a snapshot that must then stay unchanged. Throws after `timeoutMs`.
+ */
+export async function waitForResultsQueue(databaseUrl: string, timeoutMs = 30_000): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query<{ queued: number }>("SELECT count(*)::int AS queued FROM result_jobs");
+      if ((rows[0]?.queued ?? 0) === 0) return;
+      if (Date.now() > until)
+        throw new Error(`results queue still holds ${rows[0]?.queued} jobs after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await client.end();
+  }
+}
