@@ -14,7 +14,7 @@ import type {
 } from "@/lib/shared/schemas/attempt-events";
 import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
 
-import { findCandidateAnnouncements } from "../announcements/find-candidate-announcements";
+import { sentAnnouncementFor } from "../announcements/find-candidate-announcements";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import { log } from "../log";
@@ -103,8 +103,8 @@ export async function streamAttemptEvents(options: {
       // 3.
       unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, (message) => {
         if (message.type === "announcement") {
-          void findCandidateAnnouncements({ enrollmentId: device.enrollmentId, announcementId: message.announcementId })
-            .then(([announcement]) => {
+          void sentAnnouncementFor({ ...device, announcementId: message.announcementId })
+            .then((announcement) => {
               if (announcement) sink.send(sseEvent("announcement", announcement satisfies AttemptAnnouncementEvent));
             })
             .catch((error: unknown) =>
