@@ -30,12 +30,11 @@ type Row = {
  * Null when there is no such exam.
  */
 export async function exportResultsCsv(examId: string): Promise<ReadableStream<Uint8Array> | null> {
-  const questions = await queryRows<{ id: string; position: number; points: number; ungraded: boolean }>(
-    sql`SELECT q.id::text AS id, q.position, q.points, q.ungraded
-        FROM exams e JOIN questions q ON q.exam_id = e.id WHERE e.id = ${examId}::uuid ORDER BY q.position`,
-  );
   const [exam] = await queryRows<{ id: string }>(sql`SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid`);
   if (!exam) return null;
+  const questions = await queryRows<{ id: string; position: number; points: number; ungraded: boolean }>(
+    sql`SELECT id::text AS id, position, points, ungraded FROM questions WHERE exam_id = ${examId}::uuid ORDER BY position`,
+  );
   const maxScore = formatUnits(
     questions.reduce((sum, question) => sum + (question.ungraded ? 0 : pointsToUnits(question.points)), 0),
   );

@@ -41,6 +41,11 @@ type ReviewRow = {
 export async function listLateAnswers(examId: string): Promise<LateAnswerReview[] | null> {
   const [exam] = await queryRows<{ id: string }>(sql`SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid`);
   if (!exam) return null;
+  return readLateAnswers(examId, null);
+}
+
+/** The exam's late answers as reviewed, or only `lateAnswerId` (the decision's answer reads that one row). */
+async function readLateAnswers(examId: string, lateAnswerId: string | null): Promise<LateAnswerReview[]> {
   const rows = await queryRows<ReviewRow>(
     sql`SELECT l.id::text AS id, l.attempt_id::text AS attempt_id, en.name, en.email, l.question_id::text AS question_id,
                q.position, l.value, ans.value AS frozen_value, l.version, l.device_id, l.via, l.received_at,
@@ -53,7 +58,7 @@ export async function listLateAnswers(examId: string): Promise<LateAnswerReview[
         LEFT JOIN answers ans ON ans.attempt_id = l.attempt_id AND ans.question_id = l.question_id
         LEFT JOIN submissions s ON s.attempt_id = a.id
         LEFT JOIN late_answer_decisions d ON d.late_answer_id = l.id
-        WHERE a.exam_id = ${examId}::uuid
+        WHERE a.exam_id = ${examId}::uuid AND (${lateAnswerId}::uuid IS NULL OR l.id = ${lateAnswerId}::uuid)
         ORDER BY l.received_at, l.id`,
   );
   return rows.map((row) => ({
@@ -116,7 +121,7 @@ export async function decideLateAnswer(options: {
       tx,
     );
     if (inserted.length === 0) {
-      const current = (await listLateAnswers(examId))?.find((entry) => entry.id === lateAnswerId);
+      const [current] = await readLateAnswers(examId, lateAnswerId);
       throw new AppError("LATE_ANSWER_DECIDED", "This late answer was already decided; nothing was changed.", {
         details: { decision: current?.decision ?? null },
       });
@@ -140,7 +145,7 @@ export async function decideLateAnswer(options: {
       tx,
     );
   });
-  const review = (await listLateAnswers(examId))?.find((entry) => entry.id === lateAnswerId);
+  const [review] = await readLateAnswers(examId, lateAnswerId);
   if (!review) throw new AppError("NOT_FOUND", "No such late answer in this exam.");
   return review;
 }

@@ -8,8 +8,23 @@ import { enroll, join } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 
-import { recomputeResults, SYSTEM_ACTOR } from "./recompute-results";
-import { regradeExam } from "./regrade-exam";
+import { recomputeResults, SYSTEM_ACTOR, type ResultActor } from "./recompute-results";
+
+/** Every submitted paper of the exam scored again in one transaction, as a corrected key's jobs would be. */
+async function regradeExam(options: {
+  examId: string;
+  actor: ResultActor;
+  reason?: string;
+}): Promise<{ papers: number; changed: number }> {
+  const papers = await db.attempt.findMany({
+    where: { examId: options.examId, status: "submitted" },
+    select: { id: true },
+  });
+  const changed = await db.$transaction((tx) =>
+    recomputeResults(tx, { ...options, attemptIds: papers.map((paper) => paper.id), cause: "regraded" }),
+  );
+  return { papers: papers.length, changed };
+}
 
 /** sampleQuestions: single (1 pt, key a), multiple (2 pts, key a+c, partial), short text, essay (5), numeric (32). */
 function byType(attempt: StartedAttempt, type: string): string {
