@@ -33,13 +33,13 @@ export type FreezeOptions = {
  * (by another device, a proctor, or the deadline).
  *
  * The submission's version is 1, or for a reopened attempt the highest version in submission_history + 1
- * (ADR 017): read under the same row lock, so every source (candidate, proctor, auto) numbers alike.
+ * (ADR 017): read by the freeze statement itself, under the row lock, so every source numbers alike.
  */
 export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<SubmitResponse | null> {
   const freeze = fileStatement("freeze-attempt", { attemptId: options.attemptId });
-  const frozen = await tx.$queryRawUnsafe<{ deadline: Date }[]>(freeze.text, ...freeze.values);
-  const deadline = frozen[0]?.deadline;
-  if (!deadline) return null;
+  const frozen = await tx.$queryRawUnsafe<{ deadline: Date; version: number }[]>(freeze.text, ...freeze.values);
+  if (!frozen[0]) return null;
+  const { deadline, version } = frozen[0];
 
   const answers = await tx.answer.findMany({
     where: { attemptId: options.attemptId },
@@ -48,9 +48,6 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
   const digest = await answersDigest(
     answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })),
   );
-  const history = await tx.$queryRaw<{ next: number }[]>`
-    SELECT (coalesce(max(version), 0) + 1)::int AS next FROM submission_history WHERE attempt_id = ${options.attemptId}::uuid`;
-  const version = history[0]?.next ?? 1;
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;
