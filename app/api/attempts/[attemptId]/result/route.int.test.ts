@@ -59,6 +59,14 @@ describe("GET /api/attempts/{attemptId}/result: the release guard", () => {
     expect(audit.map((event) => event.action)).toEqual(["results.released", "results.withdrawn"]);
   });
 
+  it("parallel releases release once: one time, one audit entry", async () => {
+    const attempt = await submittedAndScored();
+    const responses = await Promise.all(Array.from({ length: 8 }, () => release(attempt.examId)));
+    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+    expect(new Set(responses.map((response) => response.body.releasedAt)).size).toBe(1);
+    expect(await db.auditEvent.count({ where: { examId: attempt.examId, action: "results.released" } })).toBe(1);
+  });
+
   it("an exam that never shows results stays closed after release; 'immediately' opens once graded", async () => {
     const never = await submittedAndScored({ resultsVisibility: "never" });
     await release(never.examId);
