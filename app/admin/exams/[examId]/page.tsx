@@ -6,6 +6,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 
 import { ExamProctorsSection } from "./proctors-section";
+import { ResultsNav } from "@/components/admin/results-nav";
 import { EmergencyExportUpload } from "@/components/emergency-export-upload";
 import { StatusBadge } from "@/components/exams-table";
 import { ClientMessages } from "@/components/i18n/client-messages";
@@ -125,6 +126,7 @@ export default async function AdminExamPage({ params }: Props) {
           {" · "}
           <Link href={`/admin/audit?examId=${exam.id}`}>{tAudit("examLink")}</Link>
         </p>
+        <ResultsNav examId={exam.id} />
         <ExamStatusSection examId={exam.id} />
         {exam.description ? <p className="prose">{exam.description}</p> : null}
 
