@@ -21,6 +21,7 @@ import {
 } from "@/lib/shared/schemas/grading";
 import { HeartbeatSchema } from "@/lib/shared/schemas/heartbeat";
 import { LateAnswerDecisionSchema, LateAnswerParamsSchema } from "@/lib/shared/schemas/results";
+import { ReceiptFileSchema } from "@/lib/shared/schemas/receipts";
 import { QTI_PACKAGE_REFUSALS, QtiImportQuerySchema } from "@/lib/shared/schemas/qti";
 import { AttemptParamsSchema, ExamCandidateParamsSchema, ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { BulkExtendSchema, ExtendSchema } from "@/lib/shared/schemas/proctor";
@@ -78,6 +79,7 @@ import {
   ReleaseStateSchema,
   LateAnswerListSchema,
   LateAnswerReviewSchema,
+  ReceiptVerdictSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -505,6 +507,21 @@ export const API_OPERATIONS: ApiOperation[] = [
     body: LateAnswerDecisionSchema,
     responses: { 201: { description: "The late answer with its decision", schema: LateAnswerReviewSchema } },
     errors: ["LATE_ANSWER_DECIDED"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/receipts/verify",
+    operationId: "verifyReceipt",
+    area: "admin",
+    summary: "Check a candidate's receipt file",
+    description:
+      "The body is the receipt file as the candidate downloads it. 200 whether it is valid or not: valid means the " +
+      "server's signature matches the attempt id, submission time and digest, and the submission it names exists " +
+      "(current, or earlier and reopened since). digestMatchesPaper says whether the frozen paper still has that " +
+      "digest. A body that is not a receipt file is 422.",
+    access: "admin",
+    body: ReceiptFileSchema,
+    responses: { 200: { description: "The verdict", schema: ReceiptVerdictSchema } },
   },
   {
     method: "GET",

@@ -14,6 +14,7 @@ import { POST as duplicateRoute } from "@/app/api/admin/exams/[examId]/duplicate
 import { GET as editsRoute } from "@/app/api/admin/exams/[examId]/edits/route";
 import { GET as proctorsRoute } from "@/app/api/admin/exams/[examId]/proctors/route";
 import { GET as qtiExportRoute, POST as qtiImportRoute } from "@/app/api/admin/exams/[examId]/qti/route";
+import { POST as verifyReceiptRoute } from "@/app/api/admin/receipts/verify/route";
 import { GET as staffRoute } from "@/app/api/admin/staff/route";
 import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { GET as exportKeyRoute } from "@/app/api/attempts/[attemptId]/export-key/route";
@@ -151,6 +152,17 @@ describe("responses match the OpenAPI document", () => {
     const keyless = await submit(attempt, body);
     expect(keyless.status).toBe(400);
     expectDocumented("POST", "/api/attempts/{attemptId}/submit", keyless);
+
+    const receipt = {
+      attemptId,
+      submittedAt: submitted.body.submittedAt,
+      digest: submitted.body.digest,
+      receipt: submitted.body.receipt,
+    };
+    for (const json of [receipt, { ...receipt, receipt: "x" }, { attemptId }]) {
+      const verdict = await call(verifyReceiptRoute, { method: "POST", bearer: adminToken(), json });
+      expectDocumented("POST", "/api/admin/receipts/verify", verdict);
+    }
 
     const forced = await call(forceSubmitRoute, { params: { attemptId }, bearer: adminToken() });
     expect(forced.body.alreadySubmitted).toBe(true);

@@ -30,6 +30,7 @@ import {
   type LateAnswerReview,
   type ReleaseState,
 } from "@/lib/shared/schemas/results";
+import { RECEIPT_INVALID_REASONS, type ReceiptVerdict } from "@/lib/shared/schemas/receipts";
 import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
 import {
   CandidateFactsSchema,
@@ -694,3 +695,35 @@ export const LateAnswerReviewSchema = z.object({
 }) satisfies z.ZodType<LateAnswerReview>;
 
 export const LateAnswerListSchema = z.object({ lateAnswers: z.array(LateAnswerReviewSchema) });
+
+export const ReceiptVerdictSchema = z.object({
+  valid: z.boolean(),
+  reason: z
+    .enum(RECEIPT_INVALID_REASONS)
+    .nullable()
+    .describe(
+      "null when valid; signature: the signature does not match the fields; unknown_attempt: no such attempt; " +
+        "unknown_submission: no submission of the attempt, current or earlier, has this time and digest",
+    ),
+  attemptId: UuidSchema,
+  examId: UuidSchema.nullable(),
+  examTitle: z.string().nullable(),
+  candidateName: z.string().nullable(),
+  candidateEmail: z.string().nullable(),
+  submissionId: UuidSchema.nullable(),
+  submittedAt: z.string().describe("as the receipt claims it"),
+  version: z.number().int().nullable(),
+  current: z.boolean().nullable().describe("the attempt's current submission (false: an earlier one, reopened since)"),
+  supersededAt: Instant.nullable(),
+  digestMatchesPaper: z
+    .boolean()
+    .nullable()
+    .describe("the digest computed again from the frozen paper (or its snapshot in history) equals the receipt's"),
+  claimed: z.object({
+    examTitle: z.string().nullable(),
+    candidateName: z.string().nullable(),
+    submissionId: z.string().nullable(),
+    source: z.string().nullable(),
+    digest: z.string(),
+  }),
+}) satisfies z.ZodType<ReceiptVerdict>;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+import { UuidSchema } from "./attempts";
+
+/**
+ * `POST /api/admin/receipts/verify`: the receipt file as the candidate downloads it (components/exam/receipt.tsx,
+ * `receiptFile`). Only the signed fields are required (attempt id, submission time, digest, signature); the rest
+ * is what the file claims and is echoed back, never trusted. Unknown fields are ignored.
+ */
+export const ReceiptFileSchema = z.object({
+  format: z.literal("holdfast-receipt").optional(),
+  v: z.literal(1).optional(),
+  attemptId: UuidSchema,
+  submittedAt: z.string().min(1).max(64),
+  digest: z.string().min(1).max(256),
+  receipt: z.string().min(1).max(256),
+  examTitle: z.string().max(1_000).nullish(),
+  candidateName: z.string().max(1_000).nullish(),
+  submissionId: z.string().max(64).nullish(),
+  source: z.string().max(32).nullish(),
+});
+export type ReceiptFile = z.infer<typeof ReceiptFileSchema>;
+
+/**
+ * Why a receipt is not valid: `signature` — the signature does not match the fields (a changed byte, or another
+ * server's receipt); `unknown_attempt` — signed by this server, but no such attempt exists; `unknown_submission` —
+ * the attempt exists, but none of its submissions, current or earlier, has this time and digest.
+ */
+export const RECEIPT_INVALID_REASONS = ["signature", "unknown_attempt", "unknown_submission"] as const;
+export type ReceiptInvalidReason = (typeof RECEIPT_INVALID_REASONS)[number];
+
+/** The verifier's answer: an answer, not an error, whether the receipt is valid or not. */
+export type ReceiptVerdict = {
+  valid: boolean;
+  /** Null when valid. */
+  reason: ReceiptInvalidReason | null;
+  attemptId: string;
+  /** The attempt's exam and candidate as the server records them; null when the attempt is unknown. */
+  examId: string | null;
+  examTitle: string | null;
+  candidateName: string | null;
+  candidateEmail: string | null;
+  /** The submission the receipt is for; null unless valid. */
+  submissionId: string | null;
+  submittedAt: string;
+  /** Its version (1, then 2 after a reopening…, ADR 017); null unless valid. */
+  version: number | null;
+  /** True: the attempt's current submission, which the results use; false: an earlier one, reopened since. */
+  current: boolean | null;
+  /** When a reopening superseded it; null for the current one. */
+  supersededAt: string | null;
+  /** The digest computed again from the frozen paper (or the history's snapshot of it) equals the receipt's. */
+  digestMatchesPaper: boolean | null;
+  /** What the file says, echoed as written. */
+  claimed: {
+    examTitle: string | null;
+    candidateName: string | null;
+    submissionId: string | null;
+    source: string | null;
+    digest: string;
+  };
+};
