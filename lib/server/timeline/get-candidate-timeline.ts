@@ -58,7 +58,7 @@ type LateVia = TimelineFacts["late_answer"]["via"];
  * Everything the server knows about one candidate's attempt, as lines a proctor reads, oldest first: enrolled,
  * each join (one per device session, with its browser), started, each device's first heartbeat, device
  * switches, offline spans and returns, saves per minute, extensions and their acknowledgement, the
- * submission and late answers, and after a reopening (ADR 017) each earlier submission and the reopening. The enrollment must belong to the exam and the exam be visible to the caller
+ * submission, late answers and the decisions taken on them, and after a reopening (ADR 017) each earlier submission and the reopening. The enrollment must belong to the exam and the exam be visible to the caller
  * (a proctor's assigned exams; an admin's or the admin token's every exam), else 404.
  */
 export async function getCandidateTimeline(options: {
@@ -91,9 +91,10 @@ export async function getCandidateTimeline(options: {
   if (!candidate) throw new AppError("NOT_FOUND", "No such candidate in this exam.");
 
   const attemptId = candidate.attempt_id;
-  const [joins, heartbeats, spans, answers, extensions, lateAnswers, earlier, reopenings] = await Promise.all([
-    // A join is audited with its session; a session without an audit event (made some other way) still counts.
-    queryRows<{ at: Date; user_agent: string | null }>(sql`
+  const [joins, heartbeats, spans, answers, extensions, lateAnswers, earlier, reopenings, decisions] =
+    await Promise.all([
+      // A join is audited with its session; a session without an audit event (made some other way) still counts.
+      queryRows<{ at: Date; user_agent: string | null }>(sql`
       SELECT ae.at, ae.data->>'userAgent' AS user_agent
       FROM audit_events ae
       WHERE ae.enrollment_id = ${enrollmentId}::uuid AND ae.action = 'candidate.joined'
@@ -103,38 +104,38 @@ export async function getCandidateTimeline(options: {
       WHERE se.enrollment_id = ${enrollmentId}::uuid AND se.kind = 'candidate'
         AND NOT EXISTS (SELECT 1 FROM audit_events ae
           WHERE ae.enrollment_id = se.enrollment_id AND ae.action = 'candidate.joined' AND ae.data->>'sessionId' = se.id::text)`),
-    attemptId
-      ? queryRows<{ device_id: string; first_seen_at: Date; received_at: Date }>(sql`
+      attemptId
+        ? queryRows<{ device_id: string; first_seen_at: Date; received_at: Date }>(sql`
           SELECT device_id, first_seen_at, received_at FROM device_heartbeats WHERE attempt_id = ${attemptId}::uuid`)
-      : [],
-    attemptId
-      ? queryRows<{ device_id: string; started_at: Date; ended_at: Date | null; cause: string }>(sql`
+        : [],
+      attemptId
+        ? queryRows<{ device_id: string; started_at: Date; ended_at: Date | null; cause: string }>(sql`
           SELECT device_id, started_at, ended_at, cause FROM device_offline_spans WHERE attempt_id = ${attemptId}::uuid`)
-      : [],
-    attemptId
-      ? queryRows<{ device_id: string; saved_at: Date }>(sql`
+        : [],
+      attemptId
+        ? queryRows<{ device_id: string; saved_at: Date }>(sql`
           SELECT device_id, saved_at FROM answers WHERE attempt_id = ${attemptId}::uuid`)
-      : [],
-    queryRows<{
-      seconds: number;
-      reason: string;
-      actor_label: string;
-      attempt_id: string | null;
-      created_at: Date;
-      acknowledged_at: Date | null;
-      acknowledged_device_id: string | null;
-    }>(sql`
+        : [],
+      queryRows<{
+        seconds: number;
+        reason: string;
+        actor_label: string;
+        attempt_id: string | null;
+        created_at: Date;
+        acknowledged_at: Date | null;
+        acknowledged_device_id: string | null;
+      }>(sql`
       SELECT seconds, reason, actor_label, attempt_id::text AS attempt_id, created_at, acknowledged_at, acknowledged_device_id
       FROM time_extensions WHERE enrollment_id = ${enrollmentId}::uuid AND exam_id = ${examId}::uuid`),
-    attemptId
-      ? queryRows<{ received_at: Date; via: LateVia; device_id: string; position: number | null }>(sql`
+      attemptId
+        ? queryRows<{ received_at: Date; via: LateVia; device_id: string; position: number | null }>(sql`
           SELECT l.received_at, l.via, l.device_id, q.position
           FROM late_answers l LEFT JOIN questions q ON q.id = l.question_id
           WHERE l.attempt_id = ${attemptId}::uuid`)
-      : [],
-    // A superseded submission, with who forced it if a proctor did (its audit event names the submission).
-    attemptId
-      ? queryRows<SubmissionRow>(sql`
+        : [],
+      // A superseded submission, with who forced it if a proctor did (its audit event names the submission).
+      attemptId
+        ? queryRows<SubmissionRow>(sql`
           SELECT h.submitted_at, h.source::text AS source, h.digest, h.client_digest,
                  forced.data->>'by' AS forced_by, forced.data->>'reason' AS forced_reason
           FROM submission_history h
@@ -145,12 +146,26 @@ export async function getCandidateTimeline(options: {
               LIMIT 1
             ) forced ON true
           WHERE h.attempt_id = ${attemptId}::uuid`)
-      : [],
-    attemptId
-      ? queryRows<{ at: Date; actor_label: string; reason: string; seconds: number; version: number }>(sql`
+        : [],
+      attemptId
+        ? queryRows<{ at: Date; actor_label: string; reason: string; seconds: number; version: number }>(sql`
           SELECT at, actor_label, reason, seconds, version FROM attempt_reopenings WHERE attempt_id = ${attemptId}::uuid`)
-      : [],
-  ]);
+        : [],
+      attemptId
+        ? queryRows<{
+            decided_at: Date;
+            decision: "accepted" | "rejected";
+            actor_label: string;
+            reason: string;
+            position: number | null;
+          }>(sql`
+          SELECT d.decided_at, d.decision, d.actor_label, d.reason, q.position
+          FROM late_answer_decisions d
+            JOIN late_answers l ON l.id = d.late_answer_id
+            LEFT JOIN questions q ON q.id = l.question_id
+          WHERE d.attempt_id = ${attemptId}::uuid`)
+        : [],
+    ]);
 
   const devices = new Set<string>([...heartbeats.map((row) => row.device_id), ...answers.map((row) => row.device_id)]);
   const entries: TimelineEvent[] = [{ at: candidate.enrolled_at.getTime(), kind: "enrolled", facts: {} }];
@@ -264,6 +279,19 @@ export async function getCandidateTimeline(options: {
       kind: "late_answer",
       facts: { position: late.position, device: deviceShortId(late.device_id), via: late.via },
       deviceId: late.device_id,
+    });
+  }
+
+  for (const decided of decisions) {
+    entries.push({
+      at: decided.decided_at.getTime(),
+      kind: "late_answer_decided",
+      facts: {
+        position: decided.position,
+        decision: decided.decision,
+        by: actorName(decided.actor_label),
+        reason: decided.reason,
+      },
     });
   }
 

@@ -171,6 +171,14 @@ describe("the timeline in words", () => {
     expect(en.timelineLine(entry("late_answer", { position: 4, device: "phone", via: "export" }))).toBe(
       "Late answer to question 4 from device phone (via emergency file); kept aside, not applied.",
     );
+    expect(
+      en.timelineLine(entry("late_answer_decided", { position: 4, decision: "accepted", by: "Ada", reason: "" })),
+    ).toBe("Ada accepted the late answer to question 4 into the result.");
+    expect(
+      en.timelineLine(
+        entry("late_answer_decided", { position: 2, decision: "rejected", by: "Ada", reason: "sent after the bell" }),
+      ),
+    ).toBe("Ada rejected the late answer to question 2. Reason: sent after the bell");
   });
 
   it("says it in Chinese", () => {
@@ -182,5 +190,15 @@ describe("the timeline in words", () => {
         entry("submitted", { source: "auto", forcedBy: null, forcedReason: null, isDigestMismatch: true }),
       ),
     ).toBe("截止时间到，已自动提交。设备上的副本与服务器锁定的答卷不一致（摘要不符）。");
+    expect(
+      zh.timelineLine(
+        entry("late_answer_decided", { position: 3, decision: "accepted", by: "王老师", reason: "停电，已核实" }),
+      ),
+    ).toBe("王老师 接受了第 3 题的逾期作答，计入成绩。理由：停电，已核实");
+    expect(
+      zh.timelineLine(
+        entry("late_answer_decided", { position: null, decision: "rejected", by: "王老师", reason: "铃响后才发出" }),
+      ),
+    ).toBe("王老师 驳回了一道题的逾期作答。理由：铃响后才发出");
   });
 });

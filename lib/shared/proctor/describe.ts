@@ -261,6 +261,11 @@ export function proctorWords(t: Translate, locale: string, timeZone: string) {
             ? t("timeline.lateAnswer", values)
             : t("timeline.lateAnswerTo", { ...values, position: entry.facts.position });
         }
+        case "late_answer_decided": {
+          const { position, decision, by, reason } = entry.facts;
+          const line = t("timeline.lateAnswerDecided", { decision, by, position: position ?? 0 });
+          return reason === "" ? line : t("timeline.withReason", { line, reason });
+        }
         case "reopened":
           return t("timeline.reopened", {
             by: entry.facts.by,

@@ -224,6 +224,7 @@ export const TIMELINE_KINDS = [
   "extension_acknowledged",
   "submitted",
   "late_answer",
+  "late_answer_decided",
   "reopened",
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
@@ -255,6 +256,8 @@ export type TimelineFacts = {
     isDigestMismatch: boolean;
   };
   late_answer: { position: number | null; device: string; via: "autosave" | "submit" | "export" };
+  /** An admin accepted a late answer into the result, or rejected it (`reason` required then, optional else). */
+  late_answer_decided: { position: number | null; decision: "accepted" | "rejected"; by: string; reason: string };
   /** An admin reopened the attempt (ADR 017): submission `version` stays on record, `seconds` of new time. */
   reopened: { by: string; reason: string; seconds: number; version: number };
 };

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
+import { POST as decideRoute } from "@/app/api/admin/exams/[examId]/late-answers/[lateAnswerId]/decision/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
@@ -234,6 +235,52 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
       seconds: 900,
       version: 1,
     });
+  });
+
+  it("shows each late-answer decision, who took it and why, after the late answer itself", async () => {
+    const attempt = await startedAttempt();
+    const [single, numeric] = [
+      attempt.questions.find((q) => q.type === "single_choice")!,
+      attempt.questions.find((q) => q.type === "numeric")!,
+    ];
+    expect((await submit(attempt, { deviceId: "laptop" }, randomUUID())).status).toBe(200);
+    const late = await autosave(attempt, {
+      deviceId: "phone",
+      answers: [
+        { questionId: single.id, value: "a", version: 1 },
+        { questionId: numeric.id, value: 32, version: 1 },
+      ],
+    });
+    expect(late.status).toBe(409);
+    const rows = await db.lateAnswer.findMany({ where: { attemptId: attempt.attemptId } });
+    const idOf = (questionId: string) => rows.find((row) => row.questionId === questionId)!.id;
+    const decide = (lateAnswerId: string, json: unknown) =>
+      call(decideRoute, { params: { examId: attempt.examId, lateAnswerId }, bearer: adminToken(), json });
+    expect((await decide(idOf(single.id), { decision: "accepted" })).status).toBe(201);
+    await pause();
+    expect((await decide(idOf(numeric.id), { decision: "rejected", reason: "sent after the bell" })).status).toBe(201);
+
+    const proctor = await createStaff("proctor");
+    await db.examProctor.create({ data: { examId: attempt.examId, staffUserId: proctor.id } });
+    const response = await timeline(attempt.examId, attempt.enrollmentId, {
+      cookie: await signIn(proctor.email, proctor.password),
+    });
+    expect(response.status).toBe(200);
+    const kinds = response.body.entries.map((entry) => entry.kind);
+    expect(kinds.lastIndexOf("late_answer")).toBeLessThan(kinds.indexOf("late_answer_decided"));
+    const decided = response.body.entries.filter((entry) => entry.kind === "late_answer_decided");
+    expect(decided.map((entry) => entry.text)).toEqual([
+      `API token accepted the late answer to question ${single.position} into the result.`,
+      `API token rejected the late answer to question ${numeric.position}. Reason: sent after the bell`,
+    ]);
+    expect(decided[1]!.facts).toEqual({
+      position: numeric.position,
+      decision: "rejected",
+      by: "API token",
+      reason: "sent after the bell",
+    });
+    const zh = proctorWords(translatorFor("zh-CN", "proctor"), "zh-CN", "UTC");
+    expect(zh.timelineLine(decided[0]!)).toBe(`API token 接受了第 ${single.position} 题的逾期作答，计入成绩。`);
   });
 
   it("is a bare enrolled line for a candidate who never joined", async () => {
