@@ -24,7 +24,7 @@ export function SiteHeader({ width = "wide", children }: { width?: PageWidth; ch
   );
 }
 
-type StaffSection = "admin" | "proctor" | "staff" | "audit" | "account" | "api";
+type StaffSection = "admin" | "proctor" | "staff" | "audit" | "receipts" | "account" | "api";
 
 /** Staff pages: where they can go, who is signed in, and the way out. */
 export function StaffHeader({
@@ -54,6 +54,11 @@ export function StaffHeader({
         {staff.role === "admin" ? (
           <Link href="/admin/audit" aria-current={current === "audit" ? "page" : undefined}>
             {t("navAudit")}
+          </Link>
+        ) : null}
+        {staff.role === "admin" ? (
+          <Link href="/admin/receipts" aria-current={current === "receipts" ? "page" : undefined}>
+            {t("navReceipts")}
           </Link>
         ) : null}
         <Link href="/admin/api" aria-current={current === "api" ? "page" : undefined}>

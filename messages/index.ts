@@ -11,6 +11,8 @@ import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
+import enLateAnswers from "./en/lateAnswers.json";
+import enReceipts from "./en/receipts.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhAccount from "./zh-CN/account.json";
 import zhAudit from "./zh-CN/audit.json";
@@ -22,6 +24,8 @@ import zhErrors from "./zh-CN/errors.json";
 import zhExam from "./zh-CN/exam.json";
 import zhProctor from "./zh-CN/proctor.json";
 import zhStaff from "./zh-CN/staff.json";
+import zhLateAnswers from "./zh-CN/lateAnswers.json";
+import zhReceipts from "./zh-CN/receipts.json";
 
 /**
  * Every interface message, by locale and namespace. A namespace is the set of messages one part of the
@@ -37,6 +41,8 @@ import zhStaff from "./zh-CN/staff.json";
  * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
  * - authoring: the exam editor, its preview, and the status and actions of an exam
  * - audit: the admin's audit log page (/admin/audit): filters, and one sentence per kind of event
+ * - lateAnswers: an exam's late-answers page (/admin/exams/[examId]/late-answers) and its decision dialog
+ * - receipts: the receipt verifier (/admin/receipts)
  */
 export const MESSAGES = {
   en: {
@@ -51,6 +57,8 @@ export const MESSAGES = {
     account: enAccount,
     authoring: enAuthoring,
     audit: enAudit,
+    lateAnswers: enLateAnswers,
+    receipts: enReceipts,
   },
   "zh-CN": {
     common: zhCommon,
@@ -64,6 +72,8 @@ export const MESSAGES = {
     account: zhAccount,
     authoring: zhAuthoring,
     audit: zhAudit,
+    lateAnswers: zhLateAnswers,
+    receipts: zhReceipts,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 
