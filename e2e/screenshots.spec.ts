@@ -716,3 +716,122 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Late answers and the receipt verifier (issue 15), both languages ----------------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Late answers and receipts screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("late answers with a decision and the reject dialog; the receipt verifier, valid and not", async ({
+        page,
+        server,
+        sql,
+        adminApi,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const exam = await createExam({
+          title:
+            locale === "zh-CN"
+              ? `网络基础 — 期末考试（${viewport.name}）`
+              : `Networking 101 — final (${viewport.name})`,
+        });
+        const [single, multiple, short] = exam.questionIds as [string, string, string];
+        const wang = await enrollCandidate(exam.id, { name: "王伟" });
+        const grace = await enrollCandidate(exam.id, { name: "Grace Hopper" });
+        const attempts: string[] = [];
+        for (const candidate of [wang, grace]) {
+          const api = await startThroughApi(server.baseURL, exam.id, candidate);
+          const save = (deviceId: string, version: number, values: [string, unknown][]) =>
+            api.request.post(`/api/attempts/${api.attemptId}/answers`, {
+              data: { deviceId, answers: values.map(([questionId, value]) => ({ questionId, value, version })) },
+            });
+          expect(
+            (
+              await save("laptop-5d2c8e9a41f0", 1, [
+                [single, "a"],
+                [short, "RARP"],
+              ])
+            ).status(),
+          ).toBe(200);
+          expect((await adminApi.post(`/api/proctor/attempts/${api.attemptId}/force-submit`)).status()).toBe(200);
+          const late = await save("phone-8b17e2c4d9aa", 2, [
+            [single, "b"],
+            [multiple, ["a", "b"]],
+            [short, "ARP (Address Resolution Protocol), which maps IPv4 addresses to MAC addresses"],
+          ]);
+          expect(late.status(), await late.text()).toBe(409);
+          await api.request.dispose();
+          attempts.push(api.attemptId);
+        }
+        const list = await adminApi.get(`/api/admin/exams/${exam.id}/late-answers`);
+        const rows = ((await list.json()) as { lateAnswers: { id: string; attemptId: string; position: number }[] })
+          .lateAnswers;
+        const graceFirst = rows.find((row) => row.attemptId === attempts[1] && row.position === 1)!;
+        const graceSecond = rows.find((row) => row.attemptId === attempts[1] && row.position === 2)!;
+        for (const [row, data] of [
+          [graceFirst, { decision: "accepted", reason: "" }],
+          [graceSecond, { decision: "rejected", reason: "Sent after the papers were collected." }],
+        ] as const) {
+          const response = await adminApi.post(`/api/admin/exams/${exam.id}/late-answers/${row.id}/decision`, { data });
+          expect(response.status(), await response.text()).toBe(201);
+        }
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+        const name = `${locale}-late-answers`;
+
+        await page.goto(`/admin/exams/${exam.id}/late-answers`);
+        await expect(page.getByRole("region", { name: "Grace Hopper" })).toBeVisible();
+        await capture(page, viewport.name, `${name}-page`);
+
+        const open = page.getByRole("article").filter({ has: page.locator("button") });
+        await open.first().locator("button").nth(1).click();
+        const dialog = page.getByRole("dialog");
+        await expect(dialog).toBeVisible();
+        await dialog.locator("button[type=submit]").click();
+        await expect(dialog.locator("textarea")).toHaveAttribute("aria-invalid", "true");
+        await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-reject-dialog.png`) });
+        await dialog.locator("button[type=button]").click();
+        await expect(dialog).toHaveCount(0);
+        await open.first().locator("button").nth(0).click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-accept-dialog.png`) });
+
+        const { rows: submissions } = await sql.query<{ submitted_at: Date; digest: string; receipt: string }>(
+          "SELECT submitted_at, digest, receipt FROM submissions WHERE attempt_id = $1",
+          [attempts[0]],
+        );
+        const receipt = {
+          format: "holdfast-receipt",
+          v: 1,
+          examTitle: exam.title,
+          candidateName: "王伟",
+          attemptId: attempts[0],
+          submittedAt: submissions[0]!.submitted_at.toISOString(),
+          source: "proctor",
+          digest: submissions[0]!.digest,
+          receipt: submissions[0]!.receipt,
+        };
+        await page.goto("/admin/receipts");
+        await capture(page, viewport.name, `${locale}-receipts-empty`);
+        await page.locator("#receipt-text").fill(JSON.stringify(receipt, null, 2));
+        await page.locator("main button[type=submit]").click();
+        await expect(page.locator("#receipt-verdict-heading")).toBeFocused();
+        await capture(page, viewport.name, `${locale}-receipts-valid`);
+        const signature = receipt.receipt;
+        const tampered = {
+          ...receipt,
+          receipt: `${signature.slice(0, 5)}${signature[5] === "A" ? "B" : "A"}${signature.slice(6)}`,
+        };
+        await page.locator("#receipt-text").fill(JSON.stringify(tampered, null, 2));
+        await page.locator("main button[type=submit]").click();
+        await expect(page.locator("#receipt-verdict-heading")).toBeFocused();
+        await capture(page, viewport.name, `${locale}-receipts-invalid`);
+      });
+    });
+  }
+}

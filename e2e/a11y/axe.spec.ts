@@ -535,3 +535,83 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Late answers and the receipt verifier (issue 15) ------------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, late answers and receipts, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("late answers with a decision and the reject dialog's error; the receipt verifier, valid and not", async ({
+      page,
+      server,
+      sql,
+      adminApi,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const exam = await createExam();
+      const [single, multiple] = exam.questionIds as [string, string];
+      const candidate = await enrollCandidate(exam.id);
+      const api = await startThroughApi(server.baseURL, exam.id, candidate);
+      const save = (deviceId: string, version: number, values: [string, unknown][]) =>
+        api.request.post(`/api/attempts/${api.attemptId}/answers`, {
+          data: { deviceId, answers: values.map(([questionId, value]) => ({ questionId, value, version })) },
+        });
+      expect((await save("laptop", 1, [[single, "a"]])).status()).toBe(200);
+      expect((await adminApi.post(`/api/proctor/attempts/${api.attemptId}/force-submit`)).status()).toBe(200);
+      const late = await save("phone", 2, [
+        [single, "b"],
+        [multiple, ["a", "b"]],
+      ]);
+      expect(late.status(), await late.text()).toBe(409);
+      await api.request.dispose();
+      const list = await adminApi.get(`/api/admin/exams/${exam.id}/late-answers`);
+      const rows = ((await list.json()) as { lateAnswers: { id: string; position: number }[] }).lateAnswers;
+      const decided = await adminApi.post(
+        `/api/admin/exams/${exam.id}/late-answers/${rows.find((row) => row.position === 1)!.id}/decision`,
+        { data: { decision: "accepted", reason: "the phone lost its connection before the deadline" } },
+      );
+      expect(decided.status(), await decided.text()).toBe(201);
+      await signIn(page.context(), admin);
+
+      await page.goto(`/admin/exams/${exam.id}/late-answers`);
+      const undecided = page.getByRole("article").filter({ has: page.locator("button") });
+      await expect(undecided).toHaveCount(1);
+      await expectAccessible(page, "late answers page, one decided and one open", locale);
+      await undecided.locator("button").nth(1).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog).toBeVisible();
+      await dialog.locator("button[type=submit]").click();
+      await expect(dialog.locator("textarea")).toHaveAttribute("aria-invalid", "true");
+      await expectAccessible(page, "reject dialog with the reason's inline error", locale);
+
+      const { rows: submissions } = await sql.query<{ submitted_at: Date; digest: string; receipt: string }>(
+        "SELECT submitted_at, digest, receipt FROM submissions WHERE attempt_id = $1",
+        [api.attemptId],
+      );
+      const receipt = {
+        format: "holdfast-receipt",
+        v: 1,
+        attemptId: api.attemptId,
+        submittedAt: submissions[0]!.submitted_at.toISOString(),
+        digest: submissions[0]!.digest,
+        receipt: submissions[0]!.receipt,
+      };
+      await page.goto("/admin/receipts");
+      await expectAccessible(page, "receipt verifier, empty", locale);
+      await page.locator("#receipt-text").fill(JSON.stringify(receipt));
+      await page.locator("main button[type=submit]").click();
+      await expect(page.locator("#receipt-verdict-heading")).toBeFocused();
+      await expectAccessible(page, "receipt verifier, a valid receipt", locale);
+      const changed = `${receipt.digest.startsWith("0") ? "1" : "0"}${receipt.digest.slice(1)}`;
+      await page.locator("#receipt-text").fill(JSON.stringify({ ...receipt, digest: changed }));
+      await page.locator("main button[type=submit]").click();
+      await expect(page.locator("#receipt-verdict-heading")).toBeFocused();
+      await expectAccessible(page, "receipt verifier, a receipt that is not valid", locale);
+    });
+  });
+}
