@@ -130,6 +130,18 @@ describe("POST /api/admin/receipts/verify", () => {
     const response = await verify(file);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ valid: false, reason: "unknown_attempt", examId: null, current: null });
+
+    // Signed for a real attempt, but for a time and digest none of its submissions has.
+    const { attempt } = await submittedPaper();
+    const forged = { attemptId: attempt.attemptId, submittedAt, digest };
+    const unknown = await verify(receiptFileOf({ ...forged, receipt: signReceipt(forged) }));
+    expect(unknown.body).toMatchObject({
+      valid: false,
+      reason: "unknown_submission",
+      examId: attempt.examId,
+      submissionId: null,
+      digestMatchesPaper: null,
+    });
   });
 
   it("a body that is not a receipt file is 422; a proctor is refused", async () => {
@@ -137,6 +149,13 @@ describe("POST /api/admin/receipts/verify", () => {
     expect((await verify({ hello: "world" })).status).toBe(422);
     expect((await verify({ ...file, attemptId: "not-a-uuid" })).status).toBe(422);
     expect((await verify({ ...file, receipt: null })).status).toBe(422);
+    const notJson = await call(POST, {
+      method: "POST",
+      bearer: adminToken(),
+      raw: "{ not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect(notJson.status).toBe(400);
     const proctor = await createStaff("proctor");
     const refused = await verify(file, undefined, await signIn(proctor.email, proctor.password));
     expect(refused.status).toBe(403);
