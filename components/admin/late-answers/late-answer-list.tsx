@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
-import { useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 
 import { deviceShortId } from "@/lib/shared/proctor/device-id";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
@@ -53,6 +53,14 @@ export function LateAnswerList({
   );
   const [notices, setNotices] = useState<Record<string, string>>({});
   const headings = useRef(new Map<string, HTMLHeadingElement>());
+  const focusAfterClose = useRef<string | null>(null);
+  // The buttons that opened a dialog are gone once it decided: the answer's heading takes the focus instead, once
+  // the dialog has closed (a modal dialog keeps focus inside it, and gives it back to its opener as it closes).
+  useEffect(() => {
+    if (open !== null || focusAfterClose.current === null) return;
+    headings.current.get(focusAfterClose.current)?.focus();
+    focusAfterClose.current = null;
+  }, [open]);
   const questionOf = new Map(questions.map((question) => [question.id, question]));
 
   const listFormat = new Intl.ListFormat(locale, { type: "conjunction" });
@@ -81,9 +89,8 @@ export function LateAnswerList({
       else delete next[decided.late.id];
       return next;
     });
+    focusAfterClose.current = decided.late.id;
     startTransition(() => router.refresh());
-    // The buttons that opened the dialog are gone once decided: the answer's heading takes the focus instead.
-    headings.current.get(decided.late.id)?.focus();
   }
 
   if (candidates.length === 0) return <p className={styles.empty}>{t("empty")}</p>;
