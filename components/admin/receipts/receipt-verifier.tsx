@@ -33,7 +33,8 @@ export function ReceiptVerifier() {
     if (source.trim() === "") return setError(t("emptyInput"));
     let json: unknown;
     try {
-      json = JSON.parse(source);
+      // A file an editor saved again may start with a byte order mark, which JSON.parse refuses.
+      json = JSON.parse(source.replace(/^\uFEFF/, ""));
     } catch {
       return setError(t("notJson"));
     }
