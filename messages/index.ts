@@ -9,6 +9,7 @@ import enCommon from "./en/common.json";
 import enEnrollment from "./en/enrollment.json";
 import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
+import enGrading from "./en/grading.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import zhApidocs from "./zh-CN/apidocs.json";
@@ -20,6 +21,7 @@ import zhCommon from "./zh-CN/common.json";
 import zhEnrollment from "./zh-CN/enrollment.json";
 import zhErrors from "./zh-CN/errors.json";
 import zhExam from "./zh-CN/exam.json";
+import zhGrading from "./zh-CN/grading.json";
 import zhProctor from "./zh-CN/proctor.json";
 import zhStaff from "./zh-CN/staff.json";
 
@@ -37,6 +39,7 @@ import zhStaff from "./zh-CN/staff.json";
  * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
  * - authoring: the exam editor, its preview, and the status and actions of an exam
  * - audit: the admin's audit log page (/admin/audit): filters, and one sentence per kind of event
+ * - grading: the grading overview, a question's grading queue and the disagreements to settle
  */
 export const MESSAGES = {
   en: {
@@ -51,6 +54,7 @@ export const MESSAGES = {
     account: enAccount,
     authoring: enAuthoring,
     audit: enAudit,
+    grading: enGrading,
   },
   "zh-CN": {
     common: zhCommon,
@@ -64,6 +68,7 @@ export const MESSAGES = {
     account: zhAccount,
     authoring: zhAuthoring,
     audit: zhAudit,
+    grading: zhGrading,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

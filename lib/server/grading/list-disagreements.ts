@@ -5,6 +5,7 @@ import { unitsToPoints } from "@/lib/shared/scoring/score-units";
 
 import { queryRows, sql } from "../db/sql";
 import { candidateCode } from "./candidate-code";
+import { shortPrompt } from "./read-grading-overview";
 
 type MarkColumns = { units: string; comment: string; actor_label: string; revision: number; updated_at: Date };
 
@@ -42,7 +43,7 @@ export async function listDisagreements(options: { examId: string }): Promise<Gr
   );
   if (!exam) return null;
   // Without double marking either mark decides (paper-result.ts): nothing waits to be settled.
-  if (!exam.second_marking) return { examId, released: exam.released, items: [] };
+  if (!exam.second_marking) return { examId, secondMarking: false, released: exam.released, items: [] };
   const rows = await queryRows<DisagreementRow>(
     sql`SELECT q.id::text AS question_id, q.position, q.prompt, q.points, a.id::text AS attempt_id,
                a.enrollment_id::text AS enrollment_id, en.name,
@@ -64,7 +65,7 @@ export async function listDisagreements(options: { examId: string }): Promise<Gr
   const items = rows.map((row) => ({
     questionId: row.question_id,
     position: row.position,
-    prompt: row.prompt,
+    prompt: shortPrompt(row.prompt),
     points: row.points,
     attemptId: row.attempt_id,
     candidateCode: candidateCode(row.enrollment_id),
@@ -76,5 +77,5 @@ export async function listDisagreements(options: { examId: string }): Promise<Gr
   items.sort((a, b) =>
     a.position !== b.position ? a.position - b.position : a.candidateCode < b.candidateCode ? -1 : 1,
   );
-  return { examId, released: exam.released, items };
+  return { examId, secondMarking: true, released: exam.released, items };
 }

@@ -28,7 +28,8 @@ function mayNeedPerson(question: ScorableQuestion): boolean {
   return question.type === "essay" || question.type === "short_text" || question.answerKey === null;
 }
 
-function shortPrompt(prompt: string): string {
+/** A prompt's first words, white space folded, for a list. */
+export function shortPrompt(prompt: string): string {
   const folded = prompt.replace(/\s+/g, " ").trim();
   const characters = [...folded];
   return characters.length <= PROMPT_LENGTH ? folded : `${characters.slice(0, PROMPT_LENGTH - 1).join("")}…`;

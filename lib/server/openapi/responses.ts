@@ -673,12 +673,13 @@ export const GradingOverviewSchema = z.object({
 
 export const GradingDisagreementsSchema = z.object({
   examId: UuidSchema,
+  secondMarking: z.boolean().describe("without double marking nothing ever needs settling"),
   released: z.boolean(),
   items: z.array(
     z.object({
       questionId: UuidSchema,
       position: z.number().int(),
-      prompt: z.string(),
+      prompt: z.string().describe("the prompt's first words"),
       points: z.number(),
       attemptId: UuidSchema,
       candidateCode: z.string().describe("blind: stands for the candidate until results are released"),

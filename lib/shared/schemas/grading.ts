@@ -86,6 +86,7 @@ export type GradingOverview = {
 export type GradingDisagreement = {
   questionId: string;
   position: number;
+  /** The prompt's first words, for a list. */
   prompt: string;
   points: number;
   attemptId: string;
@@ -96,4 +97,9 @@ export type GradingDisagreement = {
   second: GradeView;
 };
 
-export type GradingDisagreements = { examId: string; released: boolean; items: GradingDisagreement[] };
+export type GradingDisagreements = {
+  examId: string;
+  secondMarking: boolean;
+  released: boolean;
+  items: GradingDisagreement[];
+};

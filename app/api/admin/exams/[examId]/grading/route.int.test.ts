@@ -105,7 +105,7 @@ describe("GET /api/admin/exams/{examId}/grading", () => {
     const after = await overview(exam.examId);
     expect(after.body.questions[2]).toMatchObject({ needsPerson: 2, waiting: { first: 1, second: null } });
     expect(after.body.questions[1].waiting.first).toBe(1);
-    expect((await disagreements(exam.examId)).body.items).toEqual([]);
+    expect((await disagreements(exam.examId)).body).toMatchObject({ secondMarking: false, items: [] });
   });
 
   it("double marking: waits per marker, and a disagreement is listed with both marks until a final mark settles it", async () => {
@@ -122,10 +122,12 @@ describe("GET /api/admin/exams/{examId}/grading", () => {
 
     const listed = await disagreements(exam.examId);
     expect(listed.status).toBe(200);
+    expect(listed.body).toMatchObject({ examId: exam.examId, secondMarking: true, released: false });
     expect(listed.body.items).toHaveLength(1);
     expect(listed.body.items[0]).toMatchObject({
       questionId: exam.essayId,
       position: 3,
+      prompt: expect.stringMatching(/^Explain congestion control\. .*…$/),
       points: 5,
       attemptId: one.attemptId,
       candidateName: null,
