@@ -66,6 +66,7 @@ export default async function GradingOverviewPage({ params }: Props) {
               marker: t("first"),
               done: number(total - question.waiting.first),
               total: number(total),
+              waiting: question.waiting.first,
             }),
           },
           {
@@ -75,6 +76,7 @@ export default async function GradingOverviewPage({ params }: Props) {
               marker: t("second"),
               done: number(total - (question.waiting.second ?? 0)),
               total: number(total),
+              waiting: question.waiting.second ?? 0,
             }),
           },
         ]
@@ -82,7 +84,11 @@ export default async function GradingOverviewPage({ params }: Props) {
           {
             key: "first",
             done: total - question.waiting.first,
-            text: t("marked", { done: number(total - question.waiting.first), total: number(total) }),
+            text: t("marked", {
+              done: number(total - question.waiting.first),
+              total: number(total),
+              waiting: question.waiting.first,
+            }),
           },
         ];
     return (
