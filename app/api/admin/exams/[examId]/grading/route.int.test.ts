@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
+import { GradingDisagreementsSchema, GradingOverviewSchema } from "@/lib/server/openapi/responses";
 import { autosave, submit } from "@/test-support/server/attempts";
 import { adminToken, createExam, enroll, join } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
@@ -100,6 +101,7 @@ describe("GET /api/admin/exams/{examId}/grading", () => {
     expect(essay).toMatchObject({ id: exam.essayId, points: 5, needsPerson: 2, waiting: { first: 2, second: null } });
     expect(essay.prompt.length).toBeLessThanOrEqual(120);
     expect(essay.prompt.endsWith("…")).toBe(true);
+    expect(GradingOverviewSchema.safeParse(before.body).error).toBeUndefined(); // as the OpenAPI document says
 
     expect((await mark(exam.examId, exam.essayId, exam.papers[0]!.attemptId, "first", 4)).status).toBe(200);
     const after = await overview(exam.examId);
@@ -136,6 +138,8 @@ describe("GET /api/admin/exams/{examId}/grading", () => {
     });
     expect(listed.body.items[0].candidateCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect(JSON.stringify(listed.body)).not.toContain("Candidate ");
+    expect(GradingDisagreementsSchema.safeParse(listed.body).error).toBeUndefined();
+    expect(GradingOverviewSchema.safeParse((await overview(exam.examId)).body).error).toBeUndefined();
 
     expect((await mark(exam.examId, exam.essayId, one.attemptId, "final", 3)).status).toBe(200);
     essay = (await overview(exam.examId)).body.questions[2];
