@@ -80,15 +80,20 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       const points = page.getByLabel(words.points);
       await expect(points).toBeVisible();
       for (const name of names) await expect(page.locator("body")).not.toContainText(name);
-      // The answers are text: the hostile one shows its markup and runs nothing.
-      await page
-        .getByRole("button", { name: new RegExp(words.waiting) })
-        .last()
-        .focus();
-      await page.keyboard.press("k"); // previous, from the list
-      await page.keyboard.press("j"); // and back
+      // J / K and Alt+Arrow step through the papers (from the paper list here: not a text field).
+      const answerHeading = page.locator("#grading-answer");
+      const opened = await answerHeading.textContent();
       const papers = page.getByRole("navigation", { name: /Papers|答卷/ }).getByRole("button");
       await expect(papers).toHaveCount(2);
+      await papers.first().focus();
+      await page.keyboard.press("k");
+      await expect(answerHeading).not.toHaveText(opened!);
+      await page.keyboard.press("j");
+      await expect(answerHeading).toHaveText(opened!);
+      await page.keyboard.press("Alt+ArrowDown");
+      await expect(answerHeading).not.toHaveText(opened!);
+      await page.keyboard.press("Alt+ArrowUp");
+      await expect(answerHeading).toHaveText(opened!);
 
       // Paper 1: a number key (focus not in a text field) sets the points, Enter saves and moves on.
       await page.locator("h1").click();
@@ -99,20 +104,19 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(page.getByRole("status").filter({ hasText: words.saved })).toBeAttached();
       await expect(papers.filter({ hasText: words.marked })).toHaveCount(1);
 
-      // Paper 2: leave the field (Escape does nothing; Tab out to the comment, then back with Alt+ArrowUp/Down
-      // staying on this paper), and type the points by number key from outside the field.
+      // Paper 2: a comment first, then out of the text fields (Shift+Tab twice) and the points by number key.
       await expect(points).toHaveValue("");
       await page.keyboard.press("Tab");
       await page.keyboard.type(locale === "zh-CN" ? "请说明原因。" : "Say why.");
       await page.keyboard.press("Shift+Tab");
-      await page.keyboard.press("Shift+Tab"); // out of the points field, onto the rubric region or a link
+      await page.keyboard.press("Shift+Tab"); // out of the points field, onto the link before the form
       await page.keyboard.press("2");
       await expect(points).toBeFocused();
       await expect(points).toHaveValue("2");
       await page.keyboard.press("Enter");
       await expect(page.getByRole("status").filter({ hasText: words.allDone })).toBeAttached();
       await expect(papers.filter({ hasText: words.marked })).toHaveCount(2);
-      // Whichever paper came second, step to the hostile answer with J.
+      // The answers are text: the hostile one shows its markup and runs nothing (whichever paper it is: J to it).
       for (let step = 0; step < 2 && !(await page.getByText(HOSTILE).isVisible()); step += 1) {
         await page.locator("h1").click();
         await page.keyboard.press("j");
