@@ -569,12 +569,11 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(page.locator("table.data")).toBeVisible();
       await expectAccessible(page, "grading overview", locale);
 
-      await page.goto(`/admin/exams/${exam.id}/grading/${essayId}?marker=first`);
+      await page.goto(`/admin/exams/${exam.id}/grading/${essayId}?marker=first&paper=${attemptIds[0]}`);
       await expect(page.locator("#grading-points")).toBeVisible();
       await expectAccessible(page, "grading queue with an answer", locale);
 
-      // Someone else marks the answer behind the page's back (the one essay that is not blank, so the one the
-      // page opened): the page's save meets the conflict.
+      // Someone else marks the answer behind the page's back: the page's save meets the conflict.
       await expect(page.locator("nav button[aria-current=true]")).toBeVisible();
       const behind = await adminApi.put(`/api/admin/exams/${exam.id}/grading/${essayId}/${attemptIds[0]}`, {
         data: { marker: "first", points: 3, comment: "Someone else's mark.", revision: 0 },

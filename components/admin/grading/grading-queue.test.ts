@@ -64,9 +64,10 @@ describe("GradingQueueView", () => {
           attemptId: "00000000-0000-4000-8000-000000000001",
           candidateCode: "AAAA-0001",
           value: "   ",
-          source: "auto",
-          reason: "blank",
-          points: 0,
+          // Blank while its result is still being computed: blank, not waiting.
+          source: "pending",
+          reason: "not_scored_yet",
+          points: null,
         }),
         item({
           attemptId: "00000000-0000-4000-8000-000000000002",

@@ -15,6 +15,13 @@ type PaperState = "waiting" | "marked" | "auto" | "blank" | "decided" | "disagre
 /** Points as the API takes them: a number from 0, at most four decimals (lib/shared/schemas/grading.ts). */
 const POINTS = /^\d+(\.\d{1,4})?$/;
 
+function isBlankValue(value: GradingQueueItem["value"]): boolean {
+  if (value === null) return true;
+  if (typeof value === "string") return value.trim() === "";
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
 /** Where a paper stands for this marker, in the words of the paper list. */
 function stateOf(item: GradingQueueItem, marker: GradeMarker): PaperState {
   if (marker === "final") {
@@ -23,7 +30,8 @@ function stateOf(item: GradingQueueItem, marker: GradeMarker): PaperState {
   } else if (item.grades[marker]) {
     return "marked";
   }
-  if (item.reason === "blank") return "blank";
+  // A blank answer scores 0 without a person, also while its result is still being computed.
+  if (item.reason === "blank" || isBlankValue(item.value)) return "blank";
   if (item.source === "auto") return "auto";
   if (item.source === "grader" || item.source === "settled") return "decided";
   return "waiting";
@@ -40,13 +48,6 @@ function nextWaiting(items: readonly GradingQueueItem[], from: number, marker: G
     if (at !== from && isWaiting(items[at]!, marker)) return at;
   }
   return null;
-}
-
-function isBlankValue(value: GradingQueueItem["value"]): boolean {
-  if (value === null) return true;
-  if (typeof value === "string") return value.trim() === "";
-  if (Array.isArray(value)) return value.length === 0;
-  return false;
 }
 
 type Conflict = { attemptId: string; current: GradeView | null; mine: { points: number; comment: string } };
