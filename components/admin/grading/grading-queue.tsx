@@ -97,6 +97,10 @@ export function GradingQueueView({
     const target = items[to];
     if (!target) return;
     setIndex(to);
+    // The address names the open paper, so a reload or a shared link comes back to it.
+    const url = new URL(window.location.href);
+    url.searchParams.set("paper", target.attemptId);
+    window.history.replaceState(null, "", url);
     const mine = target.grades[marker];
     setPoints(mine ? String(mine.points) : "");
     setComment(mine?.comment ?? "");
