@@ -6,6 +6,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { startThroughApi } from "./proctor/dashboard-page";
 import { withHotspotItem } from "./qti-packages";
+import { essayExamWithPapers } from "./admin/grading-data";
 
 // Not a check of behaviour: pictures of every page, at desktop and phone width, for a person to look at
 // (e2e/.artifacts/screenshots/, not committed). The other specs assert what the pages do.
@@ -831,6 +832,104 @@ for (const viewport of VIEWPORTS) {
         await page.locator("main button[type=submit]").click();
         await expect(page.locator("#receipt-verdict-heading")).toBeFocused();
         await capture(page, viewport.name, `${locale}-receipts-invalid`);
+      });
+    });
+  }
+}
+
+// ---- Grading by people (issue 15), both languages: overview, queue, conflict panel, disagreements ---------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Grading screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("grading overview, a question's queue, the conflict panel and the disagreements", async ({
+        page,
+        server,
+        sql,
+        adminApi,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const isChinese = locale === "zh-CN";
+        const { exam, essayId, attemptIds } = await essayExamWithPapers({
+          baseURL: server.baseURL,
+          sql,
+          createExam,
+          locale,
+          title: isChinese ? `网络基础 — 期末考试（${viewport.name}）` : `Networking 101 — final (${viewport.name})`,
+          enroll: async (examId) => [
+            await enrollCandidate(examId, { name: "王伟" }),
+            await enrollCandidate(examId, { name: "Grace Hopper" }),
+            await enrollCandidate(examId, { name: "Alan Turing" }),
+          ],
+          essays: isChinese
+            ? [
+                "三次握手让双方各自确认对方的初始序号。\n\n如果只有两次握手，旧的重复连接请求可能被误认为新连接，服务器会白白分配资源。",
+                "为了确认双方都能收发数据。",
+                "",
+              ]
+            : [
+                "The handshake lets each side confirm the other's initial sequence number.\n\nWith only two steps, an old duplicate SYN could open a connection nobody asked for, and the server would hold resources for it.",
+                "So both sides know the other can send and receive.",
+                "",
+              ],
+        });
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+        const name = `${locale}-grading`;
+
+        await page.goto(`/admin/exams/${exam.id}/grading`);
+        await expect(page.locator("table.data")).toBeVisible();
+        await capture(page, viewport.name, `${name}-overview`);
+
+        await page.goto(`/admin/exams/${exam.id}/grading/${essayId}?marker=first&paper=${attemptIds[0]}`);
+        await expect(page.locator("#grading-points")).toBeVisible();
+        await page
+          .locator("#grading-comment")
+          .fill(isChinese ? "过程正确，原因说得清楚。" : "Right steps, and the why.");
+        await capture(page, viewport.name, `${name}-queue`);
+
+        const behind = await adminApi.put(`/api/admin/exams/${exam.id}/grading/${essayId}/${attemptIds[0]}`, {
+          data: {
+            marker: "first",
+            points: 3.5,
+            comment: isChinese ? "没有说明旧连接的问题。" : "Misses the old duplicate SYN.",
+            revision: 0,
+          },
+        });
+        expect(behind.status(), await behind.text()).toBe(200);
+        await page.locator("#grading-points").fill("5");
+        await page.locator("#grading-points").press("Enter");
+        await expect(page.locator("#grading-conflict")).toBeVisible();
+        await capture(page, viewport.name, `${name}-conflict`);
+
+        await sql.query("UPDATE exams SET second_marking = true WHERE id = $1", [exam.id]);
+        for (const [attemptId, points] of [
+          [attemptIds[0], 5],
+          [attemptIds[1], 1],
+        ] as const) {
+          const response = await adminApi.put(`/api/admin/exams/${exam.id}/grading/${essayId}/${attemptId}`, {
+            data: { marker: "second", points, comment: "", revision: 0 },
+          });
+          expect(response.status(), await response.text()).toBe(200);
+        }
+        const first = await adminApi.put(`/api/admin/exams/${exam.id}/grading/${essayId}/${attemptIds[1]}`, {
+          data: { marker: "first", points: 2, comment: isChinese ? "太简略。" : "Too short.", revision: 0 },
+        });
+        expect(first.status(), await first.text()).toBe(200);
+        await page.goto(`/admin/exams/${exam.id}/grading`);
+        await expect(page.locator("table.data")).toBeVisible();
+        await capture(page, viewport.name, `${name}-overview-double`);
+        await page.goto(`/admin/exams/${exam.id}/grading/disagreements`);
+        await expect(page.locator("table.data tbody tr")).toHaveCount(2);
+        await capture(page, viewport.name, `${name}-disagreements`);
+        await page.locator("table.data a").first().click();
+        await expect(page.locator("#grading-marks")).toBeVisible();
+        await capture(page, viewport.name, `${name}-settle`);
       });
     });
   }

@@ -9,6 +9,7 @@ import enCommon from "./en/common.json";
 import enEnrollment from "./en/enrollment.json";
 import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
+import enGrading from "./en/grading.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import enLateAnswers from "./en/lateAnswers.json";
@@ -22,6 +23,7 @@ import zhCommon from "./zh-CN/common.json";
 import zhEnrollment from "./zh-CN/enrollment.json";
 import zhErrors from "./zh-CN/errors.json";
 import zhExam from "./zh-CN/exam.json";
+import zhGrading from "./zh-CN/grading.json";
 import zhProctor from "./zh-CN/proctor.json";
 import zhStaff from "./zh-CN/staff.json";
 import zhLateAnswers from "./zh-CN/lateAnswers.json";
@@ -43,6 +45,7 @@ import zhReceipts from "./zh-CN/receipts.json";
  * - audit: the admin's audit log page (/admin/audit): filters, and one sentence per kind of event
  * - lateAnswers: an exam's late-answers page (/admin/exams/[examId]/late-answers) and its decision dialog
  * - receipts: the receipt verifier (/admin/receipts)
+ * - grading: the grading overview, a question's grading queue and the disagreements to settle
  */
 export const MESSAGES = {
   en: {
@@ -59,6 +62,7 @@ export const MESSAGES = {
     audit: enAudit,
     lateAnswers: enLateAnswers,
     receipts: enReceipts,
+    grading: enGrading,
   },
   "zh-CN": {
     common: zhCommon,
@@ -74,6 +78,7 @@ export const MESSAGES = {
     audit: zhAudit,
     lateAnswers: zhLateAnswers,
     receipts: zhReceipts,
+    grading: zhGrading,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

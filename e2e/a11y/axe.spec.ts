@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
 import { startThroughApi } from "../proctor/dashboard-page";
 import { withHotspotItem } from "../qti-packages";
+import { essayExamWithPapers } from "../admin/grading-data";
 
 // Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
 // serious or critical violation. Selectors here avoid words, so one test serves both languages.
@@ -612,6 +613,74 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await page.locator("main button[type=submit]").click();
       await expect(page.locator("#receipt-verdict-heading")).toBeFocused();
       await expectAccessible(page, "receipt verifier, a receipt that is not valid", locale);
+    });
+  });
+}
+
+// ---- Grading by people (issue 15): overview, a question's queue, the conflict panel, disagreements --------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, grading, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("grading overview, queue with an answer, conflict panel, settling and disagreements", async ({
+      page,
+      server,
+      sql,
+      adminApi,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const { exam, essayId, attemptIds } = await essayExamWithPapers({
+        baseURL: server.baseURL,
+        sql,
+        createExam,
+        locale,
+        title: `Grading a11y ${locale}`,
+        enroll: async (examId) => [await enrollCandidate(examId), await enrollCandidate(examId)],
+        essays: ["The handshake agrees both initial sequence numbers.\n\nSecond paragraph.", "   "],
+      });
+      const admin = await createStaff("admin");
+      await signIn(page.context(), admin);
+
+      await page.goto(`/admin/exams/${exam.id}/grading`);
+      await expect(page.locator("table.data")).toBeVisible();
+      await expectAccessible(page, "grading overview", locale);
+
+      await page.goto(`/admin/exams/${exam.id}/grading/${essayId}?marker=first&paper=${attemptIds[0]}`);
+      await expect(page.locator("#grading-points")).toBeVisible();
+      await expectAccessible(page, "grading queue with an answer", locale);
+
+      // Someone else marks the answer behind the page's back: the page's save meets the conflict.
+      await expect(page.locator("nav button[aria-current=true]")).toBeVisible();
+      const behind = await adminApi.put(`/api/admin/exams/${exam.id}/grading/${essayId}/${attemptIds[0]}`, {
+        data: { marker: "first", points: 3, comment: "Someone else's mark.", revision: 0 },
+      });
+      expect(behind.status(), await behind.text()).toBe(200);
+      await page.locator("#grading-points").fill("4");
+      await page.locator("#grading-points").press("Enter");
+      await expect(page.locator("#grading-conflict")).toBeVisible();
+      await expectAccessible(page, "grading conflict panel", locale);
+
+      await page.locator("#grading-points").fill("99");
+      await page.locator("form button[type=submit]").click();
+      await expect(page.locator("#grading-points")).toHaveAttribute("aria-invalid", "true");
+      await expectAccessible(page, "grading queue with an inline error", locale);
+
+      await sql.query("UPDATE exams SET second_marking = true WHERE id = $1", [exam.id]);
+      const second = await adminApi.put(`/api/admin/exams/${exam.id}/grading/${essayId}/${attemptIds[0]}`, {
+        data: { marker: "second", points: 5, comment: "Full marks from me.", revision: 0 },
+      });
+      expect(second.status(), await second.text()).toBe(200);
+      await page.goto(`/admin/exams/${exam.id}/grading/disagreements`);
+      await expect(page.locator("table.data")).toBeVisible();
+      await expectAccessible(page, "grading disagreements", locale);
+
+      await page.locator("table.data a").first().click();
+      await expect(page.locator("#grading-marks")).toBeVisible();
+      await expectAccessible(page, "settling a disagreement", locale);
     });
   });
 }

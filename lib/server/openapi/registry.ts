@@ -73,6 +73,8 @@ import {
   SubmitResponseSchema,
   SentAnnouncementSchema,
   StaffAnnouncementsSchema,
+  GradingDisagreementsSchema,
+  GradingOverviewSchema,
   GradingQueueSchema,
   SavedGradeSchema,
   CandidateResultSchema,
@@ -428,6 +430,35 @@ export const API_OPERATIONS: ApiOperation[] = [
         headers: { "Content-Disposition": '`attachment; filename="join-links-{examId}.csv"`' },
       },
     },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/grading",
+    operationId: "readGradingOverview",
+    area: "admin",
+    summary: "The exam's grading per question",
+    description:
+      "Per question, in position order: submitted papers, how many the rules leave to a person, how many of " +
+      "those still wait for the first marker (and the second, with double marking), and how many double marks " +
+      "disagree with no final mark. Counted from the answers and marks, so a paper whose result is still " +
+      "being computed counts too.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The overview", schema: GradingOverviewSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/grading/disagreements",
+    operationId: "listGradingDisagreements",
+    area: "admin",
+    summary: "Double marks waiting to be settled",
+    description:
+      "Every (question, paper) whose first and second marks differ and that no final mark settles, with both " +
+      "marks, in question and candidate-code order. Blind: names are null until the results are released. " +
+      "Empty when the exam has no double marking.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The disagreements", schema: GradingDisagreementsSchema } },
   },
   {
     method: "GET",

@@ -22,7 +22,14 @@ import {
   type AdminExam,
   type ExamEditRecord,
 } from "@/lib/shared/schemas/exams";
-import { GRADE_MARKERS, type GradeMarker, type GradeView, type GradingQueue } from "@/lib/shared/schemas/grading";
+import {
+  GRADE_MARKERS,
+  type GradeMarker,
+  type GradeView,
+  type GradingDisagreements,
+  type GradingOverview,
+  type GradingQueue,
+} from "@/lib/shared/schemas/grading";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
 import {
   LATE_ANSWER_DECISIONS,
@@ -641,6 +648,48 @@ export const GradingQueueSchema = z.object({
     }),
   ),
 }) satisfies z.ZodType<GradingQueue>;
+
+export const GradingOverviewSchema = z.object({
+  examId: UuidSchema,
+  secondMarking: z.boolean().describe("double marking: a first and a second marker mark every answer"),
+  released: z.boolean().describe("whether the results are released (names are shown to graders only then)"),
+  questions: z.array(
+    z.object({
+      id: UuidSchema,
+      position: z.number().int(),
+      type: z.string(),
+      prompt: z.string().describe("the prompt's first words"),
+      points: z.number(),
+      ungraded: z.boolean().describe("a survey item: never scored"),
+      submitted: z.number().int().min(0).describe("submitted papers of the exam"),
+      needsPerson: z.number().int().min(0).describe("papers the rules leave to a person"),
+      waiting: z.object({
+        first: z.number().int().min(0),
+        second: z.number().int().min(0).nullable().describe("null without double marking"),
+      }),
+      disagreements: z.number().int().min(0).describe("double marks that differ, not settled yet"),
+    }),
+  ),
+}) satisfies z.ZodType<GradingOverview>;
+
+export const GradingDisagreementsSchema = z.object({
+  examId: UuidSchema,
+  secondMarking: z.boolean().describe("without double marking nothing ever needs settling"),
+  released: z.boolean(),
+  items: z.array(
+    z.object({
+      questionId: UuidSchema,
+      position: z.number().int(),
+      prompt: z.string().describe("the prompt's first words"),
+      points: z.number(),
+      attemptId: UuidSchema,
+      candidateCode: z.string().describe("blind: stands for the candidate until results are released"),
+      candidateName: z.string().nullable().describe("null until the exam's results are released"),
+      first: GradeViewSchema,
+      second: GradeViewSchema,
+    }),
+  ),
+}) satisfies z.ZodType<GradingDisagreements>;
 
 export const SavedGradeSchema = z.object({
   grade: GradeViewSchema,

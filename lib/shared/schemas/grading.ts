@@ -54,3 +54,52 @@ export type GradingQueue = {
   secondMarking: boolean;
   items: GradingQueueItem[];
 };
+
+/** One question in the grading overview (`GET /api/admin/exams/{examId}/grading`). */
+export type GradingOverviewQuestion = {
+  id: string;
+  position: number;
+  type: string;
+  /** The prompt's first words, for a list. */
+  prompt: string;
+  points: number;
+  /** A survey item: never scored, nobody grades it. */
+  ungraded: boolean;
+  /** Submitted papers of the exam (the same for every question). */
+  submitted: number;
+  /** Papers whose answer the rules cannot score: an essay, a short text that matched nothing, a keyless question. */
+  needsPerson: number;
+  /** Of those, how many still wait for each marker; `second` is null without double marking. */
+  waiting: { first: number; second: number | null };
+  /** Papers whose first and second marks differ and no final mark settles them. */
+  disagreements: number;
+};
+
+export type GradingOverview = {
+  examId: string;
+  secondMarking: boolean;
+  released: boolean;
+  questions: GradingOverviewQuestion[];
+};
+
+/** A paper whose two markers disagree on a question and no admin has settled it yet. */
+export type GradingDisagreement = {
+  questionId: string;
+  position: number;
+  /** The prompt's first words, for a list. */
+  prompt: string;
+  points: number;
+  attemptId: string;
+  candidateCode: string;
+  /** Null until the exam's results are released. */
+  candidateName: string | null;
+  first: GradeView;
+  second: GradeView;
+};
+
+export type GradingDisagreements = {
+  examId: string;
+  secondMarking: boolean;
+  released: boolean;
+  items: GradingDisagreement[];
+};
