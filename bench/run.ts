@@ -17,6 +17,8 @@ import { dashboardScenario } from "./scenarios/dashboard";
 import { deadlineStormScenario } from "./scenarios/deadline-storm";
 import { deltaVsFullScenario } from "./scenarios/delta-vs-full";
 import { enrollmentCsvScenario } from "./scenarios/enrollment-csv";
+import { regradeScenario } from "./scenarios/regrade";
+import { resultsCsvScenario } from "./scenarios/results-csv";
 import { syncScenario } from "./scenarios/sync";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
@@ -31,6 +33,8 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [badInputScenario.name]: badInputScenario,
   [dashboardScenario.name]: dashboardScenario,
   [enrollmentCsvScenario.name]: enrollmentCsvScenario,
+  [regradeScenario.name]: regradeScenario,
+  [resultsCsvScenario.name]: resultsCsvScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

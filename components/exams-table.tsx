@@ -10,9 +10,15 @@ export function StatusBadge({ status }: { status: ExamStatus }) {
   return <span className={`badge badge--${status}`}>{t(`examStatus.${status}`)}</span>;
 }
 
+const EXAM_LINKS = {
+  admin: (id: string) => `/admin/exams/${id}`,
+  proctor: (id: string) => `/proctor/exams/${id}`,
+  grading: (id: string) => `/admin/exams/${id}/grading`,
+} as const;
+
 /**
- * Exams with their counts (one card per exam on a phone). Titles link to the exam's admin page (`"admin"`)
- * or its live proctoring dashboard (`"proctor"`).
+ * Exams with their counts (one card per exam on a phone). Titles link to the exam's admin page (`"admin"`),
+ * its live proctoring dashboard (`"proctor"`) or its grading page (`"grading"`).
  */
 export function ExamsTable({
   exams,
@@ -20,7 +26,7 @@ export function ExamsTable({
   label,
 }: {
   exams: ExamSummary[];
-  linkTo: "admin" | "proctor";
+  linkTo: "admin" | "proctor" | "grading";
   label: string;
 }) {
   const t = useTranslations("common.examsTable");
@@ -62,9 +68,7 @@ export function ExamsTable({
           {exams.map((exam) => (
             <tr key={exam.id}>
               <th scope="row" className="title-cell">
-                <Link href={linkTo === "admin" ? `/admin/exams/${exam.id}` : `/proctor/exams/${exam.id}`}>
-                  {exam.title}
-                </Link>
+                <Link href={EXAM_LINKS[linkTo](exam.id)}>{exam.title}</Link>
               </th>
               <td data-label={cols.status}>
                 <StatusBadge status={exam.status} />

@@ -8,8 +8,10 @@ import { z } from "zod";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
+import { StaffRoleSchema } from "@/lib/shared/schemas/staff";
+import { staffHome } from "@/lib/shared/staff-home";
 
-const SignedInSchema = z.object({ role: z.enum(["admin", "proctor"]) });
+const SignedInSchema = z.object({ role: StaffRoleSchema });
 
 /**
  * Staff email + password. On success goes to `next` (already checked to be a path on this site) or the role's
@@ -47,7 +49,7 @@ export function SignInForm({ next }: { next: string | null }) {
       return;
     }
     const session = SignedInSchema.safeParse(result.body);
-    const home = session.success && session.data.role === "proctor" ? "/proctor" : "/admin";
+    const home = staffHome(session.success ? session.data.role : "admin");
     // Stay "Signing in…" until the next page replaces this one.
     router.replace(next ?? home);
   }

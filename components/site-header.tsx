@@ -24,14 +24,17 @@ export function SiteHeader({ width = "wide", children }: { width?: PageWidth; ch
   );
 }
 
-type StaffSection = "admin" | "proctor" | "staff" | "audit" | "receipts" | "account" | "api";
+type StaffSection = "admin" | "proctor" | "grading" | "staff" | "audit" | "receipts" | "account" | "api";
 
-/** Staff pages: where they can go, who is signed in, and the way out. */
+/**
+ * Staff pages: where they can go (each role only its own places: a grader has no proctoring, an admin and a
+ * proctor no grader's home), who is signed in, and the way out.
+ */
 export function StaffHeader({
   staff,
   current,
 }: {
-  staff: { name: string; role: "admin" | "proctor" };
+  staff: { name: string; role: "admin" | "proctor" | "grader" };
   current: StaffSection;
 }) {
   const t = useTranslations("common");
@@ -43,9 +46,15 @@ export function StaffHeader({
             {t("navExams")}
           </Link>
         ) : null}
-        <Link href="/proctor" aria-current={current === "proctor" ? "page" : undefined}>
-          {t("navProctoring")}
-        </Link>
+        {staff.role === "grader" ? (
+          <Link href="/grading" aria-current={current === "grading" ? "page" : undefined}>
+            {t("navGrading")}
+          </Link>
+        ) : (
+          <Link href="/proctor" aria-current={current === "proctor" ? "page" : undefined}>
+            {t("navProctoring")}
+          </Link>
+        )}
         {staff.role === "admin" ? (
           <Link href="/admin/staff" aria-current={current === "staff" ? "page" : undefined}>
             {t("navStaff")}

@@ -46,7 +46,13 @@ export type CreatedExam = ExamInput & { id: string; questionIds: string[] };
 
 export type Candidate = { id: string; name: string; email: string; joinToken: string; joinUrl: string };
 
-export type StaffUser = { id: string; email: string; name: string; password: string; role: "admin" | "proctor" };
+export type StaffUser = {
+  id: string;
+  email: string;
+  name: string;
+  password: string;
+  role: "admin" | "proctor" | "grader";
+};
 
 /** A short unique tag, so parallel tests' rows never collide and each test can find its own on a page. */
 export function uniqueTag(): string {
@@ -112,7 +118,7 @@ type TestFixtures = {
     overrides?: { name?: string; email?: string; extraSeconds?: number },
   ) => Promise<Candidate>;
   /** Creates a staff user with a known password. */
-  createStaff: (role: "admin" | "proctor") => Promise<StaffUser>;
+  createStaff: (role: StaffUser["role"]) => Promise<StaffUser>;
   /** Lets a proctor watch an exam. */
   assignProctor: (examId: string, proctor: StaffUser) => Promise<void>;
   /** Signs a staff member in through the API, so the browser context carries their session cookie. */
@@ -203,7 +209,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const user: StaffUser = {
         id: randomUUID(),
         email: `${role}-${tag}@example.org`,
-        name: role === "admin" ? `Ada Admin ${tag}` : `Pat Proctor ${tag}`,
+        name: { admin: `Ada Admin ${tag}`, proctor: `Pat Proctor ${tag}`, grader: `Gil Grader ${tag}` }[role],
         password: `correct horse ${tag}`,
         role,
       };

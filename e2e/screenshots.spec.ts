@@ -934,3 +934,57 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Graders (issue 15): the exam page's Graders section and a grader's home, both languages -----------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Grader screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("the Graders section after assigning one, and the grader's home", async ({
+        browser,
+        page,
+        adminApi,
+        createStaff,
+        createExam,
+        signIn,
+      }) => {
+        test.setTimeout(90_000);
+        const exam = await createExam({
+          title:
+            locale === "zh-CN"
+              ? `网络基础 — 期末考试（${viewport.name} 阅卷）`
+              : `Networking 101 — final (${viewport.name} grading)`,
+        });
+        const admin = await createStaff("admin");
+        const grader = await createStaff("grader");
+        const other = await createStaff("grader");
+        const name = `${locale}-graders`;
+
+        await signIn(page.context(), admin);
+        await page.goto(`/admin/exams/${exam.id}`);
+        const section = page.locator("section[aria-labelledby=graders-heading]");
+        await section.locator("#assign-grader").selectOption(grader.id);
+        await section.locator("form button[type=submit]").click();
+        await expect(section.getByRole("list").getByText(grader.name)).toBeVisible();
+        await expect(section.locator("#assign-grader option", { hasText: other.name })).toHaveCount(1);
+        await section.scrollIntoViewIfNeeded();
+        await section.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-section.png`) });
+
+        const context = await browser.newContext({ ...viewport.use, locale });
+        try {
+          await signIn(context, grader);
+          const home = await context.newPage();
+          await home.goto("/grading");
+          await expect(home.locator(`a[href="/admin/exams/${exam.id}/grading"]`)).toBeVisible();
+          await capture(home, viewport.name, `${name}-home`);
+        } finally {
+          await context.close();
+        }
+        // The assignment through the API reads back the same.
+        const listed = await adminApi.get(`/api/admin/exams/${exam.id}/graders`);
+        expect((await listed.json()).graders).toEqual([expect.objectContaining({ id: grader.id })]);
+      });
+    });
+  }
+}

@@ -13,7 +13,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function ProctorPage() {
-  const staff = await requireStaff({ path: "/proctor", role: "any" });
+  const staff = await requireStaff({ path: "/proctor", role: "proctor" });
   const [exams, t] = await Promise.all([listExams({ staff }), getTranslations("staff.proctorList")]);
   const title = staff.role === "admin" ? t("titleAdmin") : t("titleProctor");
 

@@ -168,6 +168,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
             <label htmlFor="staff-role">{t("role")}</label>
             <select id="staff-role" name="role" defaultValue="proctor">
               <option value="proctor">{t("roles.proctor")}</option>
+              <option value="grader">{t("roles.grader")}</option>
               <option value="admin">{t("roles.admin")}</option>
             </select>
           </div>

@@ -684,3 +684,49 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Graders (issue 15): the exam page's Graders section and a grader's home -------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, graders, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("the Graders section of the exam page, and a grader's home with only their links", async ({
+      browser,
+      page,
+      adminApi,
+      createStaff,
+      createExam,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const grader = await createStaff("grader");
+      await createStaff("grader"); // one more to choose from in the section's select
+      const exam = await createExam();
+      const assigned = await adminApi.put(`/api/admin/exams/${exam.id}/graders/${grader.id}`);
+      expect(assigned.status(), await assigned.text()).toBe(204);
+
+      await signIn(page.context(), admin);
+      await page.goto(`/admin/exams/${exam.id}`);
+      const section = page.locator("section[aria-labelledby=graders-heading]");
+      await expect(section.getByText(grader.name)).toBeVisible();
+      await expect(section.locator("#assign-grader")).toBeVisible();
+      await expectAccessible(page, "exam page with the Graders section", locale);
+
+      const context = await browser.newContext({ locale });
+      try {
+        await signIn(context, grader);
+        const home = await context.newPage();
+        await home.goto("/grading");
+        await expect(home.locator(`a[href="/admin/exams/${exam.id}/grading"]`)).toBeVisible();
+        // A grader's header has no proctoring link, and a proctor page sends them home.
+        await expect(home.locator('.site-nav a[href="/proctor"]')).toHaveCount(0);
+        await expectAccessible(home, "grader's home", locale);
+        await home.goto("/proctor");
+        await expect(home).toHaveURL(/\/grading$/);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

@@ -31,9 +31,11 @@ export const AUDIT_ACTIONS = [
   "results.withdrawn",
   "late_answer.accepted",
   "late_answer.rejected",
-  // Proctors and staff accounts
+  // Proctors, graders and staff accounts
   "proctor.assigned",
   "proctor.unassigned",
+  "grader.assigned",
+  "grader.unassigned",
   "staff.created",
   "staff.disabled",
   "staff.enabled",

@@ -11,7 +11,7 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 
 const USAGE = `Usage: npm run staff -- <command> [options]
 
-  add --email <email> --name <name> --role admin|proctor --password-stdin
+  add --email <email> --name <name> --role admin|proctor|grader --password-stdin
       Create an account whose password is read from standard input (pipe it, or type it when asked).
   list
       Show every account: email, name, role, state.
@@ -124,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
         if (!input.success) {
           const issue = input.error.issues[0];
           throw new UsageError(
-            `--${String(issue?.path[0] ?? "email")}: ${issue?.message ?? "invalid"} (role: admin or proctor).`,
+            `--${String(issue?.path[0] ?? "email")}: ${issue?.message ?? "invalid"} (role: admin, proctor or grader).`,
           );
         }
         requirePasswordStdin(values);

@@ -94,7 +94,7 @@ export async function join(joinToken: string): Promise<string> {
 }
 
 export async function createStaff(
-  role: "admin" | "proctor",
+  role: "admin" | "proctor" | "grader",
   password = "correct horse battery staple",
 ): Promise<{ id: string; email: string; password: string }> {
   const email = `${role}-${uniqueSuffix()}@holdfast.test`;

@@ -4,6 +4,9 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 
+import { staffHome } from "@/lib/shared/staff-home";
+
+import { isAssignedGrader } from "../staff/exam-staff";
 import { SESSION_COOKIES } from "./cookies";
 import { findCandidateSession, findStaffSession, type CandidatePrincipal, type StaffPrincipal } from "./sessions";
 
@@ -22,29 +25,39 @@ export const currentCandidate = cache(async (): Promise<CandidatePrincipal | nul
   return findCandidateSession(store.get(SESSION_COOKIES.candidate)?.value);
 });
 
-/** Where a staff member lands after signing in, and where a page they may not see sends them. */
-export function staffHome(role: StaffPrincipal["role"]): string {
-  return role === "admin" ? "/admin" : "/proctor";
-}
+export { staffHome };
 
 /** The page where a staff member with a temporary password chooses their own. */
 export const CHANGE_PASSWORD_PATH = "/account";
 
 /**
  * The staff member a page needs, or a redirect: no session goes to sign-in with a way back to `path`;
- * a member whose password an admin set goes to choose their own first (with the way back); a proctor on
- * an admin page goes to their own home rather than to an error.
+ * a member whose password an admin set goes to choose their own first (with the way back); someone on a page
+ * that is not theirs goes to their own home rather than to an error. Roles:
+ * - `admin`: admins only;
+ * - `proctor`: admins and proctors (the proctor pages; graders do not proctor);
+ * - `grader`: admins and graders; with `examId`, only the graders assigned to that exam (a grading page);
+ * - `any`: every staff member (their account, the API docs).
  */
-export async function requireStaff(options: {
-  path: string;
-  role: "admin" | "any";
-  allowsPendingPasswordChange?: boolean;
-}): Promise<StaffPrincipal> {
+export async function requireStaff(
+  options: {
+    path: string;
+    allowsPendingPasswordChange?: boolean;
+  } & ({ role: "admin" | "proctor" | "any" } | { role: "grader"; examId?: string }),
+): Promise<StaffPrincipal> {
   const staff = await currentStaff();
   if (!staff) redirect(`/signin?next=${encodeURIComponent(options.path)}`);
   if (staff.mustChangePassword && !options.allowsPendingPasswordChange) {
     redirect(`${CHANGE_PASSWORD_PATH}?next=${encodeURIComponent(options.path)}`);
   }
   if (options.role === "admin" && staff.role !== "admin") redirect(staffHome(staff.role));
+  if (options.role === "proctor" && staff.role === "grader") redirect(staffHome(staff.role));
+  if (options.role === "grader" && staff.role !== "admin") {
+    const { examId } = options;
+    const isAllowed =
+      staff.role === "grader" &&
+      (examId === undefined || (await isAssignedGrader({ examId, staffUserId: staff.userId })));
+    if (!isAllowed) redirect(staffHome(staff.role));
+  }
   return staff;
 }

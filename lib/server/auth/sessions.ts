@@ -9,7 +9,7 @@ export type StaffPrincipal = {
   kind: "staff";
   sessionId: string;
   userId: string;
-  role: "admin" | "proctor";
+  role: "admin" | "proctor" | "grader";
   email: string;
   name: string;
   /** An admin set this member's password; until they choose their own, only that (and signing out) works. */

@@ -5,9 +5,15 @@ import type { ExamSummary } from "@/lib/shared/schemas/exams";
 import { db } from "../db/client";
 import type { StaffPrincipal } from "../auth/sessions";
 
-/** Exams a staff member may see: all for admins, assigned ones for proctors. Newest first. */
+/** Exams a staff member may see: all for admins, assigned ones for proctors and graders. Newest first. */
 export async function listExams(options: { staff: Pick<StaffPrincipal, "role" | "userId"> }): Promise<ExamSummary[]> {
-  const where = options.staff.role === "admin" ? {} : { proctors: { some: { staffUserId: options.staff.userId } } };
+  const { role, userId } = options.staff;
+  const where =
+    role === "admin"
+      ? {}
+      : role === "grader"
+        ? { graders: { some: { staffUserId: userId } } }
+        : { proctors: { some: { staffUserId: userId } } };
   const exams = await db.exam.findMany({
     where,
     orderBy: { createdAt: "desc" },

@@ -15,6 +15,7 @@ import {
 } from "../auth/sessions";
 import { safeEqual } from "../crypto";
 import { env } from "../env.mjs";
+import { isAssignedGrader } from "../staff/exam-staff";
 import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capacity";
 import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
@@ -28,12 +29,14 @@ import { assertSameOriginStaffRequest } from "./same-origin";
  * - `candidate`: a candidate session (join link);
  * - `staff`: any signed-in staff member;
  * - `admin`: an admin session or `Authorization: Bearer $ADMIN_API_TOKEN`;
- * - `proctor`: a proctor or admin session, or the bearer token. Which exams a proctor may see is
- *   decided by the operation's query, so another exam's id answers 404.
+ * - `proctor`: a proctor or admin session, or the bearer token (a grader is refused: 403). Which exams a
+ *   proctor may see is decided by the operation's query, so another exam's id answers 404.
+ * - `grader`: an admin session, the bearer token, or a grader assigned to the exam named by the path's
+ *   `examId` (anyone else, a proctor included, is 403). The route's `params` must carry `examId`.
  * - `operator`: anyone while METRICS_TOKEN is unset; once it is set, `Bearer $METRICS_TOKEN`, or what
  *   `proctor` accepts.
  */
-export type Access = "public" | "candidate" | "staff" | "admin" | "proctor" | "operator";
+export type Access = "public" | "candidate" | "staff" | "admin" | "proctor" | "grader" | "operator";
 
 type PrincipalFor<A extends Access> = A extends "public"
   ? null
@@ -119,6 +122,7 @@ async function resolvePrincipal(
   request: Request,
   access: Access,
   allowsPendingPasswordChange = false,
+  params: unknown = {},
 ): Promise<unknown> {
   if (access === "public") return null;
   if (access === "operator") {
@@ -136,7 +140,11 @@ async function resolvePrincipal(
 
   const bearer = bearerToken(request);
   if (bearer !== undefined) {
-    if ((access === "admin" || access === "proctor") && env.ADMIN_API_TOKEN && safeEqual(bearer, env.ADMIN_API_TOKEN)) {
+    if (
+      (access === "admin" || access === "proctor" || access === "grader") &&
+      env.ADMIN_API_TOKEN &&
+      safeEqual(bearer, env.ADMIN_API_TOKEN)
+    ) {
       return { kind: "api-token" } satisfies ApiTokenPrincipal;
     }
     throw new AppError("UNAUTHENTICATED", "The bearer token is not valid.");
@@ -149,6 +157,17 @@ async function resolvePrincipal(
   }
   if (access === "admin" && staff.role !== "admin") {
     throw new AppError("FORBIDDEN", "Only admins may do this.");
+  }
+  if (access === "proctor" && staff.role === "grader") {
+    throw new AppError("FORBIDDEN", "Graders mark papers; they do not proctor.");
+  }
+  if (access === "grader" && staff.role !== "admin") {
+    const examId = (params as { examId?: unknown } | null)?.examId;
+    const isAssigned =
+      staff.role === "grader" &&
+      typeof examId === "string" &&
+      (await isAssignedGrader({ examId, staffUserId: staff.userId }));
+    if (!isAssigned) throw new AppError("FORBIDDEN", "Only admins and this exam's graders may do this.");
   }
   return staff;
 }
@@ -203,6 +222,7 @@ export function route<
         request,
         config.access,
         config.allowsPendingPasswordChange,
+        params,
       )) as PrincipalFor<A>;
       const candidate = config.access === "candidate" ? (principal as CandidatePrincipal) : null;
       examId = candidate?.examId;

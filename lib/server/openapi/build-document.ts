@@ -57,7 +57,7 @@ const ERROR_BODY_REF = { $ref: "#/components/schemas/ErrorBody" };
 const AREA_DESCRIPTIONS: Record<ApiArea, string> = {
   admin:
     "Exams, enrollment, staff accounts and emergency files. An admin session or " +
-    "`Authorization: Bearer $ADMIN_API_TOKEN`.",
+    "`Authorization: Bearer $ADMIN_API_TOKEN`; the grading routes also take a grader assigned to the exam.",
   proctor:
     "The live dashboard and proctor actions. A proctor assigned to the exam, any admin, or the bearer token; " +
     "another exam's id answers 404.",
@@ -76,6 +76,7 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
   staff: [{ staffSession: [] }],
   admin: [{ staffSession: [] }, { adminToken: [] }],
   proctor: [{ staffSession: [] }, { adminToken: [] }],
+  grader: [{ staffSession: [] }, { adminToken: [] }],
   operator: [{}, { metricsToken: [] }, { adminToken: [] }, { staffSession: [] }],
 };
 
@@ -92,7 +93,7 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 }
 
 /** The accesses a staff session can satisfy: a member with an admin's temporary password is refused there. */
-const STAFF_SESSION_ACCESS = new Set<Access>(["staff", "admin", "proctor", "operator"]);
+const STAFF_SESSION_ACCESS = new Set<Access>(["staff", "admin", "proctor", "grader", "operator"]);
 
 /** Codes whose refusal carries `Retry-After`. */
 const RETRY_AFTER_CODES = new Set<ErrorCode>([
@@ -131,7 +132,9 @@ export function errorCodesOf(operation: ApiOperation): ErrorCode[] {
     );
   if (operation.idempotencyKey) codes.add("BAD_REQUEST");
   if (operation.access !== "public") codes.add("UNAUTHENTICATED");
-  if (operation.access === "admin") codes.add("FORBIDDEN");
+  if (operation.access === "admin" || operation.access === "proctor" || operation.access === "grader") {
+    codes.add("FORBIDDEN");
+  }
   if (STAFF_SESSION_ACCESS.has(operation.access) && !operation.allowsPendingPasswordChange) {
     codes.add("PASSWORD_CHANGE_REQUIRED");
   }

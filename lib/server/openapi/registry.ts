@@ -31,7 +31,7 @@ import { ReopenSchema } from "@/lib/shared/schemas/reopen";
 import {
   ChangePasswordSchema,
   CreateStaffSchema,
-  ExamProctorParamsSchema,
+  ExamStaffParamsSchema,
   ResetStaffPasswordSchema,
   StaffParamsSchema,
   UpdateStaffSchema,
@@ -58,6 +58,7 @@ import {
   EnrolledCandidatesSchema,
   ExamEditsSchema,
   ExamHealthSchema,
+  ExamGradersSchema,
   ExamProctorsSchema,
   ExportKeyResponseSchema,
   ExtendResponseSchema,
@@ -467,10 +468,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     area: "admin",
     summary: "One question's grading queue (blind)",
     description:
+      "An admin, the bearer token, or a grader assigned to the exam (anyone else is 403). " +
       "Every submitted paper's answer to the question, in candidate-code order, with how the result decides it " +
       "now and the marks the given `marker` may see (first and second markers see only their own). Names are " +
       "null until the exam's results are released.",
-    access: "admin",
+    access: "grader",
     params: GradingQuestionParamsSchema,
     query: GradingQueueQuerySchema,
     responses: { 200: { description: "The queue", schema: GradingQueueSchema } },
@@ -482,11 +484,12 @@ export const API_OPERATIONS: ApiOperation[] = [
     area: "admin",
     summary: "Mark one answer",
     description:
+      "An admin, the bearer token, or a grader assigned to the exam (anyone else is 403). " +
       "Points (at most the question's, at most four decimals) and a comment, by `marker`, with the `revision` " +
       "of the mark this change is based on (0 for a new one). Another grader's save on the same revision wins " +
       "once: the other gets 409 GRADE_CONFLICT with the current mark, and nothing is written. The paper's " +
       "result gets a new version in the same transaction.",
-    access: "admin",
+    access: "grader",
     params: GradeParamsSchema,
     body: SaveGradeSchema,
     responses: { 200: { description: "The saved mark", schema: SavedGradeSchema } },
@@ -594,7 +597,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       "Idempotent. Only active proctor accounts are assigned (admins see every exam): an admin's id, or a disabled account's, is 422.",
     access: "admin",
-    params: ExamProctorParamsSchema,
+    params: ExamStaffParamsSchema,
     responses: { 204: { description: "Assigned" } },
     errors: ["VALIDATION_FAILED"],
   },
@@ -606,7 +609,43 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "End a proctor's assignment",
     description: "Idempotent.",
     access: "admin",
-    params: ExamProctorParamsSchema,
+    params: ExamStaffParamsSchema,
+    responses: { 204: { description: "Not (or no longer) assigned" } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/graders",
+    operationId: "listExamGraders",
+    area: "admin",
+    summary: "The graders assigned to an exam",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The graders, by name", schema: ExamGradersSchema } },
+  },
+  {
+    method: "PUT",
+    path: "/api/admin/exams/{examId}/graders/{staffId}",
+    operationId: "assignGrader",
+    area: "admin",
+    summary: "Assign a grader to an exam",
+    description:
+      "Idempotent. The grader may then read this exam's grading queues and mark its answers, and nothing else. " +
+      "Only active grader accounts are assigned (admins mark every exam): another role's id, or a disabled " +
+      "account's, is 422.",
+    access: "admin",
+    params: ExamStaffParamsSchema,
+    responses: { 204: { description: "Assigned" } },
+    errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/exams/{examId}/graders/{staffId}",
+    operationId: "unassignGrader",
+    area: "admin",
+    summary: "End a grader's assignment",
+    description: "Idempotent. The grader's next grading request for the exam is 403.",
+    access: "admin",
+    params: ExamStaffParamsSchema,
     responses: { 204: { description: "Not (or no longer) assigned" } },
   },
   {

@@ -57,7 +57,7 @@ import type { JoinLinkChange } from "../enrollments/change-join-link";
 import type { EnrolledCandidate } from "../enrollments/enroll-candidates";
 import type { ExtraTimeChange } from "../extensions/extend-candidate";
 import type { Health } from "../health/check-health";
-import type { ExamProctorEntry } from "../staff/exam-proctors";
+import type { ExamStaffEntry } from "../staff/exam-staff";
 
 /**
  * The 200/201 bodies of the API as zod schemas, for the OpenAPI document (./registry.ts). Each one
@@ -285,9 +285,15 @@ export const StaffWithPasswordSchema = z.object({
   temporaryPassword: z.string().nullable().describe("shown in this response only; changed at first sign-in"),
 }) satisfies z.ZodType<{ account: StaffAccount; temporaryPassword: string | null }>;
 
+const ExamStaffEntrySchema = z.object({ id: UuidSchema, name: z.string(), email: z.string(), disabled: z.boolean() });
+
 export const ExamProctorsSchema = z.object({
-  proctors: z.array(z.object({ id: UuidSchema, name: z.string(), email: z.string(), disabled: z.boolean() })),
-}) satisfies z.ZodType<{ proctors: ExamProctorEntry[] }>;
+  proctors: z.array(ExamStaffEntrySchema),
+}) satisfies z.ZodType<{ proctors: ExamStaffEntry[] }>;
+
+export const ExamGradersSchema = z.object({
+  graders: z.array(ExamStaffEntrySchema),
+}) satisfies z.ZodType<{ graders: ExamStaffEntry[] }>;
 
 export const CandidateSessionSchema = z.object({
   examId: UuidSchema,

@@ -5,7 +5,7 @@ import type { StaffSignInInput } from "@/lib/shared/schemas/auth";
 
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { burnPasswordCheck, verifyPassword } from "../auth/password";
-import { createSession, deleteSessionByToken } from "../auth/sessions";
+import { createSession, deleteSessionByToken, type StaffPrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { consumeSignInAttempt, forgetSignInFailures } from "../limits/sign-in-limiters";
 
@@ -20,7 +20,7 @@ export async function signInStaff(options: {
   address: string;
   previousToken?: string;
   userAgent: string | null;
-}): Promise<{ token: string; expiresAt: Date; role: "admin" | "proctor"; mustChangePassword: boolean }> {
+}): Promise<{ token: string; expiresAt: Date; role: StaffPrincipal["role"]; mustChangePassword: boolean }> {
   await consumeSignInAttempt(options.input.email, options.address);
   const user = await db.staffUser.findUnique({
     where: { email: options.input.email },

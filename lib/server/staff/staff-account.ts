@@ -15,6 +15,7 @@ export const STAFF_ACCOUNT_SELECT = {
   passwordChangedAt: true,
   createdAt: true,
   proctorAssignments: { select: { exam: { select: { id: true, title: true } } }, orderBy: { examId: "asc" } },
+  graderAssignments: { select: { exam: { select: { id: true, title: true } } }, orderBy: { examId: "asc" } },
 } satisfies Prisma.StaffUserSelect;
 
 type Row = Prisma.StaffUserGetPayload<{ select: typeof STAFF_ACCOUNT_SELECT }>;
@@ -29,6 +30,7 @@ export function toStaffAccount(row: Row): StaffAccount {
     mustChangePassword: row.mustChangePassword,
     passwordChangedAt: row.passwordChangedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
-    exams: row.proctorAssignments.map(({ exam }) => exam),
+    // A proctor's exams to watch, a grader's to mark (a role has only its own kind of assignment).
+    exams: (row.role === "grader" ? row.graderAssignments : row.proctorAssignments).map(({ exam }) => exam),
   };
 }

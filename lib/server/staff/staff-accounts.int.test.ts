@@ -10,7 +10,7 @@ import { PUT as passwordRoute } from "@/app/api/staff/password/route";
 import { POST as signInRoute } from "@/app/api/staff/session/route";
 import { DELETE as everywhereRoute } from "@/app/api/staff/sessions/route";
 import { db } from "@/lib/server/db/client";
-import { listAssignableProctors, listExamProctors } from "@/lib/server/staff/exam-proctors";
+import { listAssignableStaff, listExamStaff } from "@/lib/server/staff/exam-staff";
 import { adminToken, createExam, createStaff, signIn, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call, cookieFrom } from "@/test-support/server/http";
 
@@ -329,10 +329,10 @@ describe("staff accounts", () => {
     expect((await assign(disabled.id)).status).toBe(204);
     expect((await disable(admin.cookie, disabled.id)).status).toBe(200);
 
-    const assignable = (await listAssignableProctors()).map((proctor) => proctor.id);
+    const assignable = (await listAssignableStaff({ role: "proctor" })).map((proctor) => proctor.id);
     expect(assignable).toContain(active.id);
     expect(assignable).not.toContain(disabled.id);
-    expect(await listExamProctors({ examId: exam.id })).toEqual([
+    expect(await listExamStaff({ examId: exam.id, role: "proctor" })).toEqual([
       expect.objectContaining({ id: disabled.id, disabled: true }),
     ]);
 
@@ -353,6 +353,6 @@ describe("staff accounts", () => {
       cookie: admin.cookie,
     });
     expect(removed.status).toBe(204);
-    expect(await listExamProctors({ examId: exam.id })).toEqual([]);
+    expect(await listExamStaff({ examId: exam.id, role: "proctor" })).toEqual([]);
   });
 });

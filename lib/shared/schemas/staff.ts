@@ -8,7 +8,7 @@ const EmailSchema = z
   .max(320)
   .transform((email) => email.toLowerCase());
 
-export const StaffRoleSchema = z.enum(["admin", "proctor"]);
+export const StaffRoleSchema = z.enum(["admin", "proctor", "grader"]);
 export type StaffRole = z.infer<typeof StaffRoleSchema>;
 
 /** `POST /api/admin/staff`: a new account; the response carries its temporary password, once. */
@@ -38,7 +38,8 @@ export const ChangePasswordSchema = z.object({
 });
 
 export const StaffParamsSchema = z.object({ staffId: UuidSchema });
-export const ExamProctorParamsSchema = z.object({ examId: UuidSchema, staffId: UuidSchema });
+/** A proctor or grader and the exam they are assigned to. */
+export const ExamStaffParamsSchema = z.object({ examId: UuidSchema, staffId: UuidSchema });
 
 /** One staff account as the admin API shows it. */
 export type StaffAccount = {
@@ -50,6 +51,6 @@ export type StaffAccount = {
   mustChangePassword: boolean;
   passwordChangedAt: string;
   createdAt: string;
-  /** Titles and ids of the exams a proctor is assigned to. */
+  /** Titles and ids of the exams a proctor (to watch) or a grader (to mark) is assigned to. */
   exams: { id: string; title: string }[];
 };

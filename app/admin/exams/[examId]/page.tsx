@@ -5,7 +5,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 
-import { ExamProctorsSection } from "./proctors-section";
+import { ExamStaffSection } from "./exam-staff-section";
 import { ResultsNav } from "@/components/admin/results-nav";
 import { EmergencyExportUpload } from "@/components/emergency-export-upload";
 import { StatusBadge } from "@/components/exams-table";
@@ -239,7 +239,8 @@ export default async function AdminExamPage({ params }: Props) {
           )}
         </section>
 
-        <ExamProctorsSection examId={exam.id} />
+        <ExamStaffSection examId={exam.id} role="proctor" />
+        <ExamStaffSection examId={exam.id} role="grader" />
 
         <section aria-labelledby="emergency-upload-heading">
           <h2 id="emergency-upload-heading">{t("emergencyTitle")}</h2>

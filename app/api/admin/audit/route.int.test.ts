@@ -9,6 +9,10 @@ import { POST as duplicateRoute } from "@/app/api/admin/exams/[examId]/duplicate
 import { POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
 import { PATCH as updateCandidateRoute } from "@/app/api/admin/exams/[examId]/candidates/[enrollmentId]/route";
 import { POST as joinLinkRoute } from "@/app/api/admin/exams/[examId]/candidates/[enrollmentId]/join-link/route";
+import {
+  DELETE as unassignGraderRoute,
+  PUT as assignGraderRoute,
+} from "@/app/api/admin/exams/[examId]/graders/[staffId]/route";
 import { DELETE as unassignRoute, PUT as assignRoute } from "@/app/api/admin/exams/[examId]/proctors/[staffId]/route";
 import { POST as createStaffRoute } from "@/app/api/admin/staff/route";
 import { PATCH as updateStaffRoute } from "@/app/api/admin/staff/[staffId]/route";
@@ -299,6 +303,32 @@ const ACTIONS: { action: AuditAction; perform: () => Promise<Performed> }[] = [
       const response = await call(unassignRoute, { method: "DELETE", params, ...asAdmin() });
       expect(response.status, response.text).toBeLessThan(300);
       return { examId: exam.id, expected: { staffMember: expect.objectContaining({ id: proctor.id }) } };
+    },
+  },
+  {
+    action: "grader.assigned",
+    perform: async () => {
+      const exam = await createExam();
+      const grader = await createStaff("grader");
+      const response = await call(assignGraderRoute, {
+        method: "PUT",
+        params: { examId: exam.id, staffId: grader.id },
+        ...asAdmin(),
+      });
+      expect(response.status, response.text).toBe(204);
+      return { examId: exam.id, expected: { staffMember: expect.objectContaining({ id: grader.id }) } };
+    },
+  },
+  {
+    action: "grader.unassigned",
+    perform: async () => {
+      const exam = await createExam();
+      const grader = await createStaff("grader");
+      const params = { examId: exam.id, staffId: grader.id };
+      await call(assignGraderRoute, { method: "PUT", params, bearer: adminToken() });
+      const response = await call(unassignGraderRoute, { method: "DELETE", params, ...asAdmin() });
+      expect(response.status, response.text).toBe(204);
+      return { examId: exam.id, expected: { staffMember: expect.objectContaining({ id: grader.id }) } };
     },
   },
   {

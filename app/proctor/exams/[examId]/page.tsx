@@ -29,7 +29,7 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function ProctorExamPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/proctor/exams/${encodeURIComponent(examId)}`, role: "any" });
+  const staff = await requireStaff({ path: `/proctor/exams/${encodeURIComponent(examId)}`, role: "proctor" });
   if (!UuidSchema.safeParse(examId).success) notFound();
   const exam = await findWatchedExam({ examId, principal: staff });
   if (!exam) notFound();

@@ -7,7 +7,7 @@ import { GradingQuestionParamsSchema, GradingQueueQuerySchema } from "@/lib/shar
 export const dynamic = "force-dynamic";
 
 /** One question's grading queue, blind (docs/results.md, "Grading"). `?marker=first|second|final`. */
-export const GET = route({ access: "admin", params: GradingQuestionParamsSchema }, async ({ params, request }) => {
+export const GET = route({ access: "grader", params: GradingQuestionParamsSchema }, async ({ params, request }) => {
   const query = GradingQueueQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) throw validationError(query.error, "query");
   const queue = await readGradingQueue({ ...params, marker: query.data.marker });

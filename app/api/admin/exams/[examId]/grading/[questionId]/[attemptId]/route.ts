@@ -5,7 +5,7 @@ import { GradeParamsSchema, SaveGradeSchema } from "@/lib/shared/schemas/grading
 
 /** A person's mark on one answer, checked against the revision it was based on (docs/results.md, "Grading"). */
 export const PUT = route(
-  { access: "admin", params: GradeParamsSchema, body: SaveGradeSchema },
+  { access: "grader", params: GradeParamsSchema, body: SaveGradeSchema },
   async ({ params, body, principal }) => json(await saveGrade({ ...params, input: body, caller: principal })),
 );
 

@@ -8,24 +8,26 @@ import { useState, type FormEvent } from "react";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
-export type ProctorOption = { id: string; name: string; email: string; disabled: boolean };
+export type StaffOption = { id: string; name: string; email: string; disabled: boolean };
 
 /**
- * The admin exam page's "Proctors" section: who is assigned (each with a remove button; a disabled account
- * marked so) and a select to assign another *active* proctor account (`assignable`; the server refuses a
- * disabled one too). Assigning and removing are idempotent on the server; the list is read again after each.
- * Needs the `account` messages.
+ * The admin exam page's "Proctors" and "Graders" sections (`role`): who is assigned (each with a remove
+ * button; a disabled account marked so) and a select to assign another *active* account of the role
+ * (`assignable`; the server refuses a disabled one too). Assigning and removing are idempotent on the server;
+ * the list is read again after each. Needs the `account` messages.
  */
-export function ExamProctors({
+export function ExamStaffAssignments({
+  role,
   examId,
   assigned,
   assignable,
 }: {
+  role: "proctor" | "grader";
   examId: string;
-  assigned: ProctorOption[];
-  assignable: Omit<ProctorOption, "disabled">[];
+  assigned: StaffOption[];
+  assignable: Omit<StaffOption, "disabled">[];
 }) {
-  const t = useTranslations("account.proctors");
+  const t = useTranslations(role === "proctor" ? "account.proctors" : "account.graders");
   const describe = useDescribeFailure();
   const router = useRouter();
   const [error, setError] = useState("");
@@ -34,11 +36,11 @@ export function ExamProctors({
   const assignedIds = new Set(assigned.map((p) => p.id));
   const available = assignable.filter((p) => !assignedIds.has(p.id));
 
-  async function change(proctor: Pick<ProctorOption, "id" | "name">, method: "PUT" | "DELETE") {
+  async function change(proctor: Pick<StaffOption, "id" | "name">, method: "PUT" | "DELETE") {
     setIsPending(true);
     setError("");
     setStatus("");
-    const result = await callApi(`/api/admin/exams/${examId}/proctors/${proctor.id}`, { method });
+    const result = await callApi(`/api/admin/exams/${examId}/${role}s/${proctor.id}`, { method });
     setIsPending(false);
     if (!result.ok) {
       setError(describe(result.failure));
@@ -50,7 +52,7 @@ export function ExamProctors({
 
   function onAssign(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const id = new FormData(event.currentTarget).get("proctor");
+    const id = new FormData(event.currentTarget).get("staff");
     const proctor = available.find((p) => p.id === id);
     if (proctor) void change(proctor, "PUT");
   }
@@ -82,14 +84,13 @@ export function ExamProctors({
       )}
       {available.length === 0 ? (
         <p className="muted">
-          {assignable.length === 0 ? t("noProctorAccounts") : t("allAssigned")}{" "}
-          <Link href="/admin/staff">{t("manage")}</Link>
+          {assignable.length === 0 ? t("noAccounts") : t("allAssigned")} <Link href="/admin/staff">{t("manage")}</Link>
         </p>
       ) : (
         <form className="form form--inline" onSubmit={onAssign}>
           <div className="field">
-            <label htmlFor="assign-proctor">{t("choose")}</label>
-            <select id="assign-proctor" name="proctor">
+            <label htmlFor={`assign-${role}`}>{t("choose")}</label>
+            <select id={`assign-${role}`} name="staff">
               {available.map((proctor) => (
                 <option key={proctor.id} value={proctor.id}>
                   {proctor.name} ({proctor.email})
