@@ -61,6 +61,7 @@ export const ERROR_STATUS = {
    * `details.current` is the mark there now (lib/server/grading/save-grade.ts).
    */
   GRADE_CONFLICT: 409,
+  SAME_MARKER: 409,
   /** The late answer was already accepted or rejected; `details.decision` is that decision. Nothing changed. */
   LATE_ANSWER_DECIDED: 409,
   /** The exam cannot move to that status from its current one; `details.from`, `details.to`, `details.reason`. */

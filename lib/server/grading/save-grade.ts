@@ -58,6 +58,26 @@ export async function saveGrade(options: {
       tx,
     );
     if (!target) throw new AppError("NOT_FOUND", "No such submitted paper or question in this exam.");
+    // Settling is an admin's (the issue: "an admin settles them"), and double marking means two people: one
+    // staff member cannot give both the first and the second mark of an answer. The API token (an integration)
+    // is not a person and is exempt.
+    if (input.marker === "final" && caller.kind === "staff" && caller.role !== "admin") {
+      throw new AppError("FORBIDDEN", "Only an admin settles a disagreement between markers.");
+    }
+    if (input.marker !== "final" && staffUserId) {
+      const other = input.marker === "first" ? "second" : "first";
+      const [own] = await queryRows<{ one: number }>(
+        sql`SELECT 1 AS one FROM grades WHERE attempt_id = ${attemptId}::uuid AND question_id = ${questionId}::uuid
+              AND marker = ${other} AND staff_user_id = ${staffUserId}::uuid`,
+        tx,
+      );
+      if (own) {
+        throw new AppError(
+          "SAME_MARKER",
+          `You gave this answer's ${other} mark: the ${input.marker} mark must come from someone else.`,
+        );
+      }
+    }
     const units = pointsToUnits(input.points);
     if (units > pointsToUnits(target.points)) {
       throw new AppError("VALIDATION_FAILED", `At most ${target.points} points can be given for this question.`, {

@@ -442,8 +442,8 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Per question, in position order: submitted papers, how many the rules leave to a person, how many of " +
       "those still wait for the first marker (and the second, with double marking), and how many double marks " +
       "disagree with no final mark. Counted from the answers and marks, so a paper whose result is still " +
-      "being computed counts too.",
-    access: "admin",
+      "being computed counts too. An admin, the bearer token, or a grader assigned to the exam.",
+    access: "grader",
     params: ExamParamsSchema,
     responses: { 200: { description: "The overview", schema: GradingOverviewSchema } },
   },
@@ -471,7 +471,8 @@ export const API_OPERATIONS: ApiOperation[] = [
       "An admin, the bearer token, or a grader assigned to the exam (anyone else is 403). " +
       "Every submitted paper's answer to the question, in candidate-code order, with how the result decides it " +
       "now and the marks the given `marker` may see (first and second markers see only their own). Names are " +
-      "null until the exam's results are released.",
+      "null until the exam's results are released. `final` (both marks, to settle) is an admin's: a grader " +
+      "gets 403.",
     access: "grader",
     params: GradingQuestionParamsSchema,
     query: GradingQueueQuerySchema,
@@ -486,14 +487,16 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       "An admin, the bearer token, or a grader assigned to the exam (anyone else is 403). " +
       "Points (at most the question's, at most four decimals) and a comment, by `marker`, with the `revision` " +
-      "of the mark this change is based on (0 for a new one). Another grader's save on the same revision wins " +
+      "of the mark this change is based on (0 for a new one). A `final` mark (settling) is an admin's (403 for " +
+      "a grader), and one person cannot give both the first and the second mark of an answer (409 SAME_MARKER). " +
+      "Another grader's save on the same revision wins " +
       "once: the other gets 409 GRADE_CONFLICT with the current mark, and nothing is written. The paper's " +
       "result gets a new version in the same transaction.",
     access: "grader",
     params: GradeParamsSchema,
     body: SaveGradeSchema,
     responses: { 200: { description: "The saved mark", schema: SavedGradeSchema } },
-    errors: ["GRADE_CONFLICT"],
+    errors: ["GRADE_CONFLICT", "SAME_MARKER"],
     errorDetails: { GRADE_CONFLICT: z.object({ current: z.unknown() }) },
   },
   {

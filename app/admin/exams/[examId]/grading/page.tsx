@@ -28,8 +28,13 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function GradingOverviewPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/grading`, role: "admin" });
   if (!UuidSchema.safeParse(examId).success) notFound();
+  const staff = await requireStaff({
+    path: `/admin/exams/${encodeURIComponent(examId)}/grading`,
+    role: "grader",
+    examId,
+  });
+  const isAdmin = staff.role === "admin";
   const [exam, overview] = await Promise.all([findExamTitle({ examId }), readGradingOverview({ examId })]);
   if (!exam || !overview) notFound();
   const [t, tTypes, locale] = await Promise.all([
@@ -122,7 +127,8 @@ export default async function GradingOverviewPage({ params }: Props) {
     const links = [
       { marker: "first" as const, text: t("first") },
       { marker: "second" as const, text: t("second") },
-      ...(question.disagreements > 0 ? [{ marker: "final" as const, text: t("settle") }] : []),
+      // Settling is an admin's.
+      ...(question.disagreements > 0 && isAdmin ? [{ marker: "final" as const, text: t("settle") }] : []),
     ];
     return (
       <span className={styles.actions}>
@@ -142,18 +148,22 @@ export default async function GradingOverviewPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
+      <StaffHeader staff={staff} current={isAdmin ? "admin" : "grading"} />
       <main className="page">
         <p className="breadcrumb">
-          <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>
+          {isAdmin ? (
+            <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>
+          ) : (
+            <Link href="/grading">{t("backToGradingList")}</Link>
+          )}
         </p>
         <h1>{t("titleFor", { exam: exam.title })}</h1>
-        <ResultsNav examId={exam.id} current="grading" />
+        {isAdmin ? <ResultsNav examId={exam.id} current="grading" /> : null}
         <p className="prose">{t("intro")}</p>
         {overview.secondMarking ? <p className="notice">{t("secondMarking")}</p> : null}
         {overview.released ? <p className="notice notice--warn">{t("released")}</p> : null}
         <p>{t("submitted", { count: submitted })}</p>
-        {overview.secondMarking ? (
+        {overview.secondMarking && isAdmin ? (
           <p>
             <Link href={`/admin/exams/${exam.id}/grading/disagreements`}>
               {t("disagreementsLink", { count: totalDisagreements })}

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 
 import { GradingQueueView } from "@/components/admin/grading/grading-queue";
@@ -31,15 +31,21 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function GradingQueuePage({ params, searchParams }: Props) {
   const { examId, questionId } = await params;
   const search = await searchParams;
+  if (!UuidSchema.safeParse(examId).success || !UuidSchema.safeParse(questionId).success) notFound();
   const staff = await requireStaff({
     path: `/admin/exams/${encodeURIComponent(examId)}/grading/${encodeURIComponent(questionId)}`,
-    role: "admin",
+    role: "grader",
+    examId,
   });
-  if (!UuidSchema.safeParse(examId).success || !UuidSchema.safeParse(questionId).success) notFound();
+  const isAdmin = staff.role === "admin";
   const query = GradingQueueQuerySchema.safeParse({
     marker: typeof search.marker === "string" ? search.marker : undefined,
   });
   if (!query.success) notFound();
+  // Settling (and seeing both markers' marks) is an admin's: a grader asking for it gets their own queue.
+  if (query.data.marker === "final" && !isAdmin) {
+    redirect(`/admin/exams/${encodeURIComponent(examId)}/grading/${encodeURIComponent(questionId)}?marker=first`);
+  }
   const queue = await readGradingQueue({ examId, questionId, marker: query.data.marker });
   if (!queue) notFound();
   const paper = typeof search.paper === "string" && UuidSchema.safeParse(search.paper).success ? search.paper : null;
@@ -48,13 +54,13 @@ export default async function GradingQueuePage({ params, searchParams }: Props) 
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
+      <StaffHeader staff={staff} current={isAdmin ? "admin" : "grading"} />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${examId}/grading`}>{t("backToOverview")}</Link>
         </p>
         <h1>{t("title", { position: queue.question.position, mode: t(`modes.${mode}`) })}</h1>
-        <ResultsNav examId={examId} current="grading" />
+        {isAdmin ? <ResultsNav examId={examId} current="grading" /> : null}
         <ClientMessages namespaces={["grading"]}>
           <GradingQueueView key={`${questionId} ${queue.marker}`} examId={examId} initial={queue} startAt={paper} />
         </ClientMessages>

@@ -176,4 +176,42 @@ describe("graders: assigned per exam, mark that exam and nothing else", () => {
     const account = listed.body.staff.find((entry: { id: string }) => entry.id === created.body.account.id);
     expect(account.exams).toEqual([{ id: exam.id, title: expect.stringMatching(/^Exam /) }]);
   });
+
+  it("double marking takes two people, and settling is an admin's: a grader cannot do both marks or the final", async () => {
+    const attempt = await submittedEssay();
+    await db.exam.update({ where: { id: attempt.examId }, data: { secondMarking: true } });
+    const [one, two] = [await graderSession(), await graderSession()];
+    for (const grader of [one, two]) expect((await assign(attempt.examId, grader.id)).status).toBe(204);
+    const markAs = (cookie: string, marker: "first" | "second" | "final", points: number) =>
+      call(gradeRoute, {
+        method: "PUT",
+        params: { examId: attempt.examId, questionId: essayOf(attempt), attemptId: attempt.attemptId },
+        cookie,
+        json: { points, comment: "", marker, revision: 0 },
+      });
+
+    expect((await markAs(one.cookie, "first", 2)).status).toBe(200);
+    // The same grader as second marker: refused, nothing written.
+    const same = await markAs(one.cookie, "second", 2);
+    expect(same.status, same.text).toBe(409);
+    expect(same.body.error.code).toBe("SAME_MARKER");
+    expect(await db.grade.count({ where: { attemptId: attempt.attemptId, marker: "second" } })).toBe(0);
+    expect((await markAs(two.cookie, "second", 4)).status).toBe(200);
+
+    // The two disagree; a grader may neither read the final view nor settle.
+    const finalView = await call(queueRoute, {
+      path: `/api/admin/exams/${attempt.examId}/grading/${essayOf(attempt)}?marker=final`,
+      params: { examId: attempt.examId, questionId: essayOf(attempt) },
+      cookie: two.cookie,
+    });
+    expect(finalView.status).toBe(403);
+    const settle = await markAs(two.cookie, "final", 3);
+    expect(settle.status).toBe(403);
+    expect(await db.grade.count({ where: { attemptId: attempt.attemptId, marker: "final" } })).toBe(0);
+
+    // An admin settles.
+    const admin = await createStaff("admin");
+    const adminCookie = await signIn(admin.email, admin.password);
+    expect((await markAs(adminCookie, "final", 3)).status).toBe(200);
+  });
 });

@@ -7,7 +7,7 @@ import { ExamParamsSchema } from "@/lib/shared/schemas/params";
 export const dynamic = "force-dynamic";
 
 /** The exam's grading per question: what waits for which marker (docs/results.md, "Grading"). */
-export const GET = route({ access: "admin", params: ExamParamsSchema }, async ({ params }) => {
+export const GET = route({ access: "grader", params: ExamParamsSchema }, async ({ params }) => {
   const overview = await readGradingOverview(params);
   if (!overview) throw new AppError("NOT_FOUND", "Not found.");
   return json(overview, { headers: { "Cache-Control": "no-store" } });
