@@ -13,12 +13,7 @@ import { GET } from "./route";
 //   P2: b, [a], 32    → 0 + 1 + 1 = 2
 //   P3: a, —, —       → 1 + 0 + 0 = 1
 //   P4: —, [a, b], 31 → 0 + 0 + 0 = 0   (one right, one wrong: 1 − 1)
-const PAPERS = [
-  { 1: "a", 2: ["a", "c"], 3: 32 },
-  { 1: "b", 2: ["a"], 3: 32 },
-  { 1: "a" },
-  { 2: ["a", "b"], 3: 31 },
-];
+const PAPERS = [{ 1: "a", 2: ["a", "c"], 3: 32 }, { 1: "b", 2: ["a"], 3: 32 }, { 1: "a" }, { 2: ["a", "b"], 3: 31 }];
 
 describe("GET /api/admin/exams/{examId}/statistics", () => {
   it("computes the per-exam and per-question figures from the scored papers", async () => {
