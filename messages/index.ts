@@ -11,6 +11,7 @@ import enErrors from "./en/errors.json";
 import enExam from "./en/exam.json";
 import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
+import enStatistics from "./en/statistics.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhAccount from "./zh-CN/account.json";
 import zhAudit from "./zh-CN/audit.json";
@@ -22,6 +23,7 @@ import zhErrors from "./zh-CN/errors.json";
 import zhExam from "./zh-CN/exam.json";
 import zhProctor from "./zh-CN/proctor.json";
 import zhStaff from "./zh-CN/staff.json";
+import zhStatistics from "./zh-CN/statistics.json";
 
 /**
  * Every interface message, by locale and namespace. A namespace is the set of messages one part of the
@@ -37,6 +39,7 @@ import zhStaff from "./zh-CN/staff.json";
  * - account: a staff member's own account page, the admin's staff accounts page and exam proctors
  * - authoring: the exam editor, its preview, and the status and actions of an exam
  * - audit: the admin's audit log page (/admin/audit): filters, and one sentence per kind of event
+ * - statistics: an exam's results page (/admin/exams/{examId}/results): release, downloads, figures, charts
  */
 export const MESSAGES = {
   en: {
@@ -51,6 +54,7 @@ export const MESSAGES = {
     account: enAccount,
     authoring: enAuthoring,
     audit: enAudit,
+    statistics: enStatistics,
   },
   "zh-CN": {
     common: zhCommon,
@@ -64,6 +68,7 @@ export const MESSAGES = {
     account: zhAccount,
     authoring: zhAuthoring,
     audit: zhAudit,
+    statistics: zhStatistics,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 
