@@ -72,6 +72,9 @@ async function submitPaper(
 
 for (const locale of ["en-US", "zh-CN"] as const) {
   const m = messages(locale);
+  /** A score as the candidates' table shows it ("3 / 4", "3 / 4 分"). */
+  const scoreText = (score: string, max: string) =>
+    m.candidates.scoreValue.replace("{score}", score).replace("{max}", max);
   test.describe(`Results page, ${locale}`, () => {
     test.use({ locale });
     test.describe.configure({ timeout: 120_000 });
@@ -109,7 +112,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(scores).toHaveCount(3);
       for (const [index, paper] of papers.entries()) {
         const row = page.locator(`tr[data-candidate="${submitted[index]!.candidate.email}"]`);
-        await expect(row.getByTestId("candidate-score")).toHaveText(`${paper.total} / 4`, { timeout: 20_000 });
+        await expect(row.getByTestId("candidate-score")).toHaveText(scoreText(paper.total, "4"), { timeout: 20_000 });
       }
       await expect(page.getByTestId("exam-figures")).toContainText(
         m.figures.scoredValue.replace("{scored}", "3").replace("{submitted}", "3"),
@@ -134,7 +137,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
           .locator(`tr[data-candidate="${candidate.email}"]`)
           .getByTestId("candidate-score")
           .innerText();
-        expect(`${row?.score} / ${row?.max_score}`).toBe(onScreen);
+        expect(scoreText(row!.score!, row!.max_score!)).toBe(onScreen);
       }
 
       // Before the release the candidate's result is not theirs to see.

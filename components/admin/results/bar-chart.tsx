@@ -10,6 +10,8 @@ import { formatNumber, formatPercent } from "@/lib/shared/format";
 import styles from "./bar-chart.module.css";
 
 const HEIGHT = 200;
+/** Room one label under a bar needs, in CSS pixels. */
+const LABEL_WIDTH = 64;
 
 /** The palette of app/globals.css, read from the page so the canvas uses the same colours as the text. */
 function palette(element: HTMLElement) {
@@ -23,6 +25,8 @@ export type BarChartProps = {
   labels: readonly string[];
   /** One value per bar; null draws none. */
   values: readonly (number | null)[];
+  /** What the bars stand for, named in the legend beside the bar under the pointer ("Question"). */
+  category: string;
   /** The series' name in the legend ("Candidates"). */
   series: string;
   /** "percent": ratios 0..1 on a scale to 1; "count": whole numbers from 0 to the largest value. */
@@ -36,16 +40,19 @@ export type BarChartProps = {
  * one bar per label, without animation, following its container's width (a phone's too). The canvas is an image
  * whose accessible name is `summary`, which names every value.
  */
-export function BarChart({ labels, values, series, kind, summary }: BarChartProps) {
+export function BarChart({ labels, values, category, series, kind, summary }: BarChartProps) {
   const locale = useLocale();
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
-  const shapeKey = JSON.stringify({ labels, series, kind, locale });
+  const shapeKey = JSON.stringify({ labels, category, series, kind, locale });
 
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const shape = JSON.parse(shapeKey) as Pick<BarChartProps, "series" | "kind"> & { labels: string[]; locale: string };
+    const shape = JSON.parse(shapeKey) as Pick<BarChartProps, "category" | "series" | "kind"> & {
+      labels: string[];
+      locale: string;
+    };
     const names = shape.labels;
     const format = (value: number) =>
       shape.kind === "percent" ? formatPercent(value, shape.locale, 0) : formatNumber(value, shape.locale, 0);
@@ -64,7 +71,7 @@ export function BarChart({ labels, values, series, kind, summary }: BarChartProp
           },
         },
         series: [
-          { label: "", value: (_u, index) => (index === null ? "—" : (names[Math.round(index)] ?? "")) },
+          { label: shape.category, value: (_u, index) => (index === null ? "—" : (names[Math.round(index)] ?? "")) },
           {
             label: shape.series,
             stroke: colours.bar,
@@ -79,10 +86,20 @@ export function BarChart({ labels, values, series, kind, summary }: BarChartProp
           {
             ...axis,
             grid: { show: false },
+            // Every bar gets a tick; on a narrow chart only every n-th is labelled, so labels never overlap.
             splits: () => names.map((_, index) => index),
-            values: (_u, splits) => splits.map((index) => names[index] ?? ""),
+            values: (u, splits) => {
+              const step = Math.max(1, Math.ceil(names.length / Math.max(1, Math.floor(u.width / LABEL_WIDTH))));
+              return splits.map((index) => (index % step === 0 ? (names[index] ?? "") : ""));
+            },
           },
-          { ...axis, size: 56, values: (_u, splits) => splits.map((value) => format(value)) },
+          {
+            ...axis,
+            size: 56,
+            // Counts are whole: ticks at whole numbers only.
+            ...(shape.kind === "count" ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000] } : {}),
+            values: (_u, splits) => splits.map((value) => format(value)),
+          },
         ],
       },
       [[], []],

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { NextIntlClientProvider } from "next-intl";
-import { createElement } from "react";
+import { createElement, type ComponentProps } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 
@@ -71,17 +71,19 @@ const results: ExamResultsView = {
 
 function render(locale: "en" | "zh-CN"): string {
   const client = new QueryClient();
-  return renderToString(
-    createElement(
-      NextIntlClientProvider,
-      { locale, messages: MESSAGES[locale], timeZone: "UTC" },
-      createElement(
-        QueryClientProvider,
-        { client },
-        createElement(ResultsDashboard, { examId, initialStatistics: statistics, initialResults: results }),
-      ),
-    ),
-  );
+  const dashboard = createElement(ResultsDashboard, {
+    examId,
+    initialStatistics: statistics,
+    initialResults: results,
+  });
+  const queries = createElement(QueryClientProvider, { client }, dashboard);
+  const intl: ComponentProps<typeof NextIntlClientProvider> = {
+    locale,
+    messages: MESSAGES[locale],
+    timeZone: "UTC",
+    children: queries,
+  };
+  return renderToString(createElement(NextIntlClientProvider, intl));
 }
 
 describe("ResultsDashboard (server render)", () => {

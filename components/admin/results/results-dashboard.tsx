@@ -15,8 +15,17 @@ import type { ExamResultsView, ExamStatisticsView, RegradeQueued } from "@/lib/s
 import { BarChart } from "./bar-chart";
 import styles from "./results-dashboard.module.css";
 
-/** How often the page reads the figures again while papers are scored and graded. */
-const REFRESH_MS = 5_000;
+/** How often the page reads the figures again while papers are scored or wait for a grader, and otherwise. */
+const REFRESH_BUSY_MS = 5_000;
+const REFRESH_QUIET_MS = 30_000;
+
+/** Sooner while some paper is not scored yet or waits for a grader: the figures are about to change. */
+function refreshInterval(statistics: ExamStatisticsView | undefined): number {
+  if (!statistics) return REFRESH_BUSY_MS;
+  return statistics.scored < statistics.submitted || statistics.waitingForPerson > 0
+    ? REFRESH_BUSY_MS
+    : REFRESH_QUIET_MS;
+}
 
 class ApiError extends Error {
   constructor(readonly failure: ApiFailure) {
@@ -35,7 +44,7 @@ async function read<T>(url: string): Promise<T> {
  * with Release / Withdraw and Regrade (each confirmed), the downloads, the exam's figures, charts (histogram of
  * totals, facility per question, options chosen per choice question), a statistics table per question and the
  * candidates' results, each linking to the candidate's result page. Starts from the server's figures and reads
- * them again every few seconds.
+ * them again every few seconds while papers are being scored or graded, every half minute otherwise.
  */
 export function ResultsDashboard({
   examId,
@@ -61,13 +70,13 @@ export function ResultsDashboard({
     queryKey: ["results", examId, "statistics"],
     queryFn: () => read<ExamStatisticsView>(`${base}/statistics`),
     initialData: initialStatistics,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: (query) => refreshInterval(query.state.data),
   });
   const results = useQuery({
     queryKey: ["results", examId, "candidates"],
     queryFn: () => read<ExamResultsView>(`${base}/results`),
     initialData: initialResults,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: () => refreshInterval(queryClient.getQueryData(["results", examId, "statistics"])),
   });
   const stats = statistics.data;
   const list = results.data;
@@ -211,6 +220,7 @@ export function ResultsDashboard({
             <BarChart
               labels={stats.histogram.map((bin) => `${number(bin.from)}–${number(bin.to)}`)}
               values={stats.histogram.map((bin) => bin.count)}
+              category={t("charts.histogramCategory")}
               series={t("charts.histogramSeries")}
               kind="count"
               summary={t("charts.histogramSummary", {
@@ -226,6 +236,7 @@ export function ResultsDashboard({
             <BarChart
               labels={graded.map((question) => t("charts.question", { position: question.position }))}
               values={graded.map((question) => question.facility)}
+              category={t("questions.position")}
               series={t("charts.facilitySeries")}
               kind="percent"
               summary={t("charts.facilitySummary", {
@@ -246,6 +257,7 @@ export function ResultsDashboard({
               <BarChart
                 labels={question.options!.map((option) => option.label)}
                 values={question.options!.map((option) => option.count)}
+                category={t("charts.option")}
                 series={t("charts.optionsSeries")}
                 kind="count"
                 summary={t("charts.optionsSummary", {
