@@ -43,7 +43,13 @@ const QUESTIONS: QuestionInput[] = [
     answerKey: ["a", "b"],
     points: 2,
   },
-  { type: "numeric", prompt: "How many usable host addresses does a /29 subnet have?", answerKey: 6, points: 1 },
+  {
+    type: "numeric",
+    prompt: "How many usable host addresses does a /29 subnet have?",
+    answerKey: 6,
+    tolerance: 0,
+    points: 1,
+  },
 ];
 
 /** Joins, starts and submits a paper through the API; returns the candidate's API context and attempt. */

@@ -215,42 +215,46 @@ export function ResultsDashboard({
         <h2 id="charts-heading">{t("charts.title")}</h2>
         {stats.scored === 0 ? <p className="muted">{t("charts.noPapers")}</p> : null}
         <div className={styles.charts}>
-          <figure className={styles.figure}>
-            <figcaption>{t("charts.histogram")}</figcaption>
-            <BarChart
-              labels={stats.histogram.map((bin) => `${number(bin.from)}–${number(bin.to)}`)}
-              values={stats.histogram.map((bin) => bin.count)}
-              category={t("charts.histogramCategory")}
-              series={t("charts.histogramSeries")}
-              kind="count"
-              summary={t("charts.histogramSummary", {
-                count: stats.scored,
-                bins: stats.histogram
-                  .map((bin) => t("charts.bin", { from: number(bin.from), to: number(bin.to), count: bin.count }))
-                  .join(", "),
-              })}
-            />
-          </figure>
-          <figure className={styles.figure}>
-            <figcaption>{t("charts.facility")}</figcaption>
-            <BarChart
-              labels={graded.map((question) => t("charts.question", { position: question.position }))}
-              values={graded.map((question) => question.facility)}
-              category={t("questions.position")}
-              series={t("charts.facilitySeries")}
-              kind="percent"
-              summary={t("charts.facilitySummary", {
-                items: graded
-                  .map((question) =>
-                    t("charts.facilityItem", {
-                      position: question.position,
-                      value: figure(question.facility, (value) => formatPercent(value, locale)),
-                    }),
-                  )
-                  .join(", "),
-              })}
-            />
-          </figure>
+          {stats.histogram.length > 0 ? (
+            <figure className={styles.figure}>
+              <figcaption>{t("charts.histogram")}</figcaption>
+              <BarChart
+                labels={stats.histogram.map((bin) => `${number(bin.from)}–${number(bin.to)}`)}
+                values={stats.histogram.map((bin) => bin.count)}
+                category={t("charts.histogramCategory")}
+                series={t("charts.histogramSeries")}
+                kind="count"
+                summary={t("charts.histogramSummary", {
+                  count: stats.scored,
+                  bins: stats.histogram
+                    .map((bin) => t("charts.bin", { from: number(bin.from), to: number(bin.to), count: bin.count }))
+                    .join(", "),
+                })}
+              />
+            </figure>
+          ) : null}
+          {graded.length > 0 ? (
+            <figure className={styles.figure}>
+              <figcaption>{t("charts.facility")}</figcaption>
+              <BarChart
+                labels={graded.map((question) => t("charts.question", { position: question.position }))}
+                values={graded.map((question) => question.facility)}
+                category={t("questions.position")}
+                series={t("charts.facilitySeries")}
+                kind="percent"
+                summary={t("charts.facilitySummary", {
+                  items: graded
+                    .map((question) =>
+                      t("charts.facilityItem", {
+                        position: question.position,
+                        value: figure(question.facility, (value) => formatPercent(value, locale)),
+                      }),
+                    )
+                    .join(", "),
+                })}
+              />
+            </figure>
+          ) : null}
           {choice.map((question) => (
             <figure className={styles.figure} key={question.questionId}>
               <figcaption>{t("charts.options", { position: question.position })}</figcaption>
