@@ -28,6 +28,7 @@ type VersionRow = {
   questions: ResultQuestion[];
   cause: string;
   actor_type: string;
+  staff_user_id: string | null;
   actor_label: string;
   reason: string;
   created_at: Date;
@@ -97,7 +98,7 @@ export async function exportResultsJson(examId: string): Promise<ReadableStream<
         const versions = await queryRows<VersionRow>(
           sql`SELECT attempt_id::text AS attempt_id, version, submission_id::text AS submission_id,
                      score_units::text AS score_units, max_units::text AS max_units, pending, questions, cause,
-                     actor_type, actor_label, reason, created_at
+                     actor_type, staff_user_id::text AS staff_user_id, actor_label, reason, created_at
               FROM result_versions
               WHERE attempt_id = ANY(${attemptIds}::uuid[])
               ORDER BY attempt_id, version`,
@@ -126,7 +127,7 @@ export async function exportResultsJson(examId: string): Promise<ReadableStream<
               versions: own.map((version) => ({
                 version: version.version,
                 cause: version.cause,
-                actor: { type: version.actor_type, label: version.actor_label },
+                actor: { type: version.actor_type, staffUserId: version.staff_user_id, label: version.actor_label },
                 reason: version.reason,
                 at: version.created_at.toISOString(),
                 ...scores(version),

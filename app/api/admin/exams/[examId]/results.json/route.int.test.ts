@@ -45,7 +45,7 @@ describe("GET /api/admin/exams/{examId}/results.json", () => {
       [2, "regraded", 2],
     ]);
     expect(ada.versions[1]).toMatchObject({
-      actor: { type: "api-token", label: "API token" },
+      actor: { type: "api-token", staffUserId: null, label: "API token" },
       reason: "regrade requested",
       at: expect.stringMatching(/Z$/),
     });
