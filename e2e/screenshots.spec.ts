@@ -988,3 +988,65 @@ for (const viewport of VIEWPORTS) {
     });
   }
 }
+
+// ---- Results page: release, statistics and charts (issue 15), both languages ---------------------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Results screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("results page with charts, and the release dialog", async ({
+        page,
+        server,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        signIn,
+      }) => {
+        test.setTimeout(120_000);
+        const exam = await createExam({
+          title:
+            locale === "zh-CN" ? `网络基础 — 期末（${viewport.name}）` : `Networking 101 — final (${viewport.name})`,
+        });
+        // Five papers with a spread of totals; the essays wait for a grader.
+        const papers: { name: string; values: unknown[] }[] = [
+          { name: "王伟", values: ["b", ["a", "b"], "ARP", "A handshake agrees on sequence numbers.", 6] },
+          { name: "Grace Hopper", values: ["b", ["a"], "arp", "", 6] },
+          { name: "Alan Turing", values: ["a", ["a", "b"], "RARP", "", 8] },
+          { name: "李娜", values: ["b", ["c"], "", "", 6] },
+          { name: "Ada Lovelace", values: ["c", [], "", "", 2] },
+        ];
+        for (const paper of papers) {
+          const candidate = await enrollCandidate(exam.id, { name: paper.name });
+          const { attemptId, request } = await startThroughApi(server.baseURL, exam.id, candidate);
+          const submitted = await request.post(`/api/attempts/${attemptId}/submit`, {
+            data: {
+              deviceId: "laptop",
+              answers: paper.values.flatMap((value, index) =>
+                value === "" || (Array.isArray(value) && value.length === 0)
+                  ? []
+                  : [{ questionId: exam.questionIds[index]!, value, version: 1 }],
+              ),
+            },
+            headers: { "Idempotency-Key": `screenshot-results-${attemptId}` },
+          });
+          expect(submitted.status(), await submitted.text()).toBe(200);
+          await request.dispose();
+        }
+        await enrollCandidate(exam.id, { name: "Linus Torvalds" });
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+        const name = `${locale}-results`;
+
+        await page.goto(`/admin/exams/${exam.id}/results`);
+        await expect(page.getByTestId("exam-figures")).toContainText(/5 (of|\/) 5/, { timeout: 20_000 });
+        await expect(page.locator("canvas").first()).toBeVisible();
+        await capture(page, viewport.name, `${name}-page`);
+
+        await page.getByRole("button", { name: /^(Release results|公布成绩)$/ }).click();
+        await expect(page.getByRole("dialog")).toBeVisible();
+        await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-release-dialog.png`) });
+      });
+    });
+  }
+}

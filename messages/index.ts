@@ -14,6 +14,7 @@ import enProctor from "./en/proctor.json";
 import enStaff from "./en/staff.json";
 import enLateAnswers from "./en/lateAnswers.json";
 import enReceipts from "./en/receipts.json";
+import enStatistics from "./en/statistics.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhAccount from "./zh-CN/account.json";
 import zhAudit from "./zh-CN/audit.json";
@@ -28,6 +29,7 @@ import zhProctor from "./zh-CN/proctor.json";
 import zhStaff from "./zh-CN/staff.json";
 import zhLateAnswers from "./zh-CN/lateAnswers.json";
 import zhReceipts from "./zh-CN/receipts.json";
+import zhStatistics from "./zh-CN/statistics.json";
 
 /**
  * Every interface message, by locale and namespace. A namespace is the set of messages one part of the
@@ -46,6 +48,7 @@ import zhReceipts from "./zh-CN/receipts.json";
  * - lateAnswers: an exam's late-answers page (/admin/exams/[examId]/late-answers) and its decision dialog
  * - receipts: the receipt verifier (/admin/receipts)
  * - grading: the grading overview, a question's grading queue and the disagreements to settle
+ * - statistics: an exam's results page (/admin/exams/{examId}/results): release, downloads, figures, charts
  */
 export const MESSAGES = {
   en: {
@@ -63,6 +66,7 @@ export const MESSAGES = {
     lateAnswers: enLateAnswers,
     receipts: enReceipts,
     grading: enGrading,
+    statistics: enStatistics,
   },
   "zh-CN": {
     common: zhCommon,
@@ -79,6 +83,7 @@ export const MESSAGES = {
     lateAnswers: zhLateAnswers,
     receipts: zhReceipts,
     grading: zhGrading,
+    statistics: zhStatistics,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

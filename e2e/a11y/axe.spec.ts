@@ -730,3 +730,52 @@ for (const locale of ["en-US", "zh-CN"] as const) {
     });
   });
 }
+
+// ---- Results page: release, statistics and charts (issue 15) -------------------------------------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, results page, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("results page with scored papers and charts, and the release dialog", async ({
+      page,
+      server,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const admin = await createStaff("admin");
+      const exam = await createExam();
+      // Two papers with answers (one waits for a grader: it has an essay), one candidate who never starts.
+      const answers = [
+        ["b", ["a", "b"], "ARP", "Because both sides must agree on sequence numbers.", 6],
+        ["a", ["a", "c"], "", "", 8],
+      ];
+      for (const values of answers) {
+        const candidate = await enrollCandidate(exam.id);
+        const { attemptId, request } = await startThroughApi(server.baseURL, exam.id, candidate);
+        const submitted = await request.post(`/api/attempts/${attemptId}/submit`, {
+          data: {
+            deviceId: "laptop",
+            answers: values.map((value, index) => ({ questionId: exam.questionIds[index]!, value, version: 1 })),
+          },
+          headers: { "Idempotency-Key": `axe-results-${attemptId}` },
+        });
+        expect(submitted.status(), await submitted.text()).toBe(200);
+        await request.dispose();
+      }
+      await enrollCandidate(exam.id);
+      await signIn(page.context(), admin);
+
+      await page.goto(`/admin/exams/${exam.id}/results`);
+      await expect(page.getByTestId("exam-figures")).toContainText(/2 (of|\/) 2/, { timeout: 20_000 });
+      await expect(page.locator("canvas").first()).toBeVisible();
+      await expectAccessible(page, "results page with figures, charts and tables", locale);
+
+      await page.getByRole("button", { name: /^(Release results|公布成绩)$/ }).click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expectAccessible(page, "release dialog", locale);
+    });
+  });
+}

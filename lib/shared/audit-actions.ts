@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   "grade.saved",
   "results.released",
   "results.withdrawn",
+  "results.regraded",
   "late_answer.accepted",
   "late_answer.rejected",
   // Proctors, graders and staff accounts

@@ -42,6 +42,9 @@ import { AnnouncementReceiptsSchema, SendAnnouncementSchema } from "@/lib/shared
 import type { Access } from "../http/route";
 import {
   AdminExamSchema,
+  ExamResultsSchema,
+  ExamStatisticsSchema,
+  RegradeQueuedSchema,
   AttemptViewSchema,
   AuditPageSchema,
   AutosaveResponseSchema,
@@ -578,6 +581,91 @@ export const API_OPERATIONS: ApiOperation[] = [
         contentType: "text/csv",
         schema: z.string(),
         headers: { "Content-Disposition": '`attachment; filename="results-{examId}.csv"`' },
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/results",
+    operationId: "listExamResults",
+    area: "admin",
+    summary: "The release state and every enrolled candidate's current result",
+    description:
+      "In enrollment order: status (not_started, in_progress, submitted), the current score (null until the " +
+      "paper is scored) and whether it is graded (no answer waits for a person).",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The exam's results", schema: ExamResultsSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/results/regrade",
+    operationId: "regradeExam",
+    area: "admin",
+    summary: "Score every submitted paper again",
+    description:
+      "Queues every submitted paper (audited); the results worker scores them within about a second, and a paper " +
+      "whose score does not change gets no new result version.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 202: { description: "How many papers were queued", schema: RegradeQueuedSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/statistics",
+    operationId: "readExamStatistics",
+    area: "admin",
+    summary: "Per-question and per-exam statistics over the scored papers",
+    description:
+      "Facility, discrimination (item–rest correlation), score distribution, blanks and option frequencies per " +
+      "question; mean, median, sample standard deviation, Cronbach's alpha and a histogram of totals per exam. " +
+      "Undefined figures are null. Time per question is not reported: only each answer's last save time is kept.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: { 200: { description: "The statistics", schema: ExamStatisticsSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/answers.csv",
+    operationId: "exportAnswersCsv",
+    area: "admin",
+    summary: "Every submitted answer as CSV",
+    description:
+      "One row per answer of every submitted paper: name, email, attempt_id, position, question_id, type, answer " +
+      '(option labels joined with "; ", text or number), version, answered_at. UTF-8 with a byte order mark, ' +
+      "CRLF, streamed.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: {
+        description: "A CSV download (UTF-8 with BOM)",
+        contentType: "text/csv",
+        schema: z.string(),
+        headers: { "Content-Disposition": '`attachment; filename="answers-{examId}.csv"`' },
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/results.json",
+    operationId: "exportResultsJson",
+    area: "admin",
+    summary: "Every candidate's result with every version, as JSON",
+    description:
+      "The exam, its questions with their maximum points, and per enrolled candidate the current result and " +
+      "every result version with cause, actor, reason, time and scores. Streamed.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: {
+        description: "A JSON download",
+        contentType: "application/json",
+        schema: z.object({
+          exam: z.object({}).passthrough(),
+          questions: z.array(z.unknown()),
+          candidates: z.array(z.unknown()),
+        }),
+        headers: { "Content-Disposition": '`attachment; filename="results-{examId}.json"`' },
       },
     },
   },

@@ -13,6 +13,9 @@ import { POST as joinLinkRoute } from "@/app/api/admin/exams/[examId]/candidates
 import { POST as duplicateRoute } from "@/app/api/admin/exams/[examId]/duplicate/route";
 import { GET as editsRoute } from "@/app/api/admin/exams/[examId]/edits/route";
 import { GET as proctorsRoute } from "@/app/api/admin/exams/[examId]/proctors/route";
+import { GET as examResultsRoute } from "@/app/api/admin/exams/[examId]/results/route";
+import { POST as regradeRoute } from "@/app/api/admin/exams/[examId]/results/regrade/route";
+import { GET as statisticsRoute } from "@/app/api/admin/exams/[examId]/statistics/route";
 import { GET as qtiExportRoute, POST as qtiImportRoute } from "@/app/api/admin/exams/[examId]/qti/route";
 import { POST as verifyReceiptRoute } from "@/app/api/admin/receipts/verify/route";
 import { GET as staffRoute } from "@/app/api/admin/staff/route";
@@ -30,6 +33,7 @@ import { POST as sessionRoute } from "@/app/api/session/route";
 import { autosave, heartbeat, submit } from "@/test-support/server/attempts";
 import { adminToken, sampleQuestions, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call, cookieFrom, type CallResult } from "@/test-support/server/http";
+import { scoredPapers } from "@/test-support/server/results";
 
 import { buildOpenApiDocument, type JsonSchema } from "./build-document";
 
@@ -320,6 +324,25 @@ describe("responses match the OpenAPI document", () => {
     expect(unsupported.status).toBe(422);
     expect(unsupported.body.error.code).toBe("QTI_ITEMS_UNSUPPORTED");
     expectDocumented("POST", path, unsupported);
+  });
+
+  it("for the results page's reads and the regrade, with figures and with nulls", async () => {
+    const { examId } = await scoredPapers([{ 1: "a", 2: ["a"], 3: 32 }, { 1: "b" }, {}]);
+    const lone = await scoredPapers([{ 1: "a" }]);
+    for (const id of [examId, lone.examId]) {
+      const statistics = await call(statisticsRoute, { params: { examId: id }, bearer: adminToken() });
+      expect(statistics.status).toBe(200);
+      expectDocumented("GET", "/api/admin/exams/{examId}/statistics", statistics);
+      const results = await call(examResultsRoute, { params: { examId: id }, bearer: adminToken() });
+      expect(results.status).toBe(200);
+      expectDocumented("GET", "/api/admin/exams/{examId}/results", results);
+    }
+    const regrade = await call(regradeRoute, { method: "POST", params: { examId }, bearer: adminToken() });
+    expect(regrade.status).toBe(202);
+    expectDocumented("POST", "/api/admin/exams/{examId}/results/regrade", regrade);
+    const missing = await call(statisticsRoute, { params: { examId: randomUUID() }, bearer: adminToken() });
+    expect(missing.status).toBe(404);
+    expectDocumented("GET", "/api/admin/exams/{examId}/statistics", missing);
   });
 
   it("for refusals before any work: no session, someone else's id, a bad body", async () => {

@@ -26,6 +26,7 @@ import { POST as resumeRoute } from "@/app/api/proctor/exams/[examId]/resume/rou
 import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
 import { PUT as gradeRoute } from "@/app/api/admin/exams/[examId]/grading/[questionId]/[attemptId]/route";
 import { DELETE as withdrawRoute, POST as releaseRoute } from "@/app/api/admin/exams/[examId]/results/release/route";
+import { POST as regradeRoute } from "@/app/api/admin/exams/[examId]/results/regrade/route";
 import { POST as decideLateRoute } from "@/app/api/admin/exams/[examId]/late-answers/[lateAnswerId]/decision/route";
 import { db } from "@/lib/server/db/client";
 import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
@@ -473,6 +474,16 @@ const ACTIONS: { action: AuditAction; perform: () => Promise<Performed> }[] = [
       const response = await call(withdrawRoute, { method: "DELETE", params: { examId: exam.id }, ...asAdmin() });
       expect(response.status, response.text).toBe(200);
       return { examId: exam.id };
+    },
+  },
+  {
+    action: "results.regraded",
+    perform: async () => {
+      const attempt = await startedAttempt();
+      expect((await submit(attempt, { deviceId: "laptop" }, uniqueSuffix())).status).toBe(200);
+      const response = await call(regradeRoute, { method: "POST", params: { examId: attempt.examId }, ...asAdmin() });
+      expect(response.status, response.text).toBe(202);
+      return { examId: attempt.examId, expected: { data: { count: 1 } } };
     },
   },
   ...(["accepted", "rejected"] as const).map((decision) => ({

@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+
+import { describe, expect, it } from "vitest";
+
+import { adminToken } from "@/test-support/server/fixtures";
+import { call } from "@/test-support/server/http";
+import { scoredPapers } from "@/test-support/server/results";
+
+import { GET } from "./route";
+
+// Four papers: Q1 single choice (1 point, key a), Q2 multiple choice (2, key a+c, partial), Q3 numeric (1, key 32).
+//   P1: a, [a, c], 32 → 1 + 2 + 1 = 4
+//   P2: b, [a], 32    → 0 + 1 + 1 = 2
+//   P3: a, —, —       → 1 + 0 + 0 = 1
+//   P4: —, [a, b], 31 → 0 + 0 + 0 = 0   (one right, one wrong: 1 − 1)
+const PAPERS = [{ 1: "a", 2: ["a", "c"], 3: 32 }, { 1: "b", 2: ["a"], 3: 32 }, { 1: "a" }, { 2: ["a", "b"], 3: 31 }];
+
+describe("GET /api/admin/exams/{examId}/statistics", () => {
+  it("computes the per-exam and per-question figures from the scored papers", async () => {
+    const { examId, questions } = await scoredPapers(PAPERS);
+    const response = await call(GET, { params: { examId }, bearer: adminToken() });
+    expect(response.status).toBe(200);
+    const body = response.body;
+
+    expect(body).toMatchObject({ examId, submitted: 4, scored: 4, waitingForPerson: 0, maxScore: 4 });
+    // Totals 4, 2, 1, 0: mean 1.75, median 1.5, sample variance 8.75 / 3.
+    expect(body.mean).toBe(1.75);
+    expect(body.median).toBe(1.5);
+    expect(body.standardDeviation).toBeCloseTo(Math.sqrt(8.75 / 3), 10);
+    // Item variances 1/3, 2.75/3, 1/3 over a total variance of 8.75/3: α = 3/2 · (1 − 4.75/8.75).
+    expect(body.cronbachAlpha).toBeCloseTo(1.5 * (1 - 4.75 / 8.75), 10);
+    // Ten bins of 0.4 points: 0 → bin 0, 1 → bin 2, 2 → bin 5, 4 → the last (closed) bin.
+    expect(body.histogram).toHaveLength(10);
+    expect(body.histogram[0]).toEqual({ from: 0, to: 0.4, count: 1 });
+    expect(body.histogram.map((bin: { count: number }) => bin.count)).toEqual([1, 0, 1, 0, 0, 1, 0, 0, 0, 1]);
+    expect(body.histogram[9].to).toBe(4);
+
+    const [q1, q2, q3] = body.questions;
+    expect(q1).toMatchObject({
+      questionId: questions.find((question) => question.position === 1)!.id,
+      position: 1,
+      type: "single_choice",
+      points: 1,
+      ungraded: false,
+      decided: 4,
+      facility: 0.5,
+      distribution: [
+        { points: 0, count: 2 },
+        { points: 1, count: 2 },
+      ],
+      blank: 1,
+      options: [
+        { optionId: "a", label: "Network", count: 2 },
+        { optionId: "b", label: "Link", count: 1 },
+      ],
+    });
+    // Item (1, 0, 1, 0) against the rest of the test (3, 2, 0, 0): r = 0.5 / √6.75.
+    expect(q1.discrimination).toBeCloseTo(0.5 / Math.sqrt(6.75), 10);
+    expect(q2).toMatchObject({
+      type: "multiple_choice",
+      points: 2,
+      facility: 0.375,
+      distribution: [
+        { points: 0, count: 2 },
+        { points: 1, count: 1 },
+        { points: 2, count: 1 },
+      ],
+      blank: 1,
+      options: [
+        { optionId: "a", label: "TCP", count: 3 },
+        { optionId: "b", label: "IP", count: 1 },
+        { optionId: "c", label: "UDP", count: 1 },
+      ],
+    });
+    // Item (2, 1, 0, 0) against the rest (2, 1, 1, 0).
+    const mx = 0.75;
+    const my = 1;
+    const xs = [2, 1, 0, 0];
+    const ys = [2, 1, 1, 0];
+    const sxy = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0);
+    const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+    const syy = ys.reduce((sum, y) => sum + (y - my) ** 2, 0);
+    expect(q2.discrimination).toBeCloseTo(sxy / Math.sqrt(sxx * syy), 10);
+    expect(q3).toMatchObject({ type: "numeric", facility: 0.5, blank: 1, options: null });
+  });
+
+  it("a single paper has a mean but no spread: the undefined figures are null, not 0", async () => {
+    const { examId } = await scoredPapers([{ 1: "a", 2: ["a", "c"], 3: 32 }]);
+    const { body } = await call(GET, { params: { examId }, bearer: adminToken() });
+    expect(body).toMatchObject({ scored: 1, mean: 4, median: 4, standardDeviation: null, cronbachAlpha: null });
+    expect(body.questions[0]).toMatchObject({ facility: 1, discrimination: null });
+  });
+
+  it("an exam without papers has no figures; an unknown exam is 404", async () => {
+    const { examId } = await scoredPapers([]);
+    const { body } = await call(GET, { params: { examId }, bearer: adminToken() });
+    expect(body).toMatchObject({ submitted: 0, scored: 0, mean: null, median: null, cronbachAlpha: null });
+    expect(body.histogram.every((bin: { count: number }) => bin.count === 0)).toBe(true);
+    expect(body.questions[0]).toMatchObject({ decided: 0, facility: null, blank: 0 });
+    expect((await call(GET, { params: { examId: randomUUID() }, bearer: adminToken() })).status).toBe(404);
+  });
+});
