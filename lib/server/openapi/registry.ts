@@ -195,12 +195,20 @@ export const API_OPERATIONS: ApiOperation[] = [
       "EDIT_CONFLICT with the current exam in `details.exam`, and nothing is written. `questions` is the whole " +
       "new list in order: a question keeping its `id` is updated, one without is added, one left out is " +
       "removed. Once candidates have started, only corrections (prompts, labels, keys, points) are allowed " +
-      "(QUESTIONS_LOCKED). `status` moves the exam along its lifecycle.",
+      "(QUESTIONS_LOCKED); a rubric change is recorded in the exam's edits but re-scores nothing. `secondMarking` " +
+      "cannot change once any answer of the exam is marked (SECOND_MARKING_LOCKED). `status` moves the exam " +
+      "along its lifecycle.",
     access: "admin",
     params: ExamParamsSchema,
     body: PatchExamSchema,
     responses: { 200: { description: "The exam after the edit, with its new revision", schema: AdminExamSchema } },
-    errors: ["EDIT_CONFLICT", "QUESTIONS_LOCKED", "STATUS_TRANSITION_REFUSED", "PUBLISH_CHECK_FAILED"],
+    errors: [
+      "EDIT_CONFLICT",
+      "QUESTIONS_LOCKED",
+      "SECOND_MARKING_LOCKED",
+      "STATUS_TRANSITION_REFUSED",
+      "PUBLISH_CHECK_FAILED",
+    ],
     errorDetails: { EDIT_CONFLICT: z.object({ exam: AdminExamSchema }) },
   },
   {

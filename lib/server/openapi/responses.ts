@@ -18,6 +18,7 @@ import {
   LATE_ANSWER_POLICIES,
   OptionSchema,
   QUESTION_TYPES,
+  RESULTS_DETAILS,
   RESULTS_VISIBILITIES,
   type AdminExam,
   type ExamEditRecord,
@@ -90,6 +91,10 @@ export const AdminExamSchema = z.object({
   closesAt: Instant.nullable(),
   lateAnswers: z.enum(LATE_ANSWER_POLICIES),
   resultsVisibility: z.enum(RESULTS_VISIBILITIES),
+  resultsDetail: z
+    .enum(RESULTS_DETAILS)
+    .describe('what candidates see of a released result: "total" only, or "per_question" points and comments'),
+  secondMarking: z.boolean().describe("double marking; fixed once any mark exists"),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
   updatedAt: Instant,
@@ -114,6 +119,7 @@ export const AdminExamSchema = z.object({
       scoring: z.enum(CHOICE_SCORINGS).nullable(),
       exactMatch: z.boolean(),
       ungraded: z.boolean(),
+      rubric: z.string().describe("guidance for graders; never sent to candidates"),
     }),
   ),
 }) satisfies z.ZodType<AdminExam>;

@@ -24,6 +24,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "single_choice",
@@ -38,6 +39,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: true,
+    rubric: "",
   },
   {
     type: "single_choice",
@@ -52,6 +54,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "multiple_choice",
@@ -68,6 +71,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: "partial",
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "multiple_choice",
@@ -83,6 +87,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: "all_or_nothing",
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "multiple_choice",
@@ -97,6 +102,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: "all_or_nothing",
     exactMatch: false,
     ungraded: true,
+    rubric: "",
   },
   {
     type: "numeric",
@@ -108,6 +114,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "numeric",
@@ -119,6 +126,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "numeric",
@@ -130,6 +138,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "short_text",
@@ -141,6 +150,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "short_text",
@@ -152,6 +162,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: true,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "short_text",
@@ -163,6 +174,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: true,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "essay",
@@ -174,6 +186,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
 ];
 
@@ -355,6 +368,7 @@ describe("QTI import of generic QTI 3.0 items", () => {
       ],
       answerKey: "ChoiceA",
       ungraded: false,
+      rubric: "",
     });
   });
 
@@ -380,6 +394,7 @@ describe("QTI import of generic QTI 3.0 items", () => {
       points: 1,
       answerKey: ["York", "york"],
       exactMatch: true,
+      rubric: "",
     });
   });
 
@@ -388,6 +403,7 @@ describe("QTI import of generic QTI 3.0 items", () => {
       type: "essay",
       prompt: "Read this postcard.\n\nWrite Sam a postcard. Answer the questions. Write 25-35 words.",
       points: 5,
+      rubric: "",
     });
   });
 
