@@ -76,6 +76,7 @@ import {
   SavedGradeSchema,
   CandidateResultSchema,
   ReleaseStateSchema,
+  StaffAttemptResultSchema,
   LateAnswerListSchema,
   LateAnswerReviewSchema,
 } from "./responses";
@@ -417,6 +418,21 @@ export const API_OPERATIONS: ApiOperation[] = [
       },
     },
     errors: ["NOT_SUBMITTED", "EXAM_CLOSED", "IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/attempts/{attemptId}/result",
+    operationId: "getAttemptResult",
+    area: "admin",
+    summary: "A paper's result and every version of it",
+    description:
+      "The candidate (name, email), the current result with per-question points in the exam's order, the marks " +
+      "and accepted late answers behind it, and every result version newest first: its cause, who, when, why, " +
+      "total and per-question points. Versions are append-only, so an earlier one reads exactly as it was. " +
+      "An attempt not submitted yet has no current result and no versions.",
+    access: "admin",
+    params: AttemptParamsSchema,
+    responses: { 200: { description: "The result with its versions", schema: StaffAttemptResultSchema } },
   },
   {
     method: "GET",

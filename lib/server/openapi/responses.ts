@@ -30,6 +30,9 @@ import {
   type CandidateResult,
   type LateAnswerReview,
   type ReleaseState,
+  RESULT_CAUSES,
+  RESULT_SOURCES,
+  type StaffAttemptResult,
 } from "@/lib/shared/schemas/results";
 import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
 import {
@@ -672,6 +675,63 @@ export const CandidateResultSchema = z.object({
     .nullable()
     .describe("null unless the exam shows per-question points"),
 }) satisfies z.ZodType<CandidateResult>;
+
+const StaffResultVersionSchema = z.object({
+  version: z.number().int().min(1),
+  cause: z.enum(RESULT_CAUSES),
+  actorType: z.enum(["staff", "api-token", "system"]),
+  by: z.string().describe("who caused this version: a staff member, the API token, or Holdfast"),
+  reason: z.string().describe('why: "corrected: Q1 answerKey", a rejection\'s reason, or ""'),
+  at: Instant,
+  score: z.number(),
+  maxScore: z.number(),
+  pending: z.number().int().min(0).describe("answers waiting for a person in this version"),
+  questions: z.array(
+    z.object({
+      questionId: UuidSchema,
+      position: z.number().int().min(1).describe("the question's position in the exam"),
+      type: z.enum(QUESTION_TYPES),
+      points: z.number().nullable().describe("null while a person still has to decide"),
+      maxPoints: z.number(),
+      source: z.enum(RESULT_SOURCES),
+      reason: z.string(),
+      lateAnswerId: UuidSchema.nullable(),
+    }),
+  ),
+});
+
+export const StaffAttemptResultSchema = z.object({
+  attemptId: UuidSchema,
+  examId: UuidSchema,
+  examTitle: z.string(),
+  candidate: z.object({ enrollmentId: UuidSchema, name: z.string(), email: z.string() }),
+  status: z.enum(ATTEMPT_STATUSES),
+  submittedAt: Instant.nullable(),
+  releasedAt: Instant.nullable(),
+  resultsDetail: z.enum(RESULTS_DETAILS),
+  secondMarking: z.boolean(),
+  current: StaffResultVersionSchema.nullable().describe("the version the result holds now; null before the first"),
+  isUpToDate: z.boolean().describe("false while a resubmitted paper's new result is not computed yet"),
+  decisions: z.array(
+    z.object({
+      questionId: UuidSchema,
+      marks: z.array(
+        z.object({
+          marker: z.enum(GRADE_MARKERS),
+          points: z.number(),
+          by: z.string(),
+          comment: z.string(),
+          at: Instant,
+        }),
+      ),
+      lateAnswer: z
+        .object({ lateAnswerId: UuidSchema, by: z.string(), reason: z.string(), at: Instant })
+        .nullable()
+        .describe("the accepted late answer the current result scores, with who accepted it"),
+    }),
+  ),
+  versions: z.array(StaffResultVersionSchema).describe("every version, newest first; earlier ones never change"),
+}) satisfies z.ZodType<StaffAttemptResult>;
 
 export const ReleaseStateSchema = z.object({
   examId: UuidSchema,
