@@ -186,7 +186,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
-    rubric: "",
+    rubric: 'Two causes: <slow start> & "avoidance".\nHalf each — 各一半。',
   },
 ];
 
@@ -231,6 +231,24 @@ describe("QTI export then import", () => {
     const read = readQtiPackage(pkg).map((item) => questionData(QuestionInputSchema.parse(item.input)));
     expect(keyed.length).toBeGreaterThan(5);
     expect(read).toEqual(keyed);
+  });
+
+  it("writes a rubric as a scorer's rubric block, outside the prompt, and reads a foreign one back", () => {
+    const essay = QUESTIONS.find((q) => q.type === "essay")!;
+    const files = unzipSync(buildQtiPackage({ title: "t", questions: [essay] }));
+    const xml = new TextDecoder().decode(files[Object.keys(files).find((n) => n.startsWith("items/"))!]!);
+    expect(xml).toContain('<qti-rubric-block use="scoring" view="scorer">');
+    expect(xml).toContain("&lt;slow start&gt; &amp;");
+    const [read] = readQtiPackage(buildQtiPackage({ title: "t", questions: [essay] }));
+    expect(read?.input).toMatchObject({ prompt: essay.prompt, rubric: essay.rubric });
+    // A rubric for candidates is not the graders' rubric, and neither is part of the prompt.
+    const candidateView = rezip(buildQtiPackage({ title: "t", questions: [essay] }), (all) => {
+      for (const name of Object.keys(all).filter((n) => n.startsWith("items/"))) {
+        const text = new TextDecoder().decode(all[name]);
+        all[name] = strToU8(text.replace('view="scorer"', 'view="candidate"'));
+      }
+    });
+    expect(readQtiPackage(candidateView)[0]?.input).toMatchObject({ prompt: essay.prompt, rubric: "" });
   });
 
   it("writes the standard QTI 3.0 shapes", () => {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { POST as createRoute } from "@/app/api/admin/exams/route";
+import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { db } from "@/lib/server/db/client";
 import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
 import { adminToken, createExam, sampleQuestions } from "@/test-support/server/fixtures";
@@ -197,6 +198,18 @@ describe("exam settings for results: rubric, resultsDetail, secondMarking", () =
     const same = await patch(exam.id, { revision: exam.revision, secondMarking: false, resultsDetail: "total" });
     expect(same.status).toBe(200);
     expect(same.body.resultsDetail).toBe("total");
+  });
+
+  it("a rubric never reaches the candidate", async () => {
+    const rubric = "RUBRIC-ONLY-FOR-GRADERS";
+    const attempt = await startedAttempt({
+      questions: sampleQuestions.map((question) => ({ ...question, rubric })),
+    });
+    expect((await read(attempt.examId)).questions.every((question) => question.rubric === rubric)).toBe(true);
+    const paper = await call(attemptRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie });
+    expect(paper.status).toBe(200);
+    expect(paper.text).not.toContain(rubric);
+    expect(paper.text).not.toContain('"rubric"');
   });
 
   it("the sample questions still create unchanged (rubric optional on every type)", async () => {
