@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 
 import { PUT as gradeRoute } from "@/app/api/admin/exams/[examId]/grading/[questionId]/[attemptId]/route";
 import { GET as examRoute, PATCH as patchExamRoute } from "@/app/api/admin/exams/[examId]/route";
 import { db } from "@/lib/server/db/client";
+import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
 import type { StaffAttemptResult } from "@/lib/shared/schemas/results";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, createStaff, signIn } from "@/test-support/server/fixtures";
@@ -29,6 +32,20 @@ async function submitted(values: { single?: string; numeric?: number; essay?: st
   expect((await submit(attempt, { deviceId: "laptop" }, randomUUID())).status).toBe(200);
   await scoreNow(attempt.attemptId);
   return attempt;
+}
+
+/** The response body as the OpenAPI document describes it (ajv errors, [] when it matches). */
+function undocumented(body: unknown): unknown[] {
+  const document = buildOpenApiDocument();
+  const schema =
+    document.paths["/api/admin/attempts/{attemptId}/result"]?.get?.responses["200"]?.content?.["application/json"]
+      ?.schema;
+  expect(schema).toBeDefined();
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema as JsonSchema);
+  validate(body);
+  return validate.errors ?? [];
 }
 
 describe("GET /api/admin/attempts/{attemptId}/result", () => {
@@ -131,6 +148,7 @@ describe("GET /api/admin/attempts/{attemptId}/result", () => {
     expect(decision.marks[0]).toMatchObject({ marker: "first", points: 4, comment: "Good; name the window." });
     expect(decision.marks[0]!.by).toContain(grader.email);
     expect(after.body.versions.map((v) => v.version)).toEqual([2, 1]);
+    expect(undocumented(after.body)).toEqual([]);
   });
 
   it("an attempt not submitted has no result; unknown ids are 404; proctors and candidates are refused", async () => {
@@ -138,6 +156,7 @@ describe("GET /api/admin/attempts/{attemptId}/result", () => {
     const response = await read(open.attemptId);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: "in_progress", current: null, versions: [], isUpToDate: false });
+    expect(undocumented(response.body)).toEqual([]);
 
     expect((await read(randomUUID())).status).toBe(404);
     expect((await read("not-a-uuid")).status).toBe(404);
