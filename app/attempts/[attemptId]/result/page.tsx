@@ -6,7 +6,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { CandidateHeader } from "@/components/site-header";
 import { findAttemptView } from "@/lib/server/attempts/attempt-view";
 import { currentCandidate } from "@/lib/server/auth/current-principal";
-import { readCandidateResult } from "@/lib/server/results/candidate-result";
+import { examShowsResults, readCandidateResult } from "@/lib/server/results/candidate-result";
 import { AppError } from "@/lib/shared/errors";
 import { formatNumber } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
@@ -38,10 +38,12 @@ export default async function CandidateResultPage({ params }: Props) {
   if (view.status !== "submitted") redirect(`/attempts/${attemptId}`);
 
   let result: CandidateResult | null = null;
+  let isPublished = true;
   try {
     result = await readCandidateResult({ attemptId, enrollmentId: candidate.enrollmentId });
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== "RESULTS_NOT_RELEASED") throw error;
+    isPublished = (await examShowsResults({ attemptId, enrollmentId: candidate.enrollmentId })) ?? true;
   }
   const [t, locale] = await Promise.all([getTranslations("exam.result"), getLocale()]);
   const promptOf = new Map(view.questions.map((question) => [question.id, question.prompt]));
@@ -58,9 +60,9 @@ export default async function CandidateResultPage({ params }: Props) {
 
         {result === null ? (
           <section className="final result__pending" aria-labelledby="result-title" data-testid="result-pending">
-            <h2 id="result-title">{t("notReleasedTitle")}</h2>
-            <p>{t("notReleasedText")}</p>
-            <p className="muted">{t("comeBack")}</p>
+            <h2 id="result-title">{isPublished ? t("notReleasedTitle") : t("notPublishedTitle")}</h2>
+            <p>{isPublished ? t("notReleasedText") : t("notPublishedText")}</p>
+            {isPublished ? <p className="muted">{t("comeBack")}</p> : null}
           </section>
         ) : (
           <>
