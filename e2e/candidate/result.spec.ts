@@ -81,6 +81,15 @@ for (const locale of ["en-US", "zh-CN"] as const) {
         await expect(list.getByRole("article", { name: words.question(index + 1) })).toContainText(points);
       }
 
+      // At phone width nothing overflows sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(list.getByRole("article")).toHaveCount(3);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.setViewportSize({ width: 1280, height: 800 });
+
       // The exam's page links here too.
       await page.goto(`/exam/${exam.id}`);
       await expect(page.getByRole("link", { name: words.seeResult })).toHaveAttribute(
