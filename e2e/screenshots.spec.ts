@@ -7,6 +7,7 @@ import { expect, test } from "./fixtures";
 import { startThroughApi } from "./proctor/dashboard-page";
 import { withHotspotItem } from "./qti-packages";
 import { essayExamWithPapers } from "./admin/grading-data";
+import { markedQuestions, objectiveQuestions, paperWithVersions, submitPaper } from "./candidate/result-helpers";
 
 // Not a check of behaviour: pictures of every page, at desktop and phone width, for a person to look at
 // (e2e/.artifacts/screenshots/, not committed). The other specs assert what the pages do.
@@ -1046,6 +1047,90 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("button", { name: /^(Release results|公布成绩)$/ }).click();
         await expect(page.getByRole("dialog")).toBeVisible();
         await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-release-dialog.png`) });
+      });
+    });
+  }
+}
+
+// ---- Results (issue 15): the candidate's result before and after release, a paper's result for staff ----
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Result screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("candidate result before and after release, and the staff result with its versions", async ({
+        page,
+        browser,
+        adminApi,
+        createStaff,
+        createExam,
+        enrollCandidate,
+        signIn,
+      }) => {
+        test.setTimeout(120_000);
+        const name = `${locale}-result`;
+        const exam = await createExam({
+          title:
+            locale === "zh-CN" ? `网络基础 — 期末（${viewport.name}）` : `Networking 101 — final (${viewport.name})`,
+          questions: objectiveQuestions(),
+        });
+        const candidate = await enrollCandidate(exam.id, { name: locale === "zh-CN" ? "王伟" : "Ada Lovelace" });
+        const candidateContext = await browser.newContext({ ...viewport.use, locale });
+        try {
+          const candidatePage = await candidateContext.newPage();
+          await candidatePage.goto(candidate.joinUrl);
+          const attemptId = await submitPaper(candidatePage.request, exam.id, exam.questionIds, ["a", ["a"], 31]);
+          await candidatePage.goto(`/attempts/${attemptId}`);
+          await expect(candidatePage.locator("section.final").first()).toBeVisible();
+          await capture(candidatePage, viewport.name, `${name}-final-screen`);
+          await candidatePage.goto(`/attempts/${attemptId}/result`);
+          await expect(candidatePage.getByTestId("result-pending")).toBeVisible();
+          await capture(candidatePage, viewport.name, `${name}-candidate-not-released`);
+
+          expect((await adminApi.post(`/api/admin/exams/${exam.id}/results/release`)).status()).toBe(200);
+          await expect(async () => {
+            await candidatePage.reload();
+            await expect(candidatePage.getByTestId("result-questions")).toBeVisible({ timeout: 1_000 });
+          }).toPass({ timeout: 20_000 });
+          await capture(candidatePage, viewport.name, `${name}-candidate-released`);
+        } finally {
+          await candidateContext.close();
+        }
+
+        const marked = await createExam({
+          title:
+            locale === "zh-CN" ? `网络基础 — 论述（${viewport.name}）` : `Networking 101 — essay (${viewport.name})`,
+          questions: markedQuestions(),
+        });
+        const markedCandidate = await enrollCandidate(marked.id, {
+          name: locale === "zh-CN" ? "李娜" : "Grace Hopper",
+        });
+        const markedContext = await browser.newContext({ ...viewport.use, locale });
+        let markedAttemptId: string;
+        try {
+          const markedPage = await markedContext.newPage();
+          await markedPage.goto(markedCandidate.joinUrl);
+          markedAttemptId = await paperWithVersions(
+            adminApi,
+            markedPage.request,
+            marked,
+            locale === "zh-CN" ? "思路清楚，可补充拥塞窗口的变化。" : "Clear; say how the window changes.",
+          );
+        } finally {
+          await markedContext.close();
+        }
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+        await page.goto(`/admin/attempts/${markedAttemptId}/result`);
+        await expect(page.getByTestId("result-version")).toHaveCount(3);
+        await capture(page, viewport.name, `${name}-staff`);
+        await page.getByTestId("result-version").last().locator("summary").click();
+        await expect(page.getByTestId("result-version").last().getByRole("table")).toBeVisible();
+        await capture(page, viewport.name, `${name}-staff-older-version`);
+
+        await page.goto(`/admin/exams/${marked.id}/edit`);
+        await expect(page.locator("#exam-results-detail")).toBeVisible();
+        await capture(page, viewport.name, `${name}-editor`);
       });
     });
   }

@@ -60,6 +60,16 @@ export function ConflictPanel({ mine, theirs, timeZone, isSaving, onKeepMine, on
       mine: te(`resultsVisibilityOptions.${mine.resultsVisibility}`),
       theirs: te(`resultsVisibilityOptions.${other.resultsVisibility}`),
     },
+    {
+      label: te("resultsDetail"),
+      mine: te(`resultsDetailOptions.${mine.resultsDetail}`),
+      theirs: te(`resultsDetailOptions.${other.resultsDetail}`),
+    },
+    {
+      label: te("secondMarking"),
+      mine: mine.secondMarking ? t("on") : t("off"),
+      theirs: other.secondMarking ? t("on") : t("off"),
+    },
     { label: te("questions"), mine: questions(mine), theirs: questions(other) },
   ];
 

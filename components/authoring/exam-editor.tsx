@@ -14,6 +14,7 @@ import { LIMITS } from "@/lib/shared/limits";
 import {
   LATE_ANSWER_POLICIES,
   QUESTION_TYPES,
+  RESULTS_DETAILS,
   RESULTS_VISIBILITIES,
   type AdminExam,
   type ExamEditRecord,
@@ -365,6 +366,42 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
               </select>
             </div>
           </div>
+        </fieldset>
+
+        <fieldset className={styles.section}>
+          <legend>{t("resultsSettings")}</legend>
+          <div className={styles.grid}>
+            <div className={styles.field}>
+              <label htmlFor="exam-results-detail">{t("resultsDetail")}</label>
+              <select
+                id="exam-results-detail"
+                value={draft.resultsDetail}
+                onChange={(event) => set({ resultsDetail: event.target.value as ExamDraft["resultsDetail"] })}
+                aria-describedby="exam-results-detail-hint"
+              >
+                {RESULTS_DETAILS.map((detail) => (
+                  <option key={detail} value={detail}>
+                    {t(`resultsDetailOptions.${detail}`)}
+                  </option>
+                ))}
+              </select>
+              <p className={styles.hint} id="exam-results-detail-hint">
+                {t("resultsDetailHint")}
+              </p>
+            </div>
+          </div>
+          <label className={styles.check}>
+            <input
+              type="checkbox"
+              checked={draft.secondMarking}
+              onChange={(event) => set({ secondMarking: event.target.checked })}
+              aria-describedby="exam-second-marking-hint"
+            />
+            <span>{t("secondMarking")}</span>
+          </label>
+          <p className={styles.hint} id="exam-second-marking-hint">
+            {t("secondMarkingHint")}
+          </p>
         </fieldset>
 
         <section aria-labelledby="questions-heading" className={styles.editor}>

@@ -308,6 +308,23 @@ export function QuestionEditor({
       ) : null}
 
       {question.type === "essay" ? <p className={styles.hint}>{t("essayNote")}</p> : null}
+
+      <div className={styles.field}>
+        <label htmlFor={`${base}-rubric`}>{t("rubric")}</label>
+        <textarea
+          id={`${base}-rubric`}
+          value={question.rubric}
+          maxLength={LIMITS.maxRubricChars}
+          rows={3}
+          onChange={(event) => set({ rubric: event.target.value })}
+          aria-invalid={issues.has("rubric") ? true : undefined}
+          aria-describedby={issues.has("rubric") ? `${base}-rubric-hint ${base}-rubric-error` : `${base}-rubric-hint`}
+        />
+        <p className={styles.hint} id={`${base}-rubric-hint`}>
+          {t("rubricHint")}
+        </p>
+        {errorLine("rubric")}
+      </div>
     </fieldset>
   );
 }

@@ -99,6 +99,9 @@ export function FinalScreen({ state, view, candidateName }: Props) {
         <Link className="button" href={paperHref}>
           {t("viewPaper")}
         </Link>
+        <Link className="button" href={`/attempts/${state.attemptId}/result`}>
+          {t("viewResult")}
+        </Link>
       </p>
       <p className="muted">{t("closeHint")}</p>
     </section>

@@ -5,6 +5,7 @@ import { expect, test } from "../fixtures";
 import { startThroughApi } from "../proctor/dashboard-page";
 import { withHotspotItem } from "../qti-packages";
 import { essayExamWithPapers } from "../admin/grading-data";
+import { markedQuestions, objectiveQuestions, paperWithVersions, submitPaper } from "../candidate/result-helpers";
 
 // Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
 // serious or critical violation. Selectors here avoid words, so one test serves both languages.
@@ -776,6 +777,59 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await page.getByRole("button", { name: /^(Release results|公布成绩)$/ }).click();
       await expect(page.getByRole("dialog")).toBeVisible();
       await expectAccessible(page, "release dialog", locale);
+    });
+  });
+}
+
+// ---- Results: the candidate's result page and a paper's result with its versions (issue 15) ------------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, results, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("candidate result before and after release; staff result with versions, an older one expanded", async ({
+      page,
+      browser,
+      adminApi,
+      createStaff,
+      createExam,
+      enrollCandidate,
+      signIn,
+    }) => {
+      const exam = await createExam({ questions: objectiveQuestions() });
+      const candidate = await enrollCandidate(exam.id);
+      await page.goto(candidate.joinUrl);
+      const attemptId = await submitPaper(page.request, exam.id, exam.questionIds, ["a", ["a"], 31]);
+      await page.goto(`/attempts/${attemptId}/result`);
+      await expect(page.getByTestId("result-pending")).toBeVisible();
+      await expectAccessible(page, "candidate result, not released", locale);
+
+      expect((await adminApi.post(`/api/admin/exams/${exam.id}/results/release`)).status()).toBe(200);
+      await expect(async () => {
+        await page.reload();
+        await expect(page.getByTestId("result-questions")).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 20_000 });
+      await expectAccessible(page, "candidate result, released, per question", locale);
+
+      const marked = await createExam({ questions: markedQuestions() });
+      const markedCandidate = await enrollCandidate(marked.id, { name: "王伟" });
+      const candidateContext = await browser.newContext({ locale });
+      let markedAttemptId: string;
+      try {
+        const candidatePage = await candidateContext.newPage();
+        await candidatePage.goto(markedCandidate.joinUrl);
+        markedAttemptId = await paperWithVersions(adminApi, candidatePage.request, marked, "Clear; name the window.");
+      } finally {
+        await candidateContext.close();
+      }
+      const admin = await createStaff("admin");
+      await signIn(page.context(), admin);
+      await page.goto(`/admin/attempts/${markedAttemptId}/result`);
+      await expect(page.getByTestId("result-version")).toHaveCount(3);
+      await expectAccessible(page, "staff result with versions", locale);
+      await page.getByTestId("result-version").last().locator("summary").click();
+      await expect(page.getByTestId("result-version").last().getByRole("table")).toBeVisible();
+      await expectAccessible(page, "staff result, an older version expanded", locale);
     });
   });
 }

@@ -73,6 +73,11 @@ export const ERROR_STATUS = {
    * or options changed; prompts, option labels, keys and points can still be corrected. `details.problems`.
    */
   QUESTIONS_LOCKED: 409,
+  /**
+   * A person has marked an answer of this exam, so double marking cannot be turned on or off: the marks given
+   * were given under the other rule (docs/results.md, "Exam settings for results"). Nothing changed.
+   */
+  SECOND_MARKING_LOCKED: 409,
   /** The same submit is still being processed; retry after `Retry-After` seconds. */
   REQUEST_IN_PROGRESS: 409,
   /** The body exceeds the request size limit. */

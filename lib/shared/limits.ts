@@ -11,6 +11,8 @@ export const LIMITS = {
   /** Candidates in one CSV import (the body's size cap usually comes first). */
   maxCsvLines: 20_000,
   maxPromptChars: 20_000,
+  /** A question's rubric: the graders' guidance (never shown to candidates). */
+  maxRubricChars: 5_000,
   /** A QTI package upload (its own cap: a package of many items is larger than a JSON body). */
   maxQtiPackageBytes: 4 * 1024 * 1024,
   /** Files in a QTI package, and what its XML files may unpack to in all (zip bombs). */

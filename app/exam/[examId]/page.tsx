@@ -28,9 +28,14 @@ async function NextStep({ exam }: { exam: CandidateExam }) {
     return (
       <div className="next-step">
         <p>{t("submitted")}</p>
-        <Link className="button" href={`/attempts/${attempt.id}/paper`}>
-          {t("viewPaper")}
-        </Link>
+        <p className="final__actions">
+          <Link className="button" href={`/attempts/${attempt.id}/paper`}>
+            {t("viewPaper")}
+          </Link>
+          <Link className="button" href={`/attempts/${attempt.id}/result`}>
+            {t("viewResult")}
+          </Link>
+        </p>
       </div>
     );
   }

@@ -17,6 +17,8 @@ const exam: AdminExam = {
   closesAt: "2026-12-01T05:30:00.000Z",
   lateAnswers: "keep_for_review",
   resultsVisibility: "never",
+  resultsDetail: "per_question",
+  secondMarking: false,
   shuffleQuestions: true,
   shuffleOptions: false,
   updatedAt: "2026-11-30T00:00:00.000Z",
@@ -37,6 +39,7 @@ const exam: AdminExam = {
       scoring: "all_or_nothing",
       exactMatch: false,
       ungraded: false,
+      rubric: "",
     },
     {
       id: "0190f5c0-0000-7000-8000-0000000000a2",
@@ -50,6 +53,7 @@ const exam: AdminExam = {
       scoring: null,
       exactMatch: true,
       ungraded: false,
+      rubric: "",
     },
     {
       id: "0190f5c0-0000-7000-8000-0000000000a3",
@@ -63,6 +67,7 @@ const exam: AdminExam = {
       scoring: null,
       exactMatch: false,
       ungraded: false,
+      rubric: "",
     },
   ],
 };
@@ -86,6 +91,20 @@ describe("the editor's draft", () => {
     expect(parsed.questions?.[0]).toMatchObject({ scoring: "all_or_nothing", id: exam.questions[0]!.id });
     expect(parsed.questions?.[1]).toMatchObject({ exactMatch: true });
     expect(parsed.questions?.[2]).toMatchObject({ tolerance: 0.5 });
+  });
+
+  it("carries the results settings and each question's rubric into the PATCH body", () => {
+    const withResults = {
+      ...exam,
+      resultsDetail: "total" as const,
+      secondMarking: true,
+      questions: exam.questions.map((question, index) => ({ ...question, rubric: index === 1 ? "Either form." : "" })),
+    };
+    const draft = draftOf(withResults, "UTC");
+    expect(draft).toMatchObject({ resultsDetail: "total", secondMarking: true });
+    const parsed = PatchExamSchema.parse(patchBody(draft, 3, "UTC"));
+    expect(parsed).toMatchObject({ resultsDetail: "total", secondMarking: true });
+    expect(parsed.questions?.map((question) => question.rubric)).toEqual(["", "Either form.", ""]);
   });
 
   it("sends what could not be read as a number as typed, so the server names the field", () => {

@@ -5,6 +5,7 @@ import type {
   LateAnswerPolicy,
   Option,
   QuestionType,
+  ResultsDetail,
   ResultsVisibility,
 } from "@/lib/shared/schemas/exams";
 import { instantToZonedInput, zonedInputToInstant } from "@/lib/shared/zoned-time";
@@ -32,6 +33,8 @@ export type DraftQuestion = {
   /** Numeric. */
   numericKey: string;
   tolerance: string;
+  /** Guidance for graders, every type. */
+  rubric: string;
 };
 
 export type ExamDraft = {
@@ -45,6 +48,8 @@ export type ExamDraft = {
   closesAt: string;
   lateAnswers: LateAnswerPolicy;
   resultsVisibility: ResultsVisibility;
+  resultsDetail: ResultsDetail;
+  secondMarking: boolean;
   shuffleQuestions: boolean;
   shuffleOptions: boolean;
   questions: DraftQuestion[];
@@ -89,6 +94,7 @@ export function blankQuestion(type: QuestionType): DraftQuestion {
     exactMatch: false,
     numericKey: "",
     tolerance: "",
+    rubric: "",
   };
 }
 
@@ -113,6 +119,7 @@ function draftQuestion(question: AdminQuestion): DraftQuestion {
     exactMatch: question.exactMatch,
     numericKey: question.type === "numeric" && typeof key === "number" ? String(key) : "",
     tolerance: question.tolerance === null ? "" : String(question.tolerance),
+    rubric: question.rubric,
   };
 }
 
@@ -128,6 +135,8 @@ export function draftOf(exam: AdminExam, timeZone: string): ExamDraft {
     closesAt: exam.closesAt ? instantToZonedInput(exam.closesAt, timeZone) : "",
     lateAnswers: exam.lateAnswers,
     resultsVisibility: exam.resultsVisibility,
+    resultsDetail: exam.resultsDetail,
+    secondMarking: exam.secondMarking,
     shuffleQuestions: exam.shuffleQuestions,
     shuffleOptions: exam.shuffleOptions,
     questions: exam.questions.map(draftQuestion),
@@ -147,6 +156,7 @@ function questionBody(question: DraftQuestion): Record<string, unknown> {
     type: question.type,
     prompt: question.prompt,
     points: numberOr(question.points),
+    rubric: question.rubric,
   };
   switch (question.type) {
     case "single_choice":
@@ -202,6 +212,8 @@ export function patchBody(draft: ExamDraft, revision: number, timeZone: string):
     closesAt: windowValue(draft.isAlwaysOpen, draft.closesAt, timeZone),
     lateAnswers: draft.lateAnswers,
     resultsVisibility: draft.resultsVisibility,
+    resultsDetail: draft.resultsDetail,
+    secondMarking: draft.secondMarking,
     shuffleQuestions: draft.shuffleQuestions,
     shuffleOptions: draft.shuffleOptions,
     questions: draft.questions.map(questionBody),

@@ -26,6 +26,8 @@ export async function createExam(options: { input: CreateExamInput; actor: Audit
         closesAt: input.closesAt ? new Date(input.closesAt) : null,
         lateAnswers: input.lateAnswers,
         resultsVisibility: input.resultsVisibility,
+        resultsDetail: input.resultsDetail,
+        secondMarking: input.secondMarking,
         shuffleQuestions: input.shuffleQuestions,
         shuffleOptions: input.shuffleOptions,
         status: input.status,

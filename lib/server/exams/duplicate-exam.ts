@@ -33,6 +33,8 @@ export async function duplicateExam(options: {
         closesAt: source.closesAt ? new Date(source.closesAt) : null,
         lateAnswers: source.lateAnswers,
         resultsVisibility: source.resultsVisibility,
+        resultsDetail: source.resultsDetail,
+        secondMarking: source.secondMarking,
         shuffleQuestions: source.shuffleQuestions,
         shuffleOptions: source.shuffleOptions,
         status: "draft",

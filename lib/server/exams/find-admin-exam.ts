@@ -6,6 +6,7 @@ import {
   CHOICE_SCORINGS,
   LATE_ANSWER_POLICIES,
   OptionSchema,
+  RESULTS_DETAILS,
   RESULTS_VISIBILITIES,
   type AdminExam,
 } from "@/lib/shared/schemas/exams";
@@ -35,6 +36,8 @@ export const adminExamSelect = {
   closesAt: true,
   lateAnswers: true,
   resultsVisibility: true,
+  resultsDetail: true,
+  secondMarking: true,
   shuffleQuestions: true,
   shuffleOptions: true,
   updatedAt: true,
@@ -53,6 +56,7 @@ export const adminExamSelect = {
       scoring: true,
       exactMatch: true,
       ungraded: true,
+      rubric: true,
     },
   },
 } as const;
@@ -78,6 +82,8 @@ export function toAdminExam(row: Row): AdminExam {
     closesAt: row.closesAt?.toISOString() ?? null,
     lateAnswers: z.enum(LATE_ANSWER_POLICIES).catch("keep_for_review").parse(row.lateAnswers),
     resultsVisibility: z.enum(RESULTS_VISIBILITIES).catch("after_release").parse(row.resultsVisibility),
+    resultsDetail: z.enum(RESULTS_DETAILS).catch("per_question").parse(row.resultsDetail),
+    secondMarking: row.secondMarking,
     shuffleQuestions: row.shuffleQuestions,
     shuffleOptions: row.shuffleOptions,
     updatedAt: row.updatedAt.toISOString(),
@@ -94,6 +100,7 @@ export function toAdminExam(row: Row): AdminExam {
       scoring: z.enum(CHOICE_SCORINGS).nullable().catch(null).parse(question.scoring),
       exactMatch: question.exactMatch,
       ungraded: question.ungraded,
+      rubric: question.rubric,
     })),
   };
 }

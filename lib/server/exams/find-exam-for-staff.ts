@@ -1,7 +1,17 @@
 import "server-only";
 
 import type { AttemptStatus } from "@/lib/shared/schemas/attempts";
-import { type ExamStatus, type Option, type QuestionType } from "@/lib/shared/schemas/exams";
+import {
+  RESULTS_DETAILS,
+  RESULTS_VISIBILITIES,
+  type ExamStatus,
+  type Option,
+  type QuestionType,
+  type ResultsDetail,
+  type ResultsVisibility,
+} from "@/lib/shared/schemas/exams";
+
+import { z } from "zod";
 
 import type { StaffPrincipal } from "../auth/sessions";
 import { db } from "../db/client";
@@ -19,6 +29,8 @@ export type StaffExamQuestion = {
   /** Staff only. Choice: option id(s); numeric: a number; short text: an accepted answer; else null. */
   answerKey: string | number | string[] | null;
   tolerance: number | null;
+  /** Guidance for graders; "" for none. */
+  rubric: string;
 };
 
 export type StaffExamCandidate = {
@@ -41,6 +53,9 @@ export type StaffExamDetail = {
   graceSeconds: number;
   opensAt: Date | null;
   closesAt: Date | null;
+  resultsVisibility: ResultsVisibility;
+  resultsDetail: ResultsDetail;
+  secondMarking: boolean;
   questions: StaffExamQuestion[];
   candidates: StaffExamCandidate[];
 };
@@ -67,6 +82,9 @@ export async function findExamForStaff(options: {
       graceSeconds: true,
       opensAt: true,
       closesAt: true,
+      resultsVisibility: true,
+      resultsDetail: true,
+      secondMarking: true,
       questions: {
         orderBy: { position: "asc" },
         select: {
@@ -78,6 +96,7 @@ export async function findExamForStaff(options: {
           options: true,
           answerKey: true,
           tolerance: true,
+          rubric: true,
         },
       },
       enrollments: enrollmentRowsSelect,
@@ -95,6 +114,9 @@ export async function findExamForStaff(options: {
     graceSeconds: exam.graceSeconds,
     opensAt: exam.opensAt,
     closesAt: exam.closesAt,
+    resultsVisibility: z.enum(RESULTS_VISIBILITIES).catch("after_release").parse(exam.resultsVisibility),
+    resultsDetail: z.enum(RESULTS_DETAILS).catch("per_question").parse(exam.resultsDetail),
+    secondMarking: exam.secondMarking,
     questions: exam.questions.map((question) => ({
       id: question.id,
       position: question.position,
@@ -104,6 +126,7 @@ export async function findExamForStaff(options: {
       options: OptionsSchema.parse(question.options ?? []),
       answerKey: AnswerKeySchema.parse(question.answerKey),
       tolerance: question.tolerance,
+      rubric: question.rubric,
     })),
     candidates: exam.enrollments.map((enrollment) => ({
       id: enrollment.id,

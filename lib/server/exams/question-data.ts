@@ -10,7 +10,7 @@ import type { AdminQuestion, QuestionInput } from "@/lib/shared/schemas/exams";
 export type QuestionData = Omit<AdminQuestion, "id" | "position">;
 
 export function questionData(input: QuestionInput): QuestionData {
-  const base = { type: input.type, prompt: input.prompt, points: input.points };
+  const base = { type: input.type, prompt: input.prompt, points: input.points, rubric: input.rubric };
   switch (input.type) {
     case "single_choice":
       return {
@@ -69,7 +69,7 @@ export function questionData(input: QuestionInput): QuestionData {
 
 /** The input that stores as this question again (questionData's inverse), with its id so it is kept. */
 export function questionInputOf(question: QuestionData & { id?: string }): QuestionInput {
-  const base = { id: question.id, prompt: question.prompt, points: question.points };
+  const base = { id: question.id, prompt: question.prompt, points: question.points, rubric: question.rubric };
   const key = question.answerKey;
   switch (question.type) {
     case "single_choice":

@@ -16,6 +16,7 @@ export function storedQuestion(data: QuestionData) {
     scoring: data.scoring,
     exactMatch: data.exactMatch,
     ungraded: data.ungraded,
+    rubric: data.rubric,
   };
 }
 

@@ -35,7 +35,7 @@ type Planned = { id: string | null; data: QuestionData };
 /** One corrected field of one question, as exam_edits stores it. */
 type FieldEdit = { questionId: string; field: string; before: unknown; after: unknown };
 
-/** Corrections that change how answers score (the others, prompt and option texts, do not). */
+/** Corrections that change how answers score (the others, prompt, option texts and rubric, do not). */
 const SCORING_FIELDS = new Set(["answerKey", "tolerance", "points", "scoring", "exactMatch", "ungraded"]);
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -91,6 +91,7 @@ function fieldEdits(before: AdminQuestion, after: QuestionData): FieldEdit[] {
   push("scoring", before.scoring, after.scoring);
   push("exactMatch", before.exactMatch, after.exactMatch);
   push("ungraded", before.ungraded, after.ungraded);
+  push("rubric", before.rubric, after.rubric);
   return edits;
 }
 
@@ -199,6 +200,21 @@ export async function updateExam(options: {
           details: { problems: [{ code: "SHUFFLE_CHANGED" }] },
         });
       }
+      if (input.secondMarking !== undefined && input.secondMarking !== current.secondMarking) {
+        // Marks already given were given (and results decided) under the other rule: turning double marking on
+        // would leave decided answers waiting for a second marker, turning it off would drop second marks.
+        // Before the first mark it changes nothing that is computed, so no result needs recomputing.
+        const [marked] = await tx.$queryRaw<{ count: number }[]>`
+          SELECT count(*)::int AS count FROM grades g JOIN attempts a ON a.id = g.attempt_id
+          WHERE a.exam_id = ${examId}::uuid`;
+        if ((marked?.count ?? 0) > 0) {
+          throw new AppError(
+            "SECOND_MARKING_LOCKED",
+            "Answers of this exam have been marked: double marking can no longer be turned on or off.",
+            { details: { secondMarking: current.secondMarking, marks: marked?.count ?? 0 } },
+          );
+        }
+      }
       const status = input.status ?? current.status;
       const refusal = transitionRefusal(current.status, status, current.attemptCount);
       if (refusal) {
@@ -230,6 +246,8 @@ export async function updateExam(options: {
           closesAt: input.closesAt === undefined ? undefined : closesAt,
           lateAnswers: input.lateAnswers,
           resultsVisibility: input.resultsVisibility,
+          resultsDetail: input.resultsDetail,
+          secondMarking: input.secondMarking,
           shuffleQuestions: input.shuffleQuestions,
           shuffleOptions: input.shuffleOptions,
           status: input.status,

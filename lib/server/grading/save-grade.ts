@@ -9,6 +9,7 @@ import { actorOf } from "../auth/actor";
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { queryRows, sql } from "../db/sql";
+import { lockExamForKeyShare } from "../exams/lock-exam-for-key-share";
 import { actorLabel } from "../proctor/find-candidate-for-staff";
 import { recomputeResults, type ResultActor } from "../results/recompute-results";
 
@@ -49,6 +50,9 @@ export async function saveGrade(options: {
   const resultActor: ResultActor = staffUserId ? { type: "staff", staffUserId, label } : { type: "api-token", label };
 
   return db.$transaction(async (tx) => {
+    // The exam first (the lock order): an edit turning double marking on or off (update-exam.ts, FOR UPDATE)
+    // then either sees this mark or runs before it, so the result below is computed under the rule that stands.
+    await lockExamForKeyShare(tx, examId);
     // 1.
     const [target] = await queryRows<{ points: number; position: number; enrollment_id: string }>(
       sql`SELECT q.points, q.position, a.enrollment_id::text AS enrollment_id

@@ -83,6 +83,7 @@ import {
   SavedGradeSchema,
   CandidateResultSchema,
   ReleaseStateSchema,
+  StaffAttemptResultSchema,
   LateAnswerListSchema,
   LateAnswerReviewSchema,
   ReceiptVerdictSchema,
@@ -203,12 +204,20 @@ export const API_OPERATIONS: ApiOperation[] = [
       "EDIT_CONFLICT with the current exam in `details.exam`, and nothing is written. `questions` is the whole " +
       "new list in order: a question keeping its `id` is updated, one without is added, one left out is " +
       "removed. Once candidates have started, only corrections (prompts, labels, keys, points) are allowed " +
-      "(QUESTIONS_LOCKED). `status` moves the exam along its lifecycle.",
+      "(QUESTIONS_LOCKED); a rubric change is recorded in the exam's edits but re-scores nothing. `secondMarking` " +
+      "cannot change once any answer of the exam is marked (SECOND_MARKING_LOCKED). `status` moves the exam " +
+      "along its lifecycle.",
     access: "admin",
     params: ExamParamsSchema,
     body: PatchExamSchema,
     responses: { 200: { description: "The exam after the edit, with its new revision", schema: AdminExamSchema } },
-    errors: ["EDIT_CONFLICT", "QUESTIONS_LOCKED", "STATUS_TRANSITION_REFUSED", "PUBLISH_CHECK_FAILED"],
+    errors: [
+      "EDIT_CONFLICT",
+      "QUESTIONS_LOCKED",
+      "SECOND_MARKING_LOCKED",
+      "STATUS_TRANSITION_REFUSED",
+      "PUBLISH_CHECK_FAILED",
+    ],
     errorDetails: { EDIT_CONFLICT: z.object({ exam: AdminExamSchema }) },
   },
   {
@@ -417,6 +426,21 @@ export const API_OPERATIONS: ApiOperation[] = [
       },
     },
     errors: ["NOT_SUBMITTED", "EXAM_CLOSED", "IDEMPOTENCY_KEY_REUSED", "REQUEST_IN_PROGRESS"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/attempts/{attemptId}/result",
+    operationId: "getAttemptResult",
+    area: "admin",
+    summary: "A paper's result and every version of it",
+    description:
+      "The candidate (name, email), the current result with per-question points in the exam's order, the marks " +
+      "and accepted late answers behind it, and every result version newest first: its cause, who, when, why, " +
+      "total and per-question points. Versions are append-only, so an earlier one reads exactly as it was. " +
+      "An attempt not submitted yet has no current result and no versions.",
+    access: "admin",
+    params: AttemptParamsSchema,
+    responses: { 200: { description: "The result with its versions", schema: StaffAttemptResultSchema } },
   },
   {
     method: "GET",

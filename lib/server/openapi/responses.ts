@@ -18,6 +18,7 @@ import {
   LATE_ANSWER_POLICIES,
   OptionSchema,
   QUESTION_TYPES,
+  RESULTS_DETAILS,
   RESULTS_VISIBILITIES,
   type AdminExam,
   type ExamEditRecord,
@@ -36,6 +37,9 @@ import {
   type CandidateResult,
   type LateAnswerReview,
   type ReleaseState,
+  RESULT_CAUSES,
+  RESULT_SOURCES,
+  type StaffAttemptResult,
 } from "@/lib/shared/schemas/results";
 import { RECEIPT_INVALID_REASONS, type ReceiptVerdict } from "@/lib/shared/schemas/receipts";
 import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
@@ -99,6 +103,10 @@ export const AdminExamSchema = z.object({
   closesAt: Instant.nullable(),
   lateAnswers: z.enum(LATE_ANSWER_POLICIES),
   resultsVisibility: z.enum(RESULTS_VISIBILITIES),
+  resultsDetail: z
+    .enum(RESULTS_DETAILS)
+    .describe('what candidates see of a released result: "total" only, or "per_question" points and comments'),
+  secondMarking: z.boolean().describe("double marking; fixed once any mark exists"),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
   updatedAt: Instant,
@@ -123,6 +131,7 @@ export const AdminExamSchema = z.object({
       scoring: z.enum(CHOICE_SCORINGS).nullable(),
       exactMatch: z.boolean(),
       ungraded: z.boolean(),
+      rubric: z.string().describe("guidance for graders; never sent to candidates"),
     }),
   ),
 }) satisfies z.ZodType<AdminExam>;
@@ -723,6 +732,63 @@ export const CandidateResultSchema = z.object({
     .nullable()
     .describe("null unless the exam shows per-question points"),
 }) satisfies z.ZodType<CandidateResult>;
+
+const StaffResultVersionSchema = z.object({
+  version: z.number().int().min(1),
+  cause: z.enum(RESULT_CAUSES),
+  actorType: z.enum(["staff", "api-token", "system"]),
+  by: z.string().describe("who caused this version: a staff member, the API token, or Holdfast"),
+  reason: z.string().describe('why: "corrected: Q1 answerKey", a rejection\'s reason, or ""'),
+  at: Instant,
+  score: z.number(),
+  maxScore: z.number(),
+  pending: z.number().int().min(0).describe("answers waiting for a person in this version"),
+  questions: z.array(
+    z.object({
+      questionId: UuidSchema,
+      position: z.number().int().min(1).describe("the question's position in the exam"),
+      type: z.enum(QUESTION_TYPES),
+      points: z.number().nullable().describe("null while a person still has to decide"),
+      maxPoints: z.number(),
+      source: z.enum(RESULT_SOURCES),
+      reason: z.string(),
+      lateAnswerId: UuidSchema.nullable(),
+    }),
+  ),
+});
+
+export const StaffAttemptResultSchema = z.object({
+  attemptId: UuidSchema,
+  examId: UuidSchema,
+  examTitle: z.string(),
+  candidate: z.object({ enrollmentId: UuidSchema, name: z.string(), email: z.string() }),
+  status: z.enum(ATTEMPT_STATUSES),
+  submittedAt: Instant.nullable(),
+  releasedAt: Instant.nullable(),
+  resultsDetail: z.enum(RESULTS_DETAILS),
+  secondMarking: z.boolean(),
+  current: StaffResultVersionSchema.nullable().describe("the version the result holds now; null before the first"),
+  isUpToDate: z.boolean().describe("false while a resubmitted paper's new result is not computed yet"),
+  decisions: z.array(
+    z.object({
+      questionId: UuidSchema,
+      marks: z.array(
+        z.object({
+          marker: z.enum(GRADE_MARKERS),
+          points: z.number(),
+          by: z.string(),
+          comment: z.string(),
+          at: Instant,
+        }),
+      ),
+      lateAnswer: z
+        .object({ lateAnswerId: UuidSchema, by: z.string(), reason: z.string(), at: Instant })
+        .nullable()
+        .describe("the accepted late answer the current result scores, with who accepted it"),
+    }),
+  ),
+  versions: z.array(StaffResultVersionSchema).describe("every version, newest first; earlier ones never change"),
+}) satisfies z.ZodType<StaffAttemptResult>;
 
 export const ReleaseStateSchema = z.object({
   examId: UuidSchema,

@@ -24,6 +24,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "single_choice",
@@ -38,6 +39,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: true,
+    rubric: "",
   },
   {
     type: "single_choice",
@@ -52,6 +54,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "multiple_choice",
@@ -68,6 +71,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: "partial",
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "multiple_choice",
@@ -83,6 +87,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: "all_or_nothing",
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "multiple_choice",
@@ -97,6 +102,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: "all_or_nothing",
     exactMatch: false,
     ungraded: true,
+    rubric: "",
   },
   {
     type: "numeric",
@@ -108,6 +114,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "numeric",
@@ -119,6 +126,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "numeric",
@@ -130,6 +138,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "short_text",
@@ -141,6 +150,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "short_text",
@@ -152,6 +162,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: true,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "short_text",
@@ -163,6 +174,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: true,
     ungraded: false,
+    rubric: "",
   },
   {
     type: "essay",
@@ -174,6 +186,7 @@ const QUESTIONS: QuestionData[] = [
     scoring: null,
     exactMatch: false,
     ungraded: false,
+    rubric: 'Two causes: <slow start> & "avoidance".\nHalf each — 各一半。',
   },
 ];
 
@@ -218,6 +231,24 @@ describe("QTI export then import", () => {
     const read = readQtiPackage(pkg).map((item) => questionData(QuestionInputSchema.parse(item.input)));
     expect(keyed.length).toBeGreaterThan(5);
     expect(read).toEqual(keyed);
+  });
+
+  it("writes a rubric as a scorer's rubric block, outside the prompt, and reads a foreign one back", () => {
+    const essay = QUESTIONS.find((q) => q.type === "essay")!;
+    const files = unzipSync(buildQtiPackage({ title: "t", questions: [essay] }));
+    const xml = new TextDecoder().decode(files[Object.keys(files).find((n) => n.startsWith("items/"))!]!);
+    expect(xml).toContain('<qti-rubric-block use="scoring" view="scorer">');
+    expect(xml).toContain("&lt;slow start&gt; &amp;");
+    const [read] = readQtiPackage(buildQtiPackage({ title: "t", questions: [essay] }));
+    expect(read?.input).toMatchObject({ prompt: essay.prompt, rubric: essay.rubric });
+    // A rubric for candidates is not the graders' rubric, and neither is part of the prompt.
+    const candidateView = rezip(buildQtiPackage({ title: "t", questions: [essay] }), (all) => {
+      for (const name of Object.keys(all).filter((n) => n.startsWith("items/"))) {
+        const text = new TextDecoder().decode(all[name]);
+        all[name] = strToU8(text.replace('view="scorer"', 'view="candidate"'));
+      }
+    });
+    expect(readQtiPackage(candidateView)[0]?.input).toMatchObject({ prompt: essay.prompt, rubric: "" });
   });
 
   it("writes the standard QTI 3.0 shapes", () => {
@@ -355,6 +386,7 @@ describe("QTI import of generic QTI 3.0 items", () => {
       ],
       answerKey: "ChoiceA",
       ungraded: false,
+      rubric: "",
     });
   });
 
@@ -380,6 +412,7 @@ describe("QTI import of generic QTI 3.0 items", () => {
       points: 1,
       answerKey: ["York", "york"],
       exactMatch: true,
+      rubric: "",
     });
   });
 
@@ -388,6 +421,7 @@ describe("QTI import of generic QTI 3.0 items", () => {
       type: "essay",
       prompt: "Read this postcard.\n\nWrite Sam a postcard. Answer the questions. Write 25-35 words.",
       points: 5,
+      rubric: "",
     });
   });
 

@@ -186,7 +186,17 @@ export function readQtiItem(root: XmlElement): ReadItem {
     raw = { type, prompt, points };
   }
 
-  const parsed = QuestionInputSchema.safeParse(raw);
+  // A rubric block for scorers is the graders' rubric (the prompt's text leaves every rubric block out).
+  const rubric = body
+    ? descendantsWhere(
+        body,
+        (e) => e.name === "qti-rubric-block" && (e.attrs.view ?? "").split(/\s+/).includes("scorer"),
+      )
+        .map((block) => plainText(block.children, { skipInteractions: true }))
+        .filter((text) => text !== "")
+        .join("\n\n")
+    : "";
+  const parsed = QuestionInputSchema.safeParse(rubric === "" ? raw : { ...raw, rubric });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return unsupported(type, prompt, "invalid", issue ? issue.path.join(".") || issue.message : undefined);

@@ -171,6 +171,10 @@ export function writeQtiItem(question: QuestionData, identifier: string): string
     parts.declaration,
     outcomes(question.points),
     `<qti-item-body>`,
+    // The graders' rubric: a QTI rubric block for scorers only (never shown to a candidate by a QTI player).
+    question.rubric === ""
+      ? ""
+      : `<qti-rubric-block use="scoring" view="scorer"><qti-content-body><div class="${HOLDFAST.textClass}">${typedText(question.rubric)}</div></qti-content-body></qti-rubric-block>`,
     `<div class="${HOLDFAST.promptClass} ${HOLDFAST.textClass}">${typedText(question.prompt)}</div>`,
     parts.interaction,
     `</qti-item-body>`,

@@ -110,3 +110,16 @@ export async function readCandidateResult(options: {
     questions,
   };
 }
+
+/**
+ * Whether the candidate's exam shows results at all (`resultsVisibility` not "never"), for the result page's note
+ * when the result is not available: "not released yet" or "this exam does not publish results". Says nothing of
+ * the result itself. Null for another enrollment's attempt.
+ */
+export async function examShowsResults(options: { attemptId: string; enrollmentId: string }): Promise<boolean | null> {
+  const [row] = await queryRows<{ visibility: string }>(
+    sql`SELECT e.results_visibility AS visibility FROM attempts a JOIN exams e ON e.id = a.exam_id
+        WHERE a.id = ${options.attemptId}::uuid AND a.enrollment_id = ${options.enrollmentId}::uuid`,
+  );
+  return row ? row.visibility !== "never" : null;
+}

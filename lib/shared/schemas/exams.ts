@@ -30,6 +30,13 @@ export const RESULTS_VISIBILITIES = ["never", "after_release", "immediately"] as
 export type ResultsVisibility = (typeof RESULTS_VISIBILITIES)[number];
 
 /**
+ * What a candidate sees of a released result: "per_question" (the default) their total and each question's points
+ * and graders' comments, "total" their total only (the DB check `exams_results_detail_known`).
+ */
+export const RESULTS_DETAILS = ["per_question", "total"] as const;
+export type ResultsDetail = (typeof RESULTS_DETAILS)[number];
+
+/**
  * Multiple choice scoring. "partial": each right choice earns points / (number of right options), each wrong
  * choice costs the same, the total floored at 0 (the default). "all_or_nothing": full points for exactly the
  * right set, else 0.
@@ -60,6 +67,8 @@ const questionBase = {
     .max(10_000)
     .refine((points) => decimalOf(points).scale <= 4, "must have at most 4 decimal places")
     .default(1),
+  /** Guidance for graders (what earns the points); staff only, never sent to candidates. Not a scoring field. */
+  rubric: z.string().max(LIMITS.maxRubricChars).refine(storable, UNSTORABLE_TEXT_MESSAGE).default(""),
 };
 
 const optionsSchema = z.array(OptionSchema).min(2).max(LIMITS.maxOptionsPerQuestion);
@@ -154,6 +163,8 @@ const examFields = {
   closesAt: instantSchema.nullish(),
   lateAnswers: z.enum(LATE_ANSWER_POLICIES),
   resultsVisibility: z.enum(RESULTS_VISIBILITIES),
+  resultsDetail: z.enum(RESULTS_DETAILS),
+  secondMarking: z.boolean(),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
 };
@@ -167,6 +178,8 @@ export const CreateExamSchema = z
     graceSeconds: examFields.graceSeconds.default(60),
     lateAnswers: examFields.lateAnswers.default("keep_for_review"),
     resultsVisibility: examFields.resultsVisibility.default("after_release"),
+    resultsDetail: examFields.resultsDetail.default("per_question"),
+    secondMarking: examFields.secondMarking.default(false),
     shuffleQuestions: examFields.shuffleQuestions.default(false),
     shuffleOptions: examFields.shuffleOptions.default(false),
     status: z.enum(["draft", "published", "closed"]).default("draft"),
@@ -205,6 +218,8 @@ export const PatchExamSchema = z.object({
   graceSeconds: examFields.graceSeconds.optional(),
   lateAnswers: examFields.lateAnswers.optional(),
   resultsVisibility: examFields.resultsVisibility.optional(),
+  resultsDetail: examFields.resultsDetail.optional(),
+  secondMarking: examFields.secondMarking.optional(),
   shuffleQuestions: examFields.shuffleQuestions.optional(),
   shuffleOptions: examFields.shuffleOptions.optional(),
   status: z.enum(EXAM_STATUSES).optional(),
@@ -230,6 +245,8 @@ export type AdminQuestion = {
   scoring: ChoiceScoring | null;
   exactMatch: boolean;
   ungraded: boolean;
+  /** Guidance for graders; "" for none. */
+  rubric: string;
 };
 
 /**
@@ -249,6 +266,10 @@ export type AdminExam = {
   closesAt: string | null;
   lateAnswers: LateAnswerPolicy;
   resultsVisibility: ResultsVisibility;
+  /** What candidates see of a released result. */
+  resultsDetail: ResultsDetail;
+  /** Every answer a person decides is marked twice (first and second marker); fixed once a mark exists. */
+  secondMarking: boolean;
   /** Each attempt's paper in its own order (lib/shared/paper-order.ts); fixed once an attempt exists. */
   shuffleQuestions: boolean;
   shuffleOptions: boolean;

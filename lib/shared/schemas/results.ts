@@ -2,6 +2,8 @@ import { z } from "zod";
 
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 import { UuidSchema } from "./attempts";
+import type { QuestionType } from "./exams";
+import type { GradeMarker as GradeMarkerKind } from "./grading";
 
 /** `GET /api/attempts/{attemptId}/result`: what a candidate sees of their result once they may. */
 export type CandidateResult = {
@@ -65,4 +67,80 @@ export type LateAnswerReview = {
   deadline: string;
   submittedAt: string | null;
   decision: { decision: LateAnswerDecisionKind; reason: string; by: string; at: string } | null;
+};
+
+/** Why a result got a new version (result_versions.cause). */
+export const RESULT_CAUSES = [
+  "submitted",
+  "regraded",
+  "graded",
+  "settled",
+  "late_answer_accepted",
+  "late_answer_rejected",
+] as const;
+export type ResultCauseKind = (typeof RESULT_CAUSES)[number];
+
+/** How a question of a result was decided (lib/shared/scoring/paper-result.ts). */
+export const RESULT_SOURCES = ["auto", "grader", "settled", "ungraded", "pending"] as const;
+export type ResultSourceKind = (typeof RESULT_SOURCES)[number];
+
+/** One question of one result version, as staff read it: in the exam's order, not the candidate's. */
+export type StaffResultQuestion = {
+  questionId: string;
+  /** The question's position in the exam (staff numbering). */
+  position: number;
+  type: QuestionType;
+  /** Null while a person still has to decide. */
+  points: number | null;
+  maxPoints: number;
+  source: ResultSourceKind;
+  /** A word the page translates: correct, incorrect, partial, blank, graded, awaiting_second, … */
+  reason: string;
+  /** The accepted late answer scored instead of the frozen one, or null. */
+  lateAnswerId: string | null;
+};
+
+/** A person's mark on one answer, as it stands now (marks are not versioned; the result versions are). */
+export type StaffResultMark = { marker: GradeMarkerKind; points: number; by: string; comment: string; at: string };
+
+/** One row of result_versions. */
+export type StaffResultVersion = {
+  version: number;
+  cause: ResultCauseKind;
+  actorType: "staff" | "api-token" | "system";
+  /** Who: a staff member's label, the API token, or "Holdfast" for the system. */
+  by: string;
+  /** Why: the corrector's fields ("corrected: Q1 answerKey"), a rejection's reason, or "". */
+  reason: string;
+  at: string;
+  score: number;
+  maxScore: number;
+  /** Answers still waiting for a person in this version. */
+  pending: number;
+  questions: StaffResultQuestion[];
+};
+
+/** `GET /api/admin/attempts/{attemptId}/result`: one paper's current result and every version of it. */
+export type StaffAttemptResult = {
+  attemptId: string;
+  examId: string;
+  examTitle: string;
+  candidate: { enrollmentId: string; name: string; email: string };
+  status: "in_progress" | "submitted";
+  submittedAt: string | null;
+  releasedAt: string | null;
+  resultsDetail: "per_question" | "total";
+  secondMarking: boolean;
+  /** The version `results` holds now; null before the first one is computed. */
+  current: StaffResultVersion | null;
+  /** False when the paper was reopened and resubmitted and its new result is not computed yet. */
+  isUpToDate: boolean;
+  /** Per question: the marks people gave and the late-answer decision behind the current result. */
+  decisions: {
+    questionId: string;
+    marks: StaffResultMark[];
+    lateAnswer: { lateAnswerId: string; by: string; reason: string; at: string } | null;
+  }[];
+  /** Every version, newest first. */
+  versions: StaffResultVersion[];
 };

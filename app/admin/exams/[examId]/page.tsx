@@ -69,6 +69,17 @@ function AnswerKeyLine({ question }: { question: StaffExamQuestion }) {
   return <p className="answer-key">{t("noKey")}</p>;
 }
 
+/** The question's rubric for graders, when it has one. */
+function RubricLine({ rubric }: { rubric: string }) {
+  const t = useTranslations("staff.exam");
+  if (rubric.trim() === "") return null;
+  return (
+    <p className="answer-key prose">
+      {t.rich("rubric", { value: rubric, strong: (chunks: ReactNode) => <strong>{chunks}</strong> })}
+    </p>
+  );
+}
+
 function AttemptCell({ attempt }: { attempt: StaffExamCandidate["attempt"] }) {
   const t = useTranslations("staff.exam");
   const tc = useTranslations("common.attemptStatus");
@@ -81,7 +92,8 @@ function AttemptCell({ attempt }: { attempt: StaffExamCandidate["attempt"] }) {
         {tc("submitted")}
         {attempt.submittedAt ? (
           <span className="muted"> {formatInstant(attempt.submittedAt, locale, timeZone)}</span>
-        ) : null}
+        ) : null}{" "}
+        <Link href={`/admin/attempts/${attempt.id}/result`}>{t("resultLink")}</Link>
       </>
     );
   }
@@ -151,6 +163,18 @@ export default async function AdminExamPage({ params }: Props) {
               <ExamWindow opensAt={exam.opensAt} closesAt={exam.closesAt} />
             </dd>
           </div>
+          <div>
+            <dt>{t("facts.resultsVisibility")}</dt>
+            <dd>{t(`facts.resultsVisibilityValues.${exam.resultsVisibility}`)}</dd>
+          </div>
+          <div>
+            <dt>{t("facts.resultsDetail")}</dt>
+            <dd>{t(`facts.resultsDetailValues.${exam.resultsDetail}`)}</dd>
+          </div>
+          <div>
+            <dt>{t("facts.secondMarking")}</dt>
+            <dd>{exam.secondMarking ? t("facts.on") : t("facts.off")}</dd>
+          </div>
         </dl>
         <TimeZoneNote />
 
@@ -173,6 +197,7 @@ export default async function AdminExamPage({ params }: Props) {
                 keyOptionIds={keyOptionIds(question)}
               >
                 <AnswerKeyLine question={question} />
+                <RubricLine rubric={question.rubric} />
               </QuestionCard>
             ))}
           </ol>
