@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
-import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
@@ -48,9 +48,13 @@ export function ReceiptVerifier() {
       return setError(isNotReceipt ? t("notReceipt", { problem }) : problem);
     }
     setVerdict(response.body as ReceiptVerdict);
-    // The verdict is what the reader came for: take them there (it is also announced, role="status").
-    requestAnimationFrame(() => verdictRef.current?.focus());
   }
+
+  // The verdict is what the reader came for: take them there once it is on the page (it is also announced,
+  // role="status"). An effect, not a frame callback: the frame may come before React has put the heading there.
+  useEffect(() => {
+    if (verdict) verdictRef.current?.focus();
+  }, [verdict]);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
