@@ -15,6 +15,7 @@ import { idempotencyCases } from "./idempotency-cases";
 import { ignoredJunkCases } from "./ignored-junk-cases";
 import { limitCases } from "./limit-cases";
 import { methodCases, proctorCases } from "./method-cases";
+import { resultsCases } from "./results-cases";
 import { type BadCase, type Fixture, seededRandom } from "./types";
 
 /** Every bad request, in a deterministic order for `seed`. */
@@ -30,6 +31,7 @@ export function generateCases(fixture: Fixture, seed: number): BadCase[] {
     ...methodCases(fixture, random),
     ...proctorCases(fixture, random),
     ...ignoredJunkCases(fixture, random),
+    ...resultsCases(fixture, random),
   ];
   return random.shuffle(cases);
 }
