@@ -36,6 +36,7 @@ const statistics: ExamStatisticsView = {
       discrimination: null,
       distribution: [],
       blank: 1,
+      editTime: { medianSeconds: 95.4, known: 1 },
       options: [
         { optionId: "a", label: "Network", count: 1 },
         { optionId: "b", label: "Link", count: 0 },
@@ -101,6 +102,8 @@ describe("ResultsDashboard (server render)", () => {
     expect(html).toContain(`href="/admin/attempts/${results.candidates[0]!.attemptId}/result"`);
     expect(html).toContain("50%");
     expect(html).toContain("Question 1: Network 1, Link 0.");
+    // The median time from first to last edit, 95.4 s, reads as a duration.
+    expect(html).toContain("1m 35s");
     // Every message is found (a missing one would render as its key).
     expect(html).not.toMatch(/statistics\.[a-z]/);
   });

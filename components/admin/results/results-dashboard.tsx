@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useConfirm } from "@/components/confirm-dialog";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { formatInstant, formatNumber, formatPercent } from "@/lib/shared/format";
+import { formatDuration, formatInstant, formatNumber, formatPercent } from "@/lib/shared/format";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
 import type { ExamResultsView, ExamStatisticsView, RegradeQueued } from "@/lib/shared/schemas/statistics";
 
@@ -302,6 +302,7 @@ function QuestionTable({ stats }: { stats: ExamStatisticsView }) {
               <th scope="col">{t("discrimination")}</th>
               <th scope="col">{t("blank")}</th>
               <th scope="col">{t("decided")}</th>
+              <th scope="col">{t("editTime")}</th>
             </tr>
           </thead>
           <tbody>
@@ -314,6 +315,11 @@ function QuestionTable({ stats }: { stats: ExamStatisticsView }) {
                 <td>{question.discrimination === null ? none : formatNumber(question.discrimination, locale, 2)}</td>
                 <td>{formatNumber(question.blank, locale)}</td>
                 <td>{formatNumber(question.decided, locale)}</td>
+                <td>
+                  {question.editTime.medianSeconds === null
+                    ? none
+                    : formatDuration(question.editTime.medianSeconds, locale, "narrow")}
+                </td>
               </tr>
             ))}
           </tbody>

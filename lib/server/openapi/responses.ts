@@ -822,6 +822,12 @@ export const ExamStatisticsSchema = z.object({
       discrimination: z.number().nullable().describe("correlation of the item score with the rest of the test"),
       distribution: z.array(z.object({ points: z.number(), count: Count })),
       blank: Count.describe("scored papers that left it blank"),
+      editTime: z
+        .object({
+          medianSeconds: z.number().nullable().describe("median seconds from the answer's first save to its last"),
+          known: Count.describe("answered scored papers whose first save is known"),
+        })
+        .describe("time from first to last edit, as the server saw the saves"),
       options: z
         .array(z.object({ optionId: z.string(), label: z.string(), count: Count }))
         .nullable()

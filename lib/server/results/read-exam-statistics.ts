@@ -30,10 +30,16 @@ type QuestionRow = {
  * The statistics of an exam (docs/results.md, "Statistics") over its scored papers: each submitted paper whose
  * current result is computed (a paper still queued joins a second later). Per question the figures of
  * item-statistics.ts, how many left it blank and, for choice questions, how often each option was chosen; per
- * exam the totals' figures, Cronbach's alpha and a histogram. Time spent per question is not here: an answer
- * keeps only the time of its last save, so the time from first to last edit is not known. Null when there is
- * no such exam.
+ * exam the totals' figures, Cronbach's alpha and a histogram. The time from first to last edit of a question is
+ * the server's: from the answer's first save to its last (`answers.first_saved_at`, `saved_at`), over the
+ * answered papers where the first save is known (answers stored before that column existed are not). Null when
+ * there is no such exam.
  */
+function editTimeOf(row: { timed: number; median_edit_seconds: number | null } | undefined) {
+  const median = row?.median_edit_seconds ?? null;
+  return { known: row?.timed ?? 0, medianSeconds: median === null ? null : Math.round(median * 10) / 10 };
+}
+
 export async function readExamStatistics(examId: string): Promise<ExamStatisticsView | null> {
   const [exam] = await queryRows<{ submitted: number }>(
     sql`SELECT (SELECT count(*)::int FROM attempts WHERE exam_id = e.id AND status = 'submitted') AS submitted
@@ -54,8 +60,16 @@ export async function readExamStatistics(examId: string): Promise<ExamStatistics
   );
   // Over the same papers, from the frozen answers: blanks as the scoring rules read them (score-answer.ts: no
   // answer, white-space text, no choice) and each chosen option.
-  const answerCounts = await queryRows<{ question_id: string; answered: number }>(
-    sql`SELECT q.id::text AS question_id, count(an.attempt_id)::int AS answered
+  const answerCounts = await queryRows<{
+    question_id: string;
+    answered: number;
+    timed: number;
+    median_edit_seconds: number | null;
+  }>(
+    sql`SELECT q.id::text AS question_id, count(an.attempt_id)::int AS answered,
+               count(an.first_saved_at)::int AS timed,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM an.saved_at - an.first_saved_at))
+                 FILTER (WHERE an.first_saved_at IS NOT NULL)::float8 AS median_edit_seconds
         FROM questions q
         JOIN answers an ON an.question_id = q.id
         JOIN results r ON r.attempt_id = an.attempt_id AND r.version > 0
@@ -93,6 +107,7 @@ export async function readExamStatistics(examId: string): Promise<ExamStatistics
   }));
   const totals = examStatistics(items, papers);
   const answered = new Map(answerCounts.map((row) => [row.question_id, row.answered]));
+  const editTimes = new Map(answerCounts.map((row) => [row.question_id, row]));
   const chosen = new Map(optionCounts.map((row) => [`${row.question_id}/${row.option_id}`, row.count]));
   // Descriptive figures are floating point (a mean of units need not be whole): divided, not formatted.
   const points = (units: number | null) => (units === null ? null : units / UNITS_PER_POINT);
@@ -131,6 +146,7 @@ export async function readExamStatistics(examId: string): Promise<ExamStatistics
         discrimination: figures.discrimination,
         distribution: figures.distribution.map((entry) => ({ points: unitsToPoints(entry.units), count: entry.count })),
         blank: results.length - (answered.get(question.id) ?? 0),
+        editTime: editTimeOf(editTimes.get(question.id)),
         options: isChoice
           ? (question.options ?? []).map((option) => ({
               optionId: option.id,

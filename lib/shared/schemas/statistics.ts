@@ -38,6 +38,12 @@ export type QuestionStatisticsView = {
   distribution: { points: number; count: number }[];
   /** Scored papers whose frozen answer to this question is missing, empty or white space, or no choice. */
   blank: number;
+  /**
+   * From an answer's first save to its last, on the server: the median over the answered scored papers whose
+   * first save is known (`known` of them; answers stored before it was recorded are not), in seconds (one
+   * decimal); null when none is known.
+   */
+  editTime: { medianSeconds: number | null; known: number };
   /** Choice questions: how many scored papers chose each option, in the authored order; else null. */
   options: { optionId: string; label: string; count: number }[] | null;
 };

@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
+import { db } from "@/lib/server/db/client";
+import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
-import { scoredPapers } from "@/test-support/server/results";
+import { scoredPapers, scoreNow } from "@/test-support/server/results";
 
 import { GET } from "./route";
 
@@ -98,5 +100,34 @@ describe("GET /api/admin/exams/{examId}/statistics", () => {
     expect(body.histogram.every((bin: { count: number }) => bin.count === 0)).toBe(true);
     expect(body.questions[0]).toMatchObject({ decided: 0, facility: null, blank: 0 });
     expect((await call(GET, { params: { examId: randomUUID() }, bearer: adminToken() })).status).toBe(404);
+  });
+
+  it("time from first to last edit: the server's saves, where the first one is known", async () => {
+    const attempt = await startedAttempt();
+    const q = (type: string) => attempt.questions.find((question) => question.type === type)!.id;
+    const save = (questionId: string, value: unknown, version: number) =>
+      autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value, version }] });
+    expect((await save(q("essay"), "A first draft.", 1)).status).toBe(200);
+    expect((await save(q("single_choice"), "a", 1)).status).toBe(200);
+    expect((await save(q("numeric"), 31, 1)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect((await save(q("essay"), "A first draft, and a second thought.", 2)).status).toBe(200);
+    // An answer stored before first saves were recorded: its first save is not known.
+    await db.answer.updateMany({
+      where: { attemptId: attempt.attemptId, questionId: q("numeric") },
+      data: { firstSavedAt: null },
+    });
+    expect((await submit(attempt, { deviceId: "laptop" }, randomUUID())).status).toBe(200);
+    await scoreNow(attempt.attemptId);
+
+    const body = (await call(GET, { params: { examId: attempt.examId }, bearer: adminToken() })).body;
+    const of = (type: string) =>
+      body.questions.find((question: { questionId: string }) => question.questionId === q(type)).editTime;
+    expect(of("essay").known).toBe(1);
+    expect(of("essay").medianSeconds).toBeGreaterThanOrEqual(1.1);
+    expect(of("essay").medianSeconds).toBeLessThan(30);
+    expect(of("single_choice")).toEqual({ known: 1, medianSeconds: 0 });
+    expect(of("numeric")).toEqual({ known: 0, medianSeconds: null });
+    expect(of("short_text")).toEqual({ known: 0, medianSeconds: null });
   });
 });
