@@ -88,3 +88,11 @@ CREATE TABLE "webhook_breakers" (
     CONSTRAINT "webhook_breakers_state_known" CHECK ("state" IN ('closed', 'open', 'half_open'))
 );
 ALTER TABLE "webhook_breakers" ADD CONSTRAINT "webhook_breakers_endpoint_id_fkey" FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The results feed (GET /api/admin/exams/{examId}/results/feed): a gap-free cursor over result versions. feed_xid is
+-- the writing transaction's id, feed_seq breaks ties. The feed lists only versions written by transactions older
+-- than every transaction still running (pg_snapshot_xmin), so a version committed late never lands behind a cursor
+-- a receiver already passed.
+ALTER TABLE "result_versions" ADD COLUMN "feed_xid" xid8 NOT NULL DEFAULT pg_current_xact_id(),
+ADD COLUMN "feed_seq" BIGSERIAL NOT NULL;
+CREATE INDEX "result_versions_exam_id_feed_idx" ON "result_versions"("exam_id", "feed_xid", "feed_seq");
