@@ -90,9 +90,14 @@ export async function claimDeliveries(options: DeliveryWorkerOptions = {}): Prom
                                  AND n.status = 'delivered' AND n.result_version > d.result_version)
                           THEN 'superseded'
                    END AS cancel_reason
-            FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+            FROM webhook_deliveries d
+            JOIN webhook_endpoints w ON w.id = d.endpoint_id
+            LEFT JOIN webhook_breakers b ON b.endpoint_id = d.endpoint_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
               AND (d.lease_until IS NULL OR d.lease_until < clock_timestamp())
+              -- While a breaker is open (or its probe is out), its deliveries are not even taken: no request.
+              AND (b.state IS NULL OR b.state = 'closed' OR b.retry_at <= clock_timestamp()
+                   OR w.deleted_at IS NOT NULL OR NOT w.enabled)
             ORDER BY d.next_attempt_at, d.created_at
             LIMIT ${settings.batch}
             FOR UPDATE OF d SKIP LOCKED`,
@@ -120,7 +125,6 @@ export async function claimDeliveries(options: DeliveryWorkerOptions = {}): Prom
         else byEndpoint.set(row.endpoint_id, [row]);
       }
       const chosen: CandidateRow[] = [];
-      const deferred: { id: string; until: Date }[] = [];
       // Breakers are locked in endpoint id order, so two claims never wait on each other in a cycle.
       for (const endpointId of [...byEndpoint.keys()].sort()) {
         const rows = byEndpoint.get(endpointId) ?? [];
@@ -139,28 +143,18 @@ export async function claimDeliveries(options: DeliveryWorkerOptions = {}): Prom
         }
         if (breaker.due) {
           // Open and its wait is over, or a half-open probe whose claim expired: one probe, the rest wait for it.
-          const [probeUntil] = await queryRows<{ retry_at: Date }>(
+          // The probe's claim lasts a lease: if its worker dies, the next claim after that sends another probe.
+          await queryRows(
             sql`UPDATE webhook_breakers
                 SET state = 'half_open', retry_at = clock_timestamp() + make_interval(secs => ${settings.leaseMs / 1000})
-                WHERE endpoint_id = ${endpointId}::uuid RETURNING retry_at`,
+                WHERE endpoint_id = ${endpointId}::uuid`,
             tx,
           );
-          const [probe, ...rest] = rows;
+          const [probe] = rows;
           if (probe) chosen.push(probe);
-          for (const row of rest) deferred.push({ id: row.id, until: probeUntil?.retry_at ?? new Date() });
-        } else if (breaker.retry_at) {
-          for (const row of rows) deferred.push({ id: row.id, until: breaker.retry_at });
         }
-      }
-      if (deferred.length > 0) {
-        // No request while the breaker is open: the deliveries wait until it may let one through.
-        await queryRows(
-          sql`UPDATE webhook_deliveries d SET next_attempt_at = GREATEST(d.next_attempt_at, t.until)
-              FROM unnest(${deferred.map((row) => row.id)}::text[], ${deferred.map((row) => row.until)}::timestamptz[])
-                AS t(id, until)
-              WHERE d.id = t.id`,
-          tx,
-        );
+        // Otherwise open (or half-open with its probe out): nothing of this endpoint is sent, and its deliveries stay
+        // due; the claim's WHERE skips them until retry_at.
       }
       if (chosen.length === 0) return [];
       const token = randomUUID();
