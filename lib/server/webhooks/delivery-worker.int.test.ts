@@ -5,18 +5,22 @@ import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
+import { GET as getExamRoute, PATCH as patchExamRoute } from "@/app/api/admin/exams/[examId]/route";
 import { POST as createWebhookRoute } from "@/app/api/admin/exams/[examId]/webhooks/route";
 import { POST as retryDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/retry/route";
 import { db } from "@/lib/server/db/client";
+import { questionInputOf } from "@/lib/server/exams/question-data";
 import { getMetrics } from "@/lib/server/metrics/registry";
 import { setResultsReleased } from "@/lib/server/results/release-results";
-import { startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, enroll, join } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
 import { scoreNow } from "@/test-support/server/results";
 import { startReceiver, type Receiver } from "@/test-support/server/webhook-receiver";
 
 import { createDeliveryWorker, runDeliveryRound, type DeliveryWorkerOptions } from "./delivery-worker";
+import { deleteWebhookEndpoint } from "./delete-webhook-endpoint";
 import { enqueueResultEvents } from "./enqueue-deliveries";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 
@@ -287,6 +291,77 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     );
     expect(stale).toMatchObject({ status: "cancelled", cancelReason: "superseded" });
     expect(hook.requests).toHaveLength(1);
+  });
+});
+
+describe("webhook delivery: events and context checks", () => {
+  it("a new version of a released result is announced as result.updated with its resultVersion", async () => {
+    const attempt = await startedAttempt();
+    const hook = await receiver();
+    const endpoint = await endpointFor(attempt.examId, hook.url, ["result.updated"]);
+    const choice = attempt.questions.find((question) => question.type === "single_choice")!.id;
+    const saved = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [{ questionId: choice, value: "a", version: 1 }],
+    });
+    expect(saved.status).toBe(200);
+    await submitted(attempt);
+    await scoreNow(attempt.attemptId);
+    // Not released yet: a new version is not announced.
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(0);
+    await setResultsReleased({ examId: attempt.examId, released: true, caller: { kind: "api-token" } });
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(0); // this endpoint did not ask for result.released
+
+    const exam = await call(getExamRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
+    const questions = exam.body.questions.map((question: Parameters<typeof questionInputOf>[0]) =>
+      questionInputOf(question.type === "single_choice" ? { ...question, answerKey: "b" } : question),
+    );
+    const patched = await call(patchExamRoute, {
+      method: "PATCH",
+      params: { examId: attempt.examId },
+      bearer: adminToken(),
+      json: { revision: exam.body.revision, questions },
+    });
+    expect(patched.status).toBe(200);
+    await scoreNow(attempt.attemptId);
+    const [updated] = await deliveriesOf(endpoint.id);
+    expect(updated).toMatchObject({ eventType: "result.updated", resultVersion: 2, status: "pending" });
+    await roundsUntil(async () => (await deliveriesOf(endpoint.id))[0]!.status === "delivered");
+    const body = JSON.parse(hook.requests[0]!.body) as { type: string; data: Record<string, unknown> };
+    expect(body).toMatchObject({ type: "result.updated", data: { resultVersion: 2, attemptId: attempt.attemptId } });
+  });
+
+  it("a submission.created whose submission a reopening moved to history is cancelled as submission_voided", async () => {
+    const attempt = await startedAttempt();
+    const hook = await receiver();
+    const endpoint = await endpointFor(attempt.examId, hook.url);
+    await submitted(attempt);
+    const reopened = await call(reopenRoute, {
+      params: { attemptId: attempt.attemptId },
+      bearer: adminToken(),
+      json: { seconds: 600, reason: "Power cut in room 2" },
+    });
+    expect(reopened.status).toBe(200);
+    await roundsUntil(async () => (await deliveriesOf(endpoint.id))[0]!.status !== "pending");
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({
+      status: "cancelled",
+      cancelReason: "submission_voided",
+    });
+    expect(hook.requests).toHaveLength(0);
+  });
+
+  it("a deleted endpoint's deliveries are never sent", async () => {
+    const attempt = await startedAttempt();
+    const hook = await receiver();
+    const endpoint = await endpointFor(attempt.examId, hook.url);
+    await submitted(attempt);
+    await deleteWebhookEndpoint({ endpointId: endpoint.id, caller: { kind: "api-token" } });
+    await runDeliveryRound(FAST);
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({
+      status: "cancelled",
+      cancelReason: "endpoint_deleted",
+    });
+    expect(hook.requests).toHaveLength(0);
   });
 });
 
