@@ -188,6 +188,24 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     expect(hook.requests).toHaveLength(1);
   });
 
+  it("429 with Retry-After waits as long as the receiver asks, bounded by the schedule's cap", async () => {
+    const attempt = await startedAttempt();
+    const hook = await receiver(() => ({ status: 429, headers: { "retry-after": "120" } }));
+    const endpoint = await endpointFor(attempt.examId, hook.url);
+    await submitted(attempt);
+    const options = { ...FAST, schedule: [1, 30] };
+    const before = Date.now();
+    await runDeliveryRound(options);
+    const [delivery] = await deliveriesOf(endpoint.id);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastStatus: 429 });
+    // Asked for 120 s; the schedule's largest entry (30 s) caps it.
+    const wait = delivery!.nextAttemptAt!.getTime() - before;
+    expect(wait).toBeGreaterThan(29_000);
+    expect(wait).toBeLessThan(31_500);
+    await runDeliveryRound(options);
+    expect(hook.requests).toHaveLength(1);
+  });
+
   it("a receiver that is down is retried by the schedule, then dead-lettered with attempts_exhausted", async () => {
     const attempt = await startedAttempt();
     const hook = await receiver();
