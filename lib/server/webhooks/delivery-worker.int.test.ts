@@ -431,6 +431,47 @@ describe("webhook delivery: the shared circuit breaker", () => {
   });
 });
 
+describe("webhook delivery: a cohort against a receiver that is down for a while", () => {
+  it("nothing is lost, the receiver is not hammered while the breaker is open, and each delivery lands once", async () => {
+    const attempt = await startedAttempt();
+    const outageMs = 1_500;
+    let downUntil = Number.POSITIVE_INFINITY;
+    const hook = await receiver(() => (Date.now() < downUntil ? { status: 503 } : { status: 200 }));
+    const endpoint = await endpointFor(attempt.examId, hook.url);
+    const cohort = await enroll(attempt.examId, 19);
+    const { POST: startRoute } = await import("@/app/api/exams/[examId]/attempts/route");
+    const papers: StartedAttempt[] = [attempt];
+    for (const candidate of cohort) {
+      const cookie = await join(candidate.joinToken);
+      const started = await call(startRoute, { method: "POST", params: { examId: attempt.examId }, cookie });
+      papers.push({ attemptId: started.body.attemptId, cookie } as StartedAttempt);
+    }
+    downUntil = Date.now() + outageMs;
+    await Promise.all(papers.map((paper) => submitted(paper)));
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(20);
+
+    const cooldownMs = 300;
+    const options = { ...FAST, breakerThreshold: 3, breakerCooldownMs: cooldownMs, schedule: Array(8).fill(0.2) };
+    const workers = [
+      createDeliveryWorker({ ...options, intervalMs: 20 }),
+      createDeliveryWorker({ ...options, intervalMs: 20 }),
+    ];
+    try {
+      await waitFor(async () => (await deliveriesOf(endpoint.id)).every((delivery) => delivery.status === "delivered"));
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+    const failed = hook.requests.filter((request) => request.at < downUntil);
+    const firstBatch = failed.filter((request) => request.at < failed[0]!.at + 100);
+    // After the first batch tripped the breaker, only probes reach the receiver: about one per cooldown.
+    const probes = failed.length - firstBatch.length;
+    expect(probes).toBeLessThanOrEqual(Math.ceil(outageMs / cooldownMs) + 2);
+    const delivered = hook.requests.filter((request) => request.at >= downUntil);
+    expect(new Set(delivered.map((request) => request.id)).size).toBe(20);
+    expect(delivered).toHaveLength(20);
+  });
+});
+
 describe("webhook delivery: a worker killed mid-send", () => {
   it("another worker resends with the same webhook-id once the lease expires", async () => {
     const attempt = await startedAttempt();
