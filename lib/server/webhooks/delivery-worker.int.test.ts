@@ -131,6 +131,7 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     expect(attempts[0]!.responseSnippet).toBe("busy");
     const endpointRow = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(endpointRow.lastSuccessAt).not.toBeNull();
+    expect(endpointRow.recoveredAt).not.toBeNull();
   });
 
   it("a receiver that does not answer in time is retried; the attempt says timeout", async () => {
@@ -239,6 +240,7 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     expect(retried.body).toMatchObject({ id: dead!.id, status: "pending", deadReason: null });
     await roundsUntil(async () => (await deliveriesOf(endpoint.id))[0]!.status === "delivered");
     expect(hook.requests.map((request) => request.id)).toEqual([dead!.id, dead!.id]);
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).recoveredAt).not.toBeNull();
     const again = await call(retryDeliveryRoute, {
       params: { deliveryId: dead!.id },
       bearer: adminToken(),
@@ -258,6 +260,8 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     expect(rotated.secret).not.toBe(endpoint.secret);
     await submitted(attempt);
     await roundsUntil(async () => (await deliveriesOf(endpoint.id))[0]!.status === "delivered");
+    // A first success is not a recovery.
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).recoveredAt).toBeNull();
     const [request] = hook.requests;
     expect(request!.signature.split(" ")).toHaveLength(2);
     const headers = {

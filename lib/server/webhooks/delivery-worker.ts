@@ -330,7 +330,8 @@ export async function recordOutcome(
         tx,
       );
     } else {
-      // The receiver answered: it is alive, whatever it thought of this message.
+      // The receiver answered: it is alive, whatever it thought of this message. A success after failed tries (the
+      // breaker's, or this delivery's own, say a dead one a person sent again) marks the endpoint recovered.
       const wasFailing = !!breaker && (breaker.state !== "closed" || breaker.consecutive_failures > 0);
       await queryRows(
         sql`UPDATE webhook_breakers SET state = 'closed', consecutive_failures = 0, opened_at = NULL, retry_at = NULL
@@ -341,7 +342,10 @@ export async function recordOutcome(
         await queryRows(
           sql`UPDATE webhook_endpoints
               SET last_success_at = clock_timestamp(),
-                  recovered_at = CASE WHEN ${wasFailing} THEN clock_timestamp() ELSE recovered_at END
+                  recovered_at = CASE
+                    WHEN ${wasFailing} OR EXISTS (SELECT 1 FROM webhook_attempts a
+                                                  WHERE a.delivery_id = ${delivery.id} AND a.outcome <> 'delivered')
+                    THEN clock_timestamp() ELSE recovered_at END
               WHERE id = ${delivery.endpoint_id}::uuid`,
           tx,
         );
