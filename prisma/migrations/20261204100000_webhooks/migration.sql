@@ -57,6 +57,7 @@ CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries"("next_attempt_
 CREATE INDEX "webhook_deliveries_endpoint_id_created_at_idx" ON "webhook_deliveries"("endpoint_id", "created_at");
 CREATE INDEX "webhook_deliveries_status_created_at_idx" ON "webhook_deliveries"("status", "created_at");
 CREATE INDEX "webhook_deliveries_exam_id_idx" ON "webhook_deliveries"("exam_id");
+CREATE INDEX "webhook_deliveries_endpoint_id_attempt_id_idx" ON "webhook_deliveries"("endpoint_id", "attempt_id");
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_fkey" FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- CreateTable: every request made for a delivery.
