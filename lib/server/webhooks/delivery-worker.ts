@@ -138,7 +138,12 @@ export async function claimDeliveries(options: DeliveryWorkerOptions = {}): Prom
           tx,
         );
         if (!breaker || breaker.state === "closed") {
-          chosen.push(...rows);
+          // Closed but failing: no more requests in flight than the failures it still takes to open.
+          const room =
+            breaker && breaker.consecutive_failures > 0
+              ? Math.max(1, settings.breakerThreshold - breaker.consecutive_failures)
+              : rows.length;
+          chosen.push(...rows.slice(0, room));
           continue;
         }
         if (breaker.due) {
