@@ -9,4 +9,7 @@ export async function register(): Promise<void> {
   // Submitted papers are scored, and papers under a corrected key scored again, from a queue in Postgres.
   const { startResultsWorker } = await import("./lib/server/results/result-jobs");
   startResultsWorker();
+  // Results delivery (issue 16, ADR 018): the outbox of webhook deliveries is sent from every instance.
+  const { startDeliveryWorker } = await import("./lib/server/webhooks/delivery-worker");
+  startDeliveryWorker();
 }

@@ -20,6 +20,7 @@ import { enrollmentCsvScenario } from "./scenarios/enrollment-csv";
 import { regradeScenario } from "./scenarios/regrade";
 import { resultsCsvScenario } from "./scenarios/results-csv";
 import { syncScenario } from "./scenarios/sync";
+import { webhookOutageScenario } from "./scenarios/webhook-outage";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario has its own options type
 const SCENARIOS: Record<string, Scenario<any>> = {
@@ -35,6 +36,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [enrollmentCsvScenario.name]: enrollmentCsvScenario,
   [regradeScenario.name]: regradeScenario,
   [resultsCsvScenario.name]: resultsCsvScenario,
+  [webhookOutageScenario.name]: webhookOutageScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

@@ -70,6 +70,21 @@ const EnvSchema = z
      * NAT; test servers, whose every sign-in comes from 127.0.0.1, raise it.
      */
     SIGN_IN_LIMIT_PER_ADDRESS: wholeNumber(1, 1_000_000, 100),
+    /**
+     * Results delivery (issue 16): seconds before each retry of a webhook delivery, comma-separated; its length is
+     * the number of retries, its last entry caps every delay (each is drawn with full jitter below its entry).
+     */
+    WEBHOOK_RETRY_SCHEDULE: z.preprocess(
+      (v) => (v === "" || v === undefined ? "5,60,300,1800,7200,21600,43200" : v),
+      z
+        .string()
+        .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, "must be seconds, comma-separated (e.g. 5,60,300)")
+        .transform((v) => v.split(",").map((part) => Number(part.trim())))
+        .refine((list) => list.length >= 1 && list.length <= 50, "must have between 1 and 50 entries")
+        .refine((list) => list.every((seconds) => seconds <= 7 * 24 * 3600), "each entry must be at most a week"),
+    ),
+    /** Milliseconds a webhook receiver has to answer before the try counts as a timeout. */
+    WEBHOOK_TIMEOUT_MS: wholeNumber(10, 120_000, 15_000),
     /** Send cookies with the Secure flag. Defaults to true when APP_URL is https. */
     COOKIE_SECURE: booleanString,
     /** Skip validation (only for building a container image without a database). */

@@ -54,6 +54,18 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...shipped, SIGN_IN_LIMIT_PER_EMAIL: "0" })).toThrowError(/SIGN_IN_LIMIT_PER_EMAIL/);
   });
 
+  it("reads the webhook retry schedule as seconds, and refuses one that is not", () => {
+    const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+    expect(parseEnv(base).WEBHOOK_RETRY_SCHEDULE).toEqual([5, 60, 300, 1800, 7200, 21600, 43200]);
+    expect(parseEnv({ ...base, WEBHOOK_RETRY_SCHEDULE: "" }).WEBHOOK_RETRY_SCHEDULE).toHaveLength(7);
+    expect(parseEnv({ ...base, WEBHOOK_RETRY_SCHEDULE: "0.5, 2,10" }).WEBHOOK_RETRY_SCHEDULE).toEqual([0.5, 2, 10]);
+    expect(parseEnv(base).WEBHOOK_TIMEOUT_MS).toBe(15_000);
+    expect(() => parseEnv({ ...base, WEBHOOK_RETRY_SCHEDULE: "5,soon" })).toThrowError(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => parseEnv({ ...base, WEBHOOK_RETRY_SCHEDULE: "5,,60" })).toThrowError(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => parseEnv({ ...base, WEBHOOK_RETRY_SCHEDULE: "5,999999" })).toThrowError(/at most a week/);
+    expect(() => parseEnv({ ...base, WEBHOOK_TIMEOUT_MS: "1" })).toThrowError(/WEBHOOK_TIMEOUT_MS/);
+  });
+
   it("lets a container image build without a database when asked to", () => {
     expect(parseEnv({ SKIP_ENV_VALIDATION: "1", NODE_ENV: "production" }).DATABASE_URL).toMatch(/^postgresql:/);
   });

@@ -32,6 +32,14 @@ export const AUDIT_ACTIONS = [
   "results.regraded",
   "late_answer.accepted",
   "late_answer.rejected",
+  // Results delivery (webhooks)
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "delivery.retried",
+  "delivery.cancelled",
+  "endpoint.retried",
   // Proctors, graders and staff accounts
   "proctor.assigned",
   "proctor.unassigned",

@@ -98,3 +98,31 @@ describe("describeAuditEntry", () => {
     expect(sentence).toBe("Ana Admin: exam.teleported");
   });
 });
+
+describe("describeAuditEntry: results delivery (issue 16)", () => {
+  it("names the receiver's URL and how many deliveries went back", () => {
+    const t = translatorFor("en", "audit");
+    const tc = translatorFor("en", "common");
+    expect(
+      describeAuditEntry(
+        entry({ action: "endpoint.retried", data: { url: "https://lms.example/hook", count: 3 } }),
+        t,
+        tc,
+        "en",
+      ),
+    ).toBe("Ana Admin sent 3 failed deliveries to https://lms.example/hook again");
+    expect(
+      describeAuditEntry(entry({ action: "delivery.cancelled", data: { deliveryId: "msg_ab" } }), t, tc, "en"),
+    ).toBe("Ana Admin cancelled delivery msg_ab of “Networks 101”");
+    const zt = translatorFor("zh-CN", "audit");
+    const zc = translatorFor("zh-CN", "common");
+    expect(
+      describeAuditEntry(
+        entry({ action: "webhook.created", data: { url: "https://lms.example/hook" } }),
+        zt,
+        zc,
+        "zh-CN",
+      ),
+    ).toBe("Ana Admin 为“Networks 101”添加了发往 https://lms.example/hook 的 Webhook");
+  });
+});

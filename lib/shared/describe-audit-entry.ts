@@ -49,6 +49,8 @@ export function describeAuditEntry(entry: AuditEntry, t: Translate, tc: Translat
     attempts: numberIn(data, "attempts"),
     reason: typeof data.reason === "string" ? data.reason : "",
     scope: data.scope === "selection" ? "selection" : "exam",
+    url: typeof data.url === "string" ? data.url : "",
+    deliveryId: typeof data.deliveryId === "string" ? data.deliveryId : "",
   };
   return isAuditAction(entry.action) ? t(`sentences.${entry.action}`, values) : t("sentences.other", values);
 }

@@ -78,6 +78,10 @@ export const ERROR_STATUS = {
    * were given under the other rule (docs/results.md, "Exam settings for results"). Nothing changed.
    */
   SECOND_MARKING_LOCKED: 409,
+  /** The webhook delivery is pending or already delivered, so there is nothing to send again. Nothing changed. */
+  DELIVERY_NOT_RETRYABLE: 409,
+  /** The webhook delivery is no longer pending (delivered, dead or cancelled), so it cannot be cancelled. */
+  DELIVERY_NOT_CANCELLABLE: 409,
   /** The same submit is still being processed; retry after `Retry-After` seconds. */
   REQUEST_IN_PROGRESS: 409,
   /** The body exceeds the request size limit. */

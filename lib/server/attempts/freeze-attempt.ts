@@ -11,6 +11,7 @@ import type { Prisma } from "../db/client";
 import { fileStatement } from "../db/statement-files";
 import { SYSTEM_ACTOR } from "../results/recompute-results";
 import { enqueueResultJobs } from "../results/result-jobs";
+import { enqueueSubmissionCreated } from "../webhooks/enqueue-deliveries";
 import { signReceipt } from "./receipt";
 
 type Tx = Prisma.TransactionClient;
@@ -84,6 +85,8 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
     cause: "submitted",
     actor: SYSTEM_ACTOR,
   });
+  // The outbox (ADR 018): one INSERT … SELECT, a row per enabled endpoint that asked for submission.created.
+  await enqueueSubmissionCreated(tx, submissionId);
   await recordAuditEvent(
     {
       actor: options.actor ?? { type: "system" },

@@ -23,6 +23,7 @@ type Metrics = {
   durations: Record<SyncEndpoint, Histogram<"outcome">>;
   autosaveAnswers: Counter<"status">;
   lateAnswers: Counter<"via">;
+  webhookDead: Counter<"reason">;
 };
 
 const globalForMetrics = globalThis as unknown as { holdfastMetrics?: Metrics };
@@ -66,12 +67,20 @@ function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const webhookDead = new Counter({
+    name: "holdfast_webhook_deliveries_dead_total",
+    help: "Webhook deliveries dead-lettered (issue 16), by reason (final_status, attempts_exhausted, gone_410). Alert on any increase.",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+
   // Zero series from the start, so rates and ratios exist before the first event of each kind.
   for (const endpoint of endpoints) for (const outcome of REQUEST_OUTCOMES) requests[endpoint].inc({ outcome }, 0);
   for (const status of ANSWER_STATUSES) autosaveAnswers.inc({ status }, 0);
   for (const via of ["autosave", "submit"]) lateAnswers.inc({ via }, 0);
+  for (const reason of ["final_status", "attempts_exhausted", "gone_410"]) webhookDead.inc({ reason }, 0);
 
-  return { registry, requests, durations, autosaveAnswers, lateAnswers };
+  return { registry, requests, durations, autosaveAnswers, lateAnswers, webhookDead };
 }
 
 /** The one metrics registry of this process, memoised so dev reloads and tests do not register twice. */

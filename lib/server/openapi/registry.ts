@@ -38,6 +38,15 @@ import {
 } from "@/lib/shared/schemas/staff";
 import { AutosaveSchema, SubmitSchema } from "@/lib/shared/schemas/sync";
 import { AnnouncementReceiptsSchema, SendAnnouncementSchema } from "@/lib/shared/schemas/announcements";
+import {
+  CreateWebhookSchema,
+  DeliveryParamsSchema,
+  ListDeliveriesQuerySchema,
+  ResultsFeedQuerySchema,
+  RetryEndpointSchema,
+  UpdateWebhookSchema,
+  WebhookEndpointParamsSchema,
+} from "@/lib/shared/schemas/webhooks";
 
 import type { Access } from "../http/route";
 import {
@@ -87,6 +96,13 @@ import {
   LateAnswerListSchema,
   LateAnswerReviewSchema,
   ReceiptVerdictSchema,
+  CreatedWebhookSchema,
+  ResultsFeedSchema,
+  RotatedSecretSchema,
+  WebhookAlertsSchema,
+  WebhookDeliveryDetailSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
 } from "./responses";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -1217,6 +1233,166 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: { 204: { description: "Signed out everywhere", headers: { "Set-Cookie": "clears the cookie" } } },
   },
 
+  // --- results delivery (issue 16, docs/results.md "Delivery to other systems") ---
+  {
+    method: "POST",
+    path: "/api/admin/exams/{examId}/webhooks",
+    operationId: "createWebhookEndpoint",
+    area: "admin",
+    summary: "Add a webhook receiver to an exam",
+    description:
+      "A URL (http or https, at most 2,000 characters) and the events it wants (`submission.created`, " +
+      "`result.released`, `result.updated`). Deliveries follow the Standard Webhooks specification, signed with " +
+      "the returned `secret` (`whsec_…`), which is shown only here and on rotation.",
+    access: "admin",
+    params: ExamParamsSchema,
+    body: CreateWebhookSchema,
+    responses: { 201: { description: "The endpoint, with its secret", schema: CreatedWebhookSchema } },
+    errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/webhooks",
+    operationId: "listWebhookEndpoints",
+    area: "admin",
+    summary: "An exam's webhook receivers",
+    description: "Each with its circuit breaker (shared by every instance) and its deliveries counted by status.",
+    access: "admin",
+    params: ExamParamsSchema,
+    responses: {
+      200: { description: "The endpoints", schema: z.object({ endpoints: z.array(WebhookEndpointSchema) }) },
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/api/admin/webhooks/{endpointId}",
+    operationId: "updateWebhookEndpoint",
+    area: "admin",
+    summary: "Change a webhook receiver",
+    description: "URL, events or enabled flag; enabling an endpoint a 410 disabled clears `disabledReason`.",
+    access: "admin",
+    params: WebhookEndpointParamsSchema,
+    body: UpdateWebhookSchema,
+    responses: { 200: { description: "The endpoint", schema: WebhookEndpointSchema } },
+    errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "DELETE",
+    path: "/api/admin/webhooks/{endpointId}",
+    operationId: "deleteWebhookEndpoint",
+    area: "admin",
+    summary: "Delete a webhook receiver",
+    description:
+      "Its pending deliveries are cancelled (`endpoint_deleted`); its deliveries and attempts stay readable.",
+    access: "admin",
+    params: WebhookEndpointParamsSchema,
+    responses: { 204: { description: "Deleted" } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/webhooks/{endpointId}/secret",
+    operationId: "rotateWebhookSecret",
+    area: "admin",
+    summary: "Rotate a receiver's signing secret",
+    description:
+      "A new secret, shown only here. Until `previousSecretValidUntil` (24 hours) both the old and the new secret " +
+      "sign every delivery: two signatures in `webhook-signature`, space-separated.",
+    access: "admin",
+    params: WebhookEndpointParamsSchema,
+    responses: { 200: { description: "The new secret", schema: RotatedSecretSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/webhooks/{endpointId}/retry",
+    operationId: "retryEndpointDeliveries",
+    area: "admin",
+    summary: "Send a receiver's failed deliveries again",
+    description:
+      "Every dead or cancelled delivery of the endpoint created since `since` goes back to pending, due now, " +
+      "with the same webhook-id; its attempts are kept.",
+    access: "admin",
+    params: WebhookEndpointParamsSchema,
+    body: RetryEndpointSchema,
+    responses: { 200: { description: "How many went back", schema: z.object({ requeued: z.number().int() }) } },
+    errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/webhooks/deliveries",
+    operationId: "listWebhookDeliveries",
+    area: "admin",
+    summary: "Webhook deliveries",
+    description: "Newest first, by status, endpoint and exam (`limit` 1–500, default 100).",
+    access: "admin",
+    query: ListDeliveriesQuerySchema,
+    responses: {
+      200: { description: "The deliveries", schema: z.object({ deliveries: z.array(WebhookDeliverySchema) }) },
+    },
+    errors: ["VALIDATION_FAILED"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/webhooks/deliveries/{deliveryId}",
+    operationId: "getWebhookDelivery",
+    area: "admin",
+    summary: "One delivery with its payload and every try",
+    description:
+      "`attempts` lists every request made (time, status, latency, the first 500 characters of the answer); " +
+      "`attemptCount` is their number in the current run (a manual retry starts it again).",
+    access: "admin",
+    params: DeliveryParamsSchema,
+    responses: { 200: { description: "The delivery", schema: WebhookDeliveryDetailSchema } },
+  },
+  {
+    method: "POST",
+    path: "/api/admin/webhooks/deliveries/{deliveryId}/retry",
+    operationId: "retryWebhookDelivery",
+    area: "admin",
+    summary: "Send a dead or cancelled delivery again",
+    description: "Pending again and due now, with the same webhook-id. A pending or delivered one is 409.",
+    access: "admin",
+    params: DeliveryParamsSchema,
+    responses: { 200: { description: "The delivery", schema: WebhookDeliverySchema } },
+    errors: ["DELIVERY_NOT_RETRYABLE"],
+  },
+  {
+    method: "POST",
+    path: "/api/admin/webhooks/deliveries/{deliveryId}/cancel",
+    operationId: "cancelWebhookDelivery",
+    area: "admin",
+    summary: "Cancel a pending delivery",
+    description: "Cancelled with `cancelled_by_staff`; anything not pending is 409.",
+    access: "admin",
+    params: DeliveryParamsSchema,
+    responses: { 200: { description: "The delivery", schema: WebhookDeliverySchema } },
+    errors: ["DELIVERY_NOT_CANCELLABLE"],
+  },
+  {
+    method: "GET",
+    path: "/api/admin/webhooks/alerts",
+    operationId: "readWebhookAlerts",
+    area: "admin",
+    summary: "Delivery alerts for the admin header",
+    description: "Dead-lettered deliveries and circuit breakers not closed, over every exam.",
+    access: "admin",
+    responses: { 200: { description: "The counts", schema: WebhookAlertsSchema } },
+  },
+  {
+    method: "GET",
+    path: "/api/admin/exams/{examId}/results/feed",
+    operationId: "readResultsFeed",
+    area: "admin",
+    summary: "Every result version, in order, after a cursor",
+    description:
+      "For a receiver catching up without replays: result versions in a stable order with a cursor each; pass " +
+      "the last one seen as `after`. `next` is set while more follow. A version committed late never appears " +
+      "behind a cursor already handed out.",
+    access: "admin",
+    params: ExamParamsSchema,
+    query: ResultsFeedQuerySchema,
+    responses: { 200: { description: "A page of result versions", schema: ResultsFeedSchema } },
+    errors: ["VALIDATION_FAILED"],
+  },
   // --- operations ---
   {
     method: "GET",

@@ -15,6 +15,7 @@ import { GET as editsRoute } from "@/app/api/admin/exams/[examId]/edits/route";
 import { GET as proctorsRoute } from "@/app/api/admin/exams/[examId]/proctors/route";
 import { GET as examResultsRoute } from "@/app/api/admin/exams/[examId]/results/route";
 import { POST as regradeRoute } from "@/app/api/admin/exams/[examId]/results/regrade/route";
+import { POST as releaseRoute } from "@/app/api/admin/exams/[examId]/results/release/route";
 import { GET as statisticsRoute } from "@/app/api/admin/exams/[examId]/statistics/route";
 import { GET as qtiExportRoute, POST as qtiImportRoute } from "@/app/api/admin/exams/[examId]/qti/route";
 import { POST as verifyReceiptRoute } from "@/app/api/admin/receipts/verify/route";
@@ -30,6 +31,17 @@ import { GET as snapshotRoute } from "@/app/api/proctor/exams/[examId]/candidate
 import { GET as timelineRoute } from "@/app/api/proctor/exams/[examId]/candidates/[enrollmentId]/timeline/route";
 import { GET as examHealthRoute } from "@/app/api/proctor/exams/[examId]/health/route";
 import { POST as sessionRoute } from "@/app/api/session/route";
+import { GET as feedRoute } from "@/app/api/admin/exams/[examId]/results/feed/route";
+import { GET as listWebhooksRoute, POST as createWebhookRoute } from "@/app/api/admin/exams/[examId]/webhooks/route";
+import { PATCH as patchWebhookRoute } from "@/app/api/admin/webhooks/[endpointId]/route";
+import { POST as retryEndpointRoute } from "@/app/api/admin/webhooks/[endpointId]/retry/route";
+import { POST as rotateSecretRoute } from "@/app/api/admin/webhooks/[endpointId]/secret/route";
+import { GET as webhookAlertsRoute } from "@/app/api/admin/webhooks/alerts/route";
+import { GET as deliveriesRoute } from "@/app/api/admin/webhooks/deliveries/route";
+import { GET as deliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/route";
+import { POST as cancelDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/cancel/route";
+import { POST as retryDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/retry/route";
+import { runDeliveryRound } from "@/lib/server/webhooks/delivery-worker";
 import { autosave, heartbeat, submit } from "@/test-support/server/attempts";
 import { adminToken, sampleQuestions, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call, cookieFrom, type CallResult } from "@/test-support/server/http";
@@ -343,6 +355,69 @@ describe("responses match the OpenAPI document", () => {
     const missing = await call(statisticsRoute, { params: { examId: randomUUID() }, bearer: adminToken() });
     expect(missing.status).toBe(404);
     expectDocumented("GET", "/api/admin/exams/{examId}/statistics", missing);
+  });
+
+  it("for results delivery: endpoints, deliveries with attempts, refusals, alerts and the feed", async () => {
+    const { examId } = await scoredPapers([{ 1: "a" }]);
+    const admin = { bearer: adminToken() };
+    const created = await call(createWebhookRoute, {
+      params: { examId },
+      ...admin,
+      json: { url: "http://127.0.0.1:9/hook", events: ["result.released"] },
+    });
+    expect(created.status).toBe(201);
+    expectDocumented("POST", "/api/admin/exams/{examId}/webhooks", created);
+    const refused = await call(createWebhookRoute, { params: { examId }, ...admin, json: { url: "x", events: [] } });
+    expect(refused.status).toBe(422);
+    expectDocumented("POST", "/api/admin/exams/{examId}/webhooks", refused);
+    const endpointId = created.body.id as string;
+    const listed = await call(listWebhooksRoute, { params: { examId }, ...admin });
+    expectDocumented("GET", "/api/admin/exams/{examId}/webhooks", listed);
+    const patched = await call(patchWebhookRoute, {
+      method: "PATCH",
+      params: { endpointId },
+      ...admin,
+      json: { events: ["result.released", "result.updated"] },
+    });
+    expectDocumented("PATCH", "/api/admin/webhooks/{endpointId}", patched);
+    const rotated = await call(rotateSecretRoute, { method: "POST", params: { endpointId }, ...admin });
+    expectDocumented("POST", "/api/admin/webhooks/{endpointId}/secret", rotated);
+
+    const released = await call(releaseRoute, { method: "POST", params: { examId }, ...admin });
+    expect(released.status).toBe(200);
+    // Nothing listens on port 9: one failed try, so the delivery has an attempt with an error and no status.
+    await runDeliveryRound({ schedule: [60], timeoutMs: 2_000, breakerThreshold: 100 });
+    const deliveries = await call(deliveriesRoute, {
+      path: `/api/admin/webhooks/deliveries?endpointId=${endpointId}`,
+      ...admin,
+    });
+    expect(deliveries.body.deliveries).toHaveLength(1);
+    expectDocumented("GET", "/api/admin/webhooks/deliveries", deliveries);
+    const deliveryId = deliveries.body.deliveries[0].id as string;
+    const detail = await call(deliveryRoute, { params: { deliveryId }, ...admin });
+    expect(detail.body.attempts).toHaveLength(1);
+    expectDocumented("GET", "/api/admin/webhooks/deliveries/{deliveryId}", detail);
+    const notRetryable = await call(retryDeliveryRoute, { method: "POST", params: { deliveryId }, ...admin });
+    expect(notRetryable.status).toBe(409);
+    expectDocumented("POST", "/api/admin/webhooks/deliveries/{deliveryId}/retry", notRetryable);
+    const cancelled = await call(cancelDeliveryRoute, { method: "POST", params: { deliveryId }, ...admin });
+    expectDocumented("POST", "/api/admin/webhooks/deliveries/{deliveryId}/cancel", cancelled);
+    const retried = await call(retryDeliveryRoute, { method: "POST", params: { deliveryId }, ...admin });
+    expect(retried.status).toBe(200);
+    expectDocumented("POST", "/api/admin/webhooks/deliveries/{deliveryId}/retry", retried);
+    await call(cancelDeliveryRoute, { method: "POST", params: { deliveryId }, ...admin });
+    const requeued = await call(retryEndpointRoute, {
+      params: { endpointId },
+      ...admin,
+      json: { since: "2020-01-01T00:00:00.000Z" },
+    });
+    expectDocumented("POST", "/api/admin/webhooks/{endpointId}/retry", requeued);
+    await call(cancelDeliveryRoute, { method: "POST", params: { deliveryId }, ...admin });
+    const alerts = await call(webhookAlertsRoute, admin);
+    expectDocumented("GET", "/api/admin/webhooks/alerts", alerts);
+    const feed = await call(feedRoute, { params: { examId }, ...admin });
+    expect(feed.body.items).toHaveLength(1);
+    expectDocumented("GET", "/api/admin/exams/{examId}/results/feed", feed);
   });
 
   it("for refusals before any work: no session, someone else's id, a bad body", async () => {

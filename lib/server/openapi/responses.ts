@@ -912,3 +912,14 @@ export const ReceiptVerdictSchema = z.object({
     digest: z.string(),
   }),
 }) satisfies z.ZodType<ReceiptVerdict>;
+
+// Results delivery (issue 16): the schemas live beside the request schemas, in lib/shared/schemas/webhooks.ts.
+export {
+  CreatedWebhookSchema,
+  ResultsFeedSchema,
+  RotatedSecretSchema,
+  WebhookAlertsSchema,
+  WebhookDeliveryDetailSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+} from "@/lib/shared/schemas/webhooks";

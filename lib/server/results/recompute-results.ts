@@ -10,6 +10,7 @@ import type { ScorableQuestion } from "@/lib/shared/scoring/score-answer";
 
 import type { Prisma } from "../db/client";
 import { queryRows, sql } from "../db/sql";
+import { enqueueResultEvents } from "../webhooks/enqueue-deliveries";
 
 type Tx = Prisma.TransactionClient;
 
@@ -201,6 +202,12 @@ export async function recomputeResults(
         RETURNING r.attempt_id`,
     tx,
   );
+  // A new version of a released result is announced (result.updated), in this transaction (ADR 018).
+  await enqueueResultEvents(tx, {
+    examId: options.examId,
+    eventType: "result.updated",
+    attemptIds: changed.map(({ row }) => row.attempt_id),
+  });
   return changed.length;
 }
 

@@ -8,6 +8,7 @@ import { actorOf } from "../auth/actor";
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { queryRows, sql } from "../db/sql";
+import { enqueueResultEvents } from "../webhooks/enqueue-deliveries";
 
 /**
  * Releases an exam's results to its candidates, or withdraws them (docs/results.md, "Release"). Idempotent:
@@ -35,6 +36,8 @@ export async function setResultsReleased(options: {
               RETURNING results_released_at AS released_at`,
       tx,
     );
+    // Every paper's current result goes to the endpoints that asked for result.released, in this transaction.
+    if (options.released) await enqueueResultEvents(tx, { examId: options.examId, eventType: "result.released" });
     await recordAuditEvent(
       {
         actor: actorOf(options.caller),

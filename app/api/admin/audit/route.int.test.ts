@@ -28,6 +28,12 @@ import { PUT as gradeRoute } from "@/app/api/admin/exams/[examId]/grading/[quest
 import { DELETE as withdrawRoute, POST as releaseRoute } from "@/app/api/admin/exams/[examId]/results/release/route";
 import { POST as regradeRoute } from "@/app/api/admin/exams/[examId]/results/regrade/route";
 import { POST as decideLateRoute } from "@/app/api/admin/exams/[examId]/late-answers/[lateAnswerId]/decision/route";
+import { POST as createWebhookRoute } from "@/app/api/admin/exams/[examId]/webhooks/route";
+import { DELETE as deleteWebhookRoute, PATCH as patchWebhookRoute } from "@/app/api/admin/webhooks/[endpointId]/route";
+import { POST as retryEndpointRoute } from "@/app/api/admin/webhooks/[endpointId]/retry/route";
+import { POST as rotateSecretRoute } from "@/app/api/admin/webhooks/[endpointId]/secret/route";
+import { POST as cancelDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/cancel/route";
+import { POST as retryDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/retry/route";
 import { db } from "@/lib/server/db/client";
 import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/shared/audit-actions";
@@ -501,6 +507,69 @@ const ACTIONS: { action: AuditAction; perform: () => Promise<Performed> }[] = [
       });
       expect(response.status, response.text).toBe(201);
       return { examId: attempt.examId, expected: { attemptId: attempt.attemptId } };
+    },
+  })),
+  {
+    action: "webhook.created",
+    perform: async () => {
+      const exam = await createExam();
+      const response = await call(createWebhookRoute, {
+        params: { examId: exam.id },
+        ...asAdmin(),
+        json: { url: "https://lms.example/hook", events: ["result.released"] },
+      });
+      expect(response.status, response.text).toBe(201);
+      return { examId: exam.id, expected: { data: expect.objectContaining({ url: "https://lms.example/hook" }) } };
+    },
+  },
+  ...(["webhook.updated", "webhook.secret_rotated", "webhook.deleted", "endpoint.retried"] as const).map((action) => ({
+    action: action as AuditAction,
+    perform: async (): Promise<Performed> => {
+      const exam = await createExam();
+      const created = await call(createWebhookRoute, {
+        params: { examId: exam.id },
+        bearer: adminToken(),
+        json: { url: "https://lms.example/hook", events: ["result.released"] },
+      });
+      const params = { endpointId: created.body.id as string };
+      const response =
+        action === "webhook.updated"
+          ? await call(patchWebhookRoute, { method: "PATCH", params, ...asAdmin(), json: { enabled: false } })
+          : action === "webhook.secret_rotated"
+            ? await call(rotateSecretRoute, { method: "POST", params, ...asAdmin() })
+            : action === "webhook.deleted"
+              ? await call(deleteWebhookRoute, { method: "DELETE", params, ...asAdmin() })
+              : await call(retryEndpointRoute, {
+                  params,
+                  ...asAdmin(),
+                  json: { since: "2026-01-01T00:00:00Z" },
+                });
+      expect(response.status, response.text).toBeLessThan(300);
+      return { examId: exam.id };
+    },
+  })),
+  ...(["delivery.cancelled", "delivery.retried"] as const).map((action) => ({
+    action: action as AuditAction,
+    perform: async (): Promise<Performed> => {
+      const attempt = await startedAttempt();
+      const created = await call(createWebhookRoute, {
+        params: { examId: attempt.examId },
+        bearer: adminToken(),
+        json: { url: "http://127.0.0.1:9/hook", events: ["submission.created"] },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect((await submit(attempt, { deviceId: "laptop" }, uniqueSuffix())).status).toBe(200);
+      const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: created.body.id } });
+      const params = { deliveryId: delivery.id };
+      if (action === "delivery.retried") {
+        await call(cancelDeliveryRoute, { method: "POST", params, bearer: adminToken() });
+      }
+      const route = action === "delivery.cancelled" ? cancelDeliveryRoute : retryDeliveryRoute;
+      const response = await call(route, { method: "POST", params, ...asAdmin() });
+      expect(response.status, response.text).toBe(200);
+      // Nothing is left pending for another test's worker round.
+      await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "cancelled" } });
+      return { examId: attempt.examId, expected: { data: expect.objectContaining({ deliveryId: delivery.id }) } };
     },
   })),
 ];

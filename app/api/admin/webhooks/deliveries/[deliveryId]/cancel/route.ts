@@ -1,0 +1,11 @@
+import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { json, route } from "@/lib/server/http/route";
+import { cancelDelivery } from "@/lib/server/webhooks/retry-deliveries";
+import { DeliveryParamsSchema } from "@/lib/shared/schemas/webhooks";
+
+/** Cancels a pending delivery (`cancelled_by_staff`). */
+export const POST = route({ access: "admin", params: DeliveryParamsSchema }, async ({ params, principal }) =>
+  json(await cancelDelivery({ deliveryId: params.deliveryId, caller: principal })),
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("POST");
