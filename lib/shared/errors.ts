@@ -64,6 +64,13 @@ export const ERROR_STATUS = {
   SAME_MARKER: 409,
   /** The late answer was already accepted or rejected; `details.decision` is that decision. Nothing changed. */
   LATE_ANSWER_DECIDED: 409,
+  /**
+   * A webhook delivery can be retried only when it is dead or cancelled; this one is pending or already delivered.
+   * Nothing changed.
+   */
+  DELIVERY_NOT_RETRYABLE: 409,
+  /** Only a pending webhook delivery can be cancelled; this one is delivered, dead or cancelled. Nothing changed. */
+  DELIVERY_NOT_CANCELLABLE: 409,
   /** The exam cannot move to that status from its current one; `details.from`, `details.to`, `details.reason`. */
   STATUS_TRANSITION_REFUSED: 409,
   /** Candidates have started this exam, so it cannot be deleted (close or archive it instead). */
