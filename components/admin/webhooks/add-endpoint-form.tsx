@@ -93,7 +93,13 @@ export function AddEndpointForm({
   const urlErrorId = `${id}-url-error`;
   const eventsErrorId = `${id}-events-error`;
   return (
-    <form className={`form ${styles.addForm}`} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
+    <form
+      className={`form ${styles.addForm}`}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby={`${id}-title`}
+      data-testid="webhook-add-form"
+    >
       <h2 id={`${id}-title`}>{t("add.title")}</h2>
       <div className="field">
         <label htmlFor={`${id}-url`}>{t("add.url")}</label>

@@ -179,7 +179,11 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
               </thead>
               <tbody>
                 {delivery.attempts.map((attempt, index) => (
-                  <tr key={`${attempt.at}-${index}`} data-outcome={attempt.outcome}>
+                  <tr
+                    key={`${attempt.at}-${index}`}
+                    data-outcome={attempt.outcome}
+                    data-status-code={attempt.statusCode ?? ""}
+                  >
                     <th scope="row">{time(attempt.at)}</th>
                     <td>{attempt.statusCode === null ? t("detail.noAnswer") : String(attempt.statusCode)}</td>
                     <td className="num">
