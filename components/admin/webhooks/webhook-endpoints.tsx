@@ -272,7 +272,7 @@ function EndpointCard({
         <span className="muted">{t("breakerLabel")}: </span>
         {breakerText}
       </p>
-      {endpoint.recoveredAt ? (
+      {endpoint.recoveredAt && breaker.state === "closed" ? (
         <p className={`notice ${styles.recovered}`} data-testid="webhook-recovered">
           {t("recovered", { time: time(endpoint.recoveredAt) })}
         </p>

@@ -124,7 +124,7 @@ describe("WebhookEndpoints (server render)", () => {
     expect(html).toContain("https://lms.example.org/hooks/holdfast");
     expect(html).toContain("Paused after 5 failures in a row: tries again at");
     expect(html).toContain("Submission and Result released");
-    expect(html).toContain("Recovered at");
+    expect(html).not.toContain("Recovered at");
     expect(html).toContain("the previous secret still signs beside the new one until");
     expect(html).toContain("Disabled: the receiver answered 410 Gone");
     expect(html).toContain("Testing: one delivery is being tried");
@@ -207,5 +207,19 @@ describe("DeliveryDetail (server render)", () => {
     expect(html).toContain("取消推送");
     expect(html).not.toContain("立即重试");
     expect(html).toContain("将于");
+  });
+});
+
+describe("the recovered notice", () => {
+  it("is shown while the receiver is healthy again, not while it is paused", () => {
+    const healthy: WebhookEndpoint = {
+      ...endpoint,
+      breaker: { state: "closed", consecutiveFailures: 0, openedAt: null, retryAt: null },
+    };
+    const { html } = render("en", createElement(WebhookEndpoints, { examId }), (client) =>
+      client.setQueryData(webhookKeys.endpoints(examId), { endpoints: [healthy] }),
+    );
+    expect(html).toContain("Recovered at Dec 2, 2026, 07:00: this receiver accepts deliveries again.");
+    expect(html).toContain("Healthy: deliveries go out as they come.");
   });
 });
