@@ -48,8 +48,8 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       const admin = await createStaff("admin");
       await signIn(page.context(), admin);
 
-      // The exam's results pages link to its webhooks.
-      await page.goto(`/admin/exams/${exam.id}/results`);
+      // The exam's page links to its webhooks, beside its other results pages.
+      await page.goto(`/admin/exams/${exam.id}`);
       await page
         .getByRole("navigation", { name: staff.resultsNav.label, exact: true })
         .getByRole("link", { name: staff.resultsNav.webhooks, exact: true })

@@ -144,6 +144,11 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">{t("endpoints.listTitle")}</h2>
         <p className="muted">{t("endpoints.refreshNote")}</p>
+        <p>
+          <Link href={`/admin/webhooks/deliveries?examId=${encodeURIComponent(examId)}`}>
+            {t("endpoints.examDeliveries")}
+          </Link>
+        </p>
         {query.error ? (
           <p className="form-error" role="alert">
             {t("endpoints.loadFailed", { reason: describe(failureOf(query.error)) })}

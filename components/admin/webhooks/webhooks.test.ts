@@ -133,6 +133,7 @@ describe("WebhookEndpoints (server render)", () => {
     expect(html).toContain('aria-label="Enable http://127.0.0.1:4100/gone"');
     expect(html).toContain('type="datetime-local"');
     expect(html).toContain("Add an endpoint");
+    expect(html).toContain(`href="/admin/webhooks/deliveries?examId=${examId}"`);
   });
 
   it("speaks Chinese in Chinese", () => {

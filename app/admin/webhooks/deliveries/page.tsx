@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 
 import { DeliveryList, type DeliveryFilters } from "@/components/admin/webhooks/delivery-list";
@@ -43,6 +44,11 @@ export default async function WebhookDeliveriesPage({ searchParams }: Props) {
     <>
       <StaffHeader staff={staff} current="deliveries" />
       <main className="page">
+        {filters.examId ? (
+          <p className="breadcrumb">
+            <Link href={`/admin/exams/${filters.examId}/webhooks`}>{t("backToExam")}</Link>
+          </p>
+        ) : null}
         <h1>{t("title")}</h1>
         <p className="prose">{t("intro")}</p>
         <TimeZoneNote />
