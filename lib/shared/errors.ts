@@ -64,13 +64,6 @@ export const ERROR_STATUS = {
   SAME_MARKER: 409,
   /** The late answer was already accepted or rejected; `details.decision` is that decision. Nothing changed. */
   LATE_ANSWER_DECIDED: 409,
-  /**
-   * A webhook delivery can be retried only when it is dead or cancelled; this one is pending or already delivered.
-   * Nothing changed.
-   */
-  DELIVERY_NOT_RETRYABLE: 409,
-  /** Only a pending webhook delivery can be cancelled; this one is delivered, dead or cancelled. Nothing changed. */
-  DELIVERY_NOT_CANCELLABLE: 409,
   /** The exam cannot move to that status from its current one; `details.from`, `details.to`, `details.reason`. */
   STATUS_TRANSITION_REFUSED: 409,
   /** Candidates have started this exam, so it cannot be deleted (close or archive it instead). */
@@ -85,6 +78,10 @@ export const ERROR_STATUS = {
    * were given under the other rule (docs/results.md, "Exam settings for results"). Nothing changed.
    */
   SECOND_MARKING_LOCKED: 409,
+  /** The webhook delivery is pending or already delivered, so there is nothing to send again. Nothing changed. */
+  DELIVERY_NOT_RETRYABLE: 409,
+  /** The webhook delivery is no longer pending (delivered, dead or cancelled), so it cannot be cancelled. */
+  DELIVERY_NOT_CANCELLABLE: 409,
   /** The same submit is still being processed; retry after `Retry-After` seconds. */
   REQUEST_IN_PROGRESS: 409,
   /** The body exceeds the request size limit. */

@@ -117,12 +117,12 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
           <div>
             <dt>{t("detail.state")}</dt>
             <dd data-testid="delivery-state">
-              {stateText({ ...delivery, attempts: delivery.attempts.length }, query.dataUpdatedAt)}
+              {stateText({ ...delivery, attempts: delivery.attemptCount }, query.dataUpdatedAt)}
             </dd>
           </div>
           <div>
             <dt>{t("detail.attempts")}</dt>
-            <dd>{formatNumber(delivery.attempts.length, locale)}</dd>
+            <dd>{formatNumber(delivery.attemptCount, locale)}</dd>
           </div>
           <div>
             <dt>{t("detail.created")}</dt>

@@ -78,6 +78,7 @@ const cancelled: WebhookDelivery = {
 
 const detail: WebhookDeliveryDetail = {
   ...dead,
+  attemptCount: 4,
   payload: { examId, candidate: { name: "Ada <b>Lovelace</b>", email: "ada@example.test" }, resultVersion: 2 },
   attempts: [
     {
@@ -186,6 +187,7 @@ describe("DeliveryDetail (server render)", () => {
     const { html, missing } = render("en", createElement(DeliveryDetail, { deliveryId: dead.id }), seed);
     expect(missing).toEqual([]);
     expect(html).toContain(dead.id);
+    expect(html).toContain("Given up after 4 attempts");
     expect(html).toContain("Failed: tried again later");
     expect(html).toContain("Refused: not tried again");
     expect(html).toContain("No answer");
@@ -205,7 +207,7 @@ describe("DeliveryDetail (server render)", () => {
       client.setQueryData(webhookKeys.delivery(dead.id), pending),
     );
     expect(missing).toEqual([]);
-    expect(html).toContain("取消推送");
+    expect(html).toContain("取消投递");
     expect(html).not.toContain("立即重试");
     expect(html).toContain("将于");
   });

@@ -2,22 +2,12 @@ import { z } from "zod";
 
 import { UuidSchema } from "./attempts";
 
-// Results delivery to other systems (issue 16): the endpoints an admin registers per exam, the deliveries the
-// outbox sends to them, and each attempt at sending. Names follow the contract the API and the pages share
-// (docs/results.md, "Webhooks"): these types are the one definition on both sides of the client/server line.
-
+/** The events an endpoint can ask for (issue 16). */
 export const WEBHOOK_EVENTS = ["submission.created", "result.released", "result.updated"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "dead", "cancelled"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-export const BREAKER_STATES = ["closed", "open", "half_open"] as const;
-export type BreakerState = (typeof BREAKER_STATES)[number];
-
 export const DEAD_REASONS = ["final_status", "attempts_exhausted", "gone_410"] as const;
-export type DeadReason = (typeof DEAD_REASONS)[number];
-
 export const CANCEL_REASONS = [
   "cancelled_by_staff",
   "endpoint_disabled",
@@ -25,147 +15,168 @@ export const CANCEL_REASONS = [
   "superseded",
   "submission_voided",
 ] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
-
+export const BREAKER_STATES = ["closed", "open", "half_open"] as const;
 export const ATTEMPT_OUTCOMES = ["delivered", "retry", "final", "gone", "breaker_open"] as const;
-export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
-/** The longest endpoint URL accepted. */
-export const WEBHOOK_URL_MAX = 2_000;
-
-/**
- * An endpoint's URL: http or https only, at most 2,000 characters. Plain http (to 127.0.0.1, say) is allowed:
- * tests and self-hosted receivers on the same machine use it.
- */
+/** An http(s) URL of at most 2,000 characters (http to 127.0.0.1 and localhost is allowed: tests, self-hosting). */
 export const WebhookUrlSchema = z
   .string()
   .trim()
-  .min(1, "a URL is required")
-  .max(WEBHOOK_URL_MAX, `at most ${WEBHOOK_URL_MAX} characters`)
+  .max(2000)
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+      return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
     } catch {
       return false;
     }
-  }, "an http or https URL");
+  }, "must be an http or https URL");
 
-/** At least one event, each once. */
 export const WebhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS))
-  .min(1, "choose at least one event")
-  .refine((events) => new Set(events).size === events.length, "each event once");
+  .min(1)
+  .refine((events) => new Set(events).size === events.length, "each event at most once");
 
-/** `POST /api/admin/exams/{examId}/webhooks` */
-export const CreateWebhookSchema = z.object({
+export const CreateWebhookSchema = z.strictObject({
   url: WebhookUrlSchema,
   events: WebhookEventsSchema,
   enabled: z.boolean().optional(),
 });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookSchema>;
 
-/** `PATCH /api/admin/webhooks/{endpointId}`: enabling clears `disabledReason`. */
 export const UpdateWebhookSchema = z
-  .object({ url: WebhookUrlSchema.optional(), events: WebhookEventsSchema.optional(), enabled: z.boolean().optional() })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), "nothing to change");
+  .strictObject({
+    url: WebhookUrlSchema.optional(),
+    events: WebhookEventsSchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, "nothing to change");
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookSchema>;
 
-/** `POST /api/admin/webhooks/{endpointId}/retry`: every dead or cancelled delivery created since then. */
-export const RetryEndpointSchema = z.object({ since: z.iso.datetime({ offset: true }) });
-export type RetryEndpointInput = z.infer<typeof RetryEndpointSchema>;
+export const RetryEndpointSchema = z.strictObject({ since: z.iso.datetime({ offset: true }) });
 
 export const WebhookEndpointParamsSchema = z.object({ endpointId: UuidSchema });
-/** A delivery's id is its `webhook-id` ("msg_…"), the receiver's idempotency key. */
-export const DeliveryIdSchema = z.string().regex(/^msg_[A-Za-z0-9_-]{1,100}$/, "a delivery id (msg_…)");
-export const DeliveryParamsSchema = z.object({ deliveryId: DeliveryIdSchema });
+/** `msg_` and 32 hex digits: the webhook-id. */
+export const DeliveryParamsSchema = z.object({ deliveryId: z.string().regex(/^msg_[0-9a-f]{32}$/) });
 
-/** `GET /api/admin/webhooks/deliveries` filters; newest first. */
-export const DeliveryListQuerySchema = z.object({
+export const ListDeliveriesQuerySchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional(),
   endpointId: UuidSchema.optional(),
   examId: UuidSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
-export type DeliveryListQuery = z.infer<typeof DeliveryListQuerySchema>;
 
-export type WebhookBreaker = {
-  state: BreakerState;
-  consecutiveFailures: number;
-  openedAt: string | null;
-  /** When an open breaker lets one probe through (half-open). */
-  retryAt: string | null;
-};
+export const ResultsFeedQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,20}_\d{1,20}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
 
-export type WebhookEndpoint = {
-  id: string;
-  examId: string;
-  url: string;
-  events: WebhookEvent[];
-  enabled: boolean;
-  /** Set when a receiver answered 410 Gone (the endpoint was disabled for it). */
-  disabledReason: "gone_410" | null;
-  breaker: WebhookBreaker;
-  counts: Record<DeliveryStatus, number>;
-  /** While set and in the future, the previous secret still signs beside the new one. */
-  previousSecretValidUntil: string | null;
-  lastSuccessAt: string | null;
-  /** When the endpoint succeeded again after failures (the "recovered" notice). */
-  recoveredAt: string | null;
-  createdAt: string;
-};
+const Iso = z.string();
 
-/** `POST /api/admin/exams/{examId}/webhooks` answer: the only time (with rotation) the secret is shown. */
-export type CreatedWebhookEndpoint = WebhookEndpoint & { secret: string };
+export const WebhookEndpointSchema = z.object({
+  id: z.string(),
+  examId: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  enabled: z.boolean(),
+  disabledReason: z.enum(["gone_410"]).nullable(),
+  breaker: z.object({
+    state: z.enum(BREAKER_STATES),
+    consecutiveFailures: z.number().int(),
+    openedAt: Iso.nullable(),
+    retryAt: Iso.nullable(),
+  }),
+  counts: z.object({ pending: z.number(), delivered: z.number(), dead: z.number(), cancelled: z.number() }),
+  previousSecretValidUntil: Iso.nullable(),
+  lastSuccessAt: Iso.nullable(),
+  recoveredAt: Iso.nullable(),
+  createdAt: Iso,
+});
+export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+
+export const CreatedWebhookSchema = WebhookEndpointSchema.extend({ secret: z.string() });
+export const RotatedSecretSchema = z.object({ secret: z.string(), previousSecretValidUntil: Iso });
+
+export const WebhookDeliverySchema = z.object({
+  id: z.string(),
+  endpointId: z.string(),
+  endpointUrl: z.string(),
+  examId: z.string(),
+  eventType: z.enum(WEBHOOK_EVENTS),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  nextAttemptAt: Iso.nullable(),
+  createdAt: Iso,
+  deliveredAt: Iso.nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  deadReason: z.enum(DEAD_REASONS).nullable(),
+  cancelReason: z.enum(CANCEL_REASONS).nullable(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+export const DeliveryAttemptSchema = z.object({
+  at: Iso,
+  statusCode: z.number().int().nullable(),
+  latencyMs: z.number().int(),
+  error: z.string().nullable(),
+  responseSnippet: z.string().nullable(),
+  outcome: z.enum(ATTEMPT_OUTCOMES),
+});
+export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;
+
+/** One delivery with its payload and every try; `attempts` is the list here, `attemptCount` the number. */
+export const WebhookDeliveryDetailSchema = WebhookDeliverySchema.omit({ attempts: true }).extend({
+  payload: z.unknown(),
+  attempts: z.array(DeliveryAttemptSchema),
+  attemptCount: z.number().int(),
+});
+
+export const WebhookAlertsSchema = z.object({ dead: z.number().int(), openBreakers: z.number().int() });
+
+export const ResultFeedItemSchema = z.object({
+  cursor: z.string(),
+  attemptId: z.string(),
+  enrollmentId: z.string(),
+  candidate: z.object({ name: z.string(), email: z.string() }),
+  submissionId: z.string(),
+  resultVersion: z.number().int(),
+  score: z.number(),
+  maxScore: z.number(),
+  graded: z.boolean(),
+  cause: z.string(),
+  createdAt: Iso,
+});
+export const ResultsFeedSchema = z.object({ items: z.array(ResultFeedItemSchema), next: z.string().nullable() });
+
+// ---- The same contract as the pages read it (issue 16 UI): names for the unions and the answers -------------
+
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type DeadReason = (typeof DEAD_REASONS)[number];
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+export type BreakerState = (typeof BREAKER_STATES)[number];
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** The longest endpoint URL `WebhookUrlSchema` accepts, for the form's hint and its error. */
+export const WEBHOOK_URL_MAX = 2_000;
+
+/** A delivery's id, its `webhook-id` (the receiver's idempotency key). */
+export const DeliveryIdSchema = DeliveryParamsSchema.shape.deliveryId;
 
 /** `GET /api/admin/exams/{examId}/webhooks` */
 export type WebhookEndpointList = { endpoints: WebhookEndpoint[] };
-
+/** `POST /api/admin/exams/{examId}/webhooks` 201: the only time, with rotation, that the secret is shown. */
+export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookSchema>;
 /** `POST /api/admin/webhooks/{endpointId}/secret` */
-export type RotatedSecret = { secret: string; previousSecretValidUntil: string };
-
+export type RotatedSecret = z.infer<typeof RotatedSecretSchema>;
 /** `POST /api/admin/webhooks/{endpointId}/retry` */
 export type EndpointRetried = { requeued: number };
-
-export type WebhookDelivery = {
-  /** The `webhook-id` ("msg_…"), stable across retries. */
-  id: string;
-  endpointId: string;
-  endpointUrl: string;
-  examId: string;
-  eventType: WebhookEvent;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deadReason: DeadReason | null;
-  cancelReason: CancelReason | null;
-};
-
-export type DeliveryAttempt = {
-  at: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  /** The first 500 characters of the receiver's answer, shown as text. */
-  responseSnippet: string | null;
-  outcome: AttemptOutcome;
-};
-
 /** `GET /api/admin/webhooks/deliveries` */
 export type WebhookDeliveryList = { deliveries: WebhookDelivery[] };
-
-/**
- * `GET /api/admin/webhooks/deliveries/{deliveryId}`: here `attempts` is the list of attempts (its length is the
- * count the list gives), with the payload as sent.
- */
-export type WebhookDeliveryDetail = Omit<WebhookDelivery, "attempts"> & {
-  payload: unknown;
-  attempts: DeliveryAttempt[];
-};
-
+/** `GET /api/admin/webhooks/deliveries/{deliveryId}`: `attempts` is the list of tries here. */
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetailSchema>;
 /** `GET /api/admin/webhooks/alerts`: what the admin header's badge counts. */
-export type WebhookAlerts = { dead: number; openBreakers: number };
+export type WebhookAlerts = z.infer<typeof WebhookAlertsSchema>;
