@@ -2,6 +2,7 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 
+import { DeliveriesNavLink } from "./admin/webhooks/deliveries-nav-link";
 import { LanguageSwitch } from "./i18n/language-switch";
 import { SignOutButton } from "./sign-out-button";
 
@@ -24,11 +25,12 @@ export function SiteHeader({ width = "wide", children }: { width?: PageWidth; ch
   );
 }
 
-type StaffSection = "admin" | "proctor" | "grading" | "staff" | "audit" | "receipts" | "account" | "api";
+type StaffSection = "admin" | "proctor" | "grading" | "staff" | "audit" | "receipts" | "deliveries" | "account" | "api";
 
 /**
  * Staff pages: where they can go (each role only its own places: a grader has no proctoring, an admin and a
- * proctor no grader's home), who is signed in, and the way out.
+ * proctor no grader's home; an admin's "Deliveries" counts the webhook deliveries that need someone), who is
+ * signed in, and the way out.
  */
 export function StaffHeader({
   staff,
@@ -70,6 +72,7 @@ export function StaffHeader({
             {t("navReceipts")}
           </Link>
         ) : null}
+        {staff.role === "admin" ? <DeliveriesNavLink isCurrent={current === "deliveries"} /> : null}
         <Link href="/admin/api" aria-current={current === "api" ? "page" : undefined}>
           {t("navApi")}
         </Link>

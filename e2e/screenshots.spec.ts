@@ -8,6 +8,7 @@ import { startThroughApi } from "./proctor/dashboard-page";
 import { withHotspotItem } from "./qti-packages";
 import { essayExamWithPapers } from "./admin/grading-data";
 import { markedQuestions, objectiveQuestions, paperWithVersions, submitPaper } from "./candidate/result-helpers";
+import { startWebhookReceiver } from "./admin/webhook-receiver";
 
 // Not a check of behaviour: pictures of every page, at desktop and phone width, for a person to look at
 // (e2e/.artifacts/screenshots/, not committed). The other specs assert what the pages do.
@@ -1131,6 +1132,77 @@ for (const viewport of VIEWPORTS) {
         await page.goto(`/admin/exams/${marked.id}/edit`);
         await expect(page.locator("#exam-results-detail")).toBeVisible();
         await capture(page, viewport.name, `${name}-editor`);
+      });
+    });
+  }
+}
+
+// ---- Webhooks (issue 16): an exam's endpoints with the secret dialog, the deliveries, one delivery ------------
+for (const viewport of VIEWPORTS) {
+  for (const locale of ["en-US", "zh-CN"] as const) {
+    test.describe(`Webhook screenshots at ${viewport.name} width, ${locale}`, () => {
+      test.use({ ...viewport.use, locale, timezoneId: locale === "zh-CN" ? "Asia/Shanghai" : "Europe/London" });
+
+      test("endpoints with the secret dialog, the dead letter, and a delivery with its attempts", async ({
+        page,
+        server,
+        createExam,
+        enrollCandidate,
+        createStaff,
+        signIn,
+      }) => {
+        test.setTimeout(120_000);
+        const name = `${locale}-webhooks`;
+        // A receiver that refuses with 400: final at once, so the delivery is dead without waiting for retries.
+        const receiver = await startWebhookReceiver(400);
+        try {
+          const exam = await createExam({
+            title:
+              locale === "zh-CN" ? `网络基础 — 期末（${viewport.name}）` : `Networking 101 — final (${viewport.name})`,
+          });
+          const candidate = await enrollCandidate(exam.id, { name: locale === "zh-CN" ? "王伟" : "Ada Lovelace" });
+          const admin = await createStaff("admin");
+          await signIn(page.context(), admin);
+
+          await page.goto(`/admin/exams/${exam.id}/webhooks`);
+          await expect(page.getByTestId("webhooks-empty")).toBeVisible();
+          const form = page.getByTestId("webhook-add-form");
+          await form.getByRole("button").click();
+          await expect(form.getByRole("textbox")).toHaveAttribute("aria-invalid", "true");
+          await capture(page, viewport.name, `${name}-form-errors`);
+          await form.getByRole("textbox").fill(receiver.url);
+          await form.getByRole("checkbox").first().check();
+          await form.getByRole("button").click();
+          await expect(page.getByRole("dialog").getByTestId("webhook-secret")).toContainText("whsec_");
+          await page.screenshot({ path: join(SCREENSHOTS, `${viewport.name}-${name}-secret-dialog.png`) });
+          await page.keyboard.press("Escape");
+          await expect(page.getByRole("dialog")).toBeHidden();
+
+          const api = await startThroughApi(server.baseURL, exam.id, candidate);
+          const submitted = await api.request.post(`/api/attempts/${api.attemptId}/submit`, {
+            data: { deviceId: api.deviceId, answers: [] },
+            headers: { "Idempotency-Key": `shot-webhooks-${api.attemptId}` },
+          });
+          expect(submitted.status(), await submitted.text()).toBe(200);
+          await api.request.dispose();
+          await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+
+          await page.goto(`/admin/webhooks/deliveries?examId=${exam.id}`);
+          const rows = page.getByTestId("deliveries").locator("tbody tr");
+          await expect(rows.first().getByTestId("delivery-status")).toHaveAttribute("data-status", "dead", {
+            timeout: 30_000,
+          });
+          await capture(page, viewport.name, `${name}-deliveries`);
+          await rows.first().getByRole("link").click();
+          await expect(page.getByTestId("delivery-attempts")).toBeVisible();
+          await capture(page, viewport.name, `${name}-delivery`);
+
+          await page.goto(`/admin/exams/${exam.id}/webhooks`);
+          await expect(page.getByTestId("webhook-endpoint")).toBeVisible();
+          await capture(page, viewport.name, `${name}-endpoints`);
+        } finally {
+          await receiver.close();
+        }
       });
     });
   }

@@ -15,6 +15,7 @@ import enStaff from "./en/staff.json";
 import enLateAnswers from "./en/lateAnswers.json";
 import enReceipts from "./en/receipts.json";
 import enStatistics from "./en/statistics.json";
+import enWebhooks from "./en/webhooks.json";
 import zhApidocs from "./zh-CN/apidocs.json";
 import zhAccount from "./zh-CN/account.json";
 import zhAudit from "./zh-CN/audit.json";
@@ -30,6 +31,7 @@ import zhStaff from "./zh-CN/staff.json";
 import zhLateAnswers from "./zh-CN/lateAnswers.json";
 import zhReceipts from "./zh-CN/receipts.json";
 import zhStatistics from "./zh-CN/statistics.json";
+import zhWebhooks from "./zh-CN/webhooks.json";
 
 /**
  * Every interface message, by locale and namespace. A namespace is the set of messages one part of the
@@ -49,6 +51,7 @@ import zhStatistics from "./zh-CN/statistics.json";
  * - receipts: the receipt verifier (/admin/receipts)
  * - grading: the grading overview, a question's grading queue and the disagreements to settle
  * - statistics: an exam's results page (/admin/exams/{examId}/results): release, downloads, figures, charts
+ * - webhooks: an exam's webhook endpoints (/admin/exams/{examId}/webhooks), the deliveries and one delivery
  */
 export const MESSAGES = {
   en: {
@@ -67,6 +70,7 @@ export const MESSAGES = {
     receipts: enReceipts,
     grading: enGrading,
     statistics: enStatistics,
+    webhooks: enWebhooks,
   },
   "zh-CN": {
     common: zhCommon,
@@ -84,6 +88,7 @@ export const MESSAGES = {
     receipts: zhReceipts,
     grading: zhGrading,
     statistics: zhStatistics,
+    webhooks: zhWebhooks,
   },
 } satisfies Record<AppLocale, Record<string, unknown>>;
 

@@ -1,11 +1,11 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 
-export type ResultsNavPage = "grading" | "lateAnswers" | "results";
+export type ResultsNavPage = "grading" | "lateAnswers" | "results" | "webhooks";
 
 /**
  * The exam's results pages (issue 15), linked from the exam page and from each of them: grading by question,
- * late answers, and results with statistics, releases and exports.
+ * late answers, results with statistics, releases and exports, and the webhooks that deliver them (issue 16).
  */
 export function ResultsNav({ examId, current }: { examId: string; current?: ResultsNavPage }) {
   const t = useTranslations("staff.resultsNav");
@@ -14,6 +14,7 @@ export function ResultsNav({ examId, current }: { examId: string; current?: Resu
     { page: "grading", href: `${base}/grading` },
     { page: "lateAnswers", href: `${base}/late-answers` },
     { page: "results", href: `${base}/results` },
+    { page: "webhooks", href: `${base}/webhooks` },
   ];
   return (
     <nav aria-label={t("label")} className="subnav">

@@ -6,6 +6,7 @@ import { startThroughApi } from "../proctor/dashboard-page";
 import { withHotspotItem } from "../qti-packages";
 import { essayExamWithPapers } from "../admin/grading-data";
 import { markedQuestions, objectiveQuestions, paperWithVersions, submitPaper } from "../candidate/result-helpers";
+import { startWebhookReceiver } from "../admin/webhook-receiver";
 
 // Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
 // serious or critical violation. Selectors here avoid words, so one test serves both languages.
@@ -830,6 +831,70 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await page.getByTestId("result-version").last().locator("summary").click();
       await expect(page.getByTestId("result-version").last().getByRole("table")).toBeVisible();
       await expectAccessible(page, "staff result, an older version expanded", locale);
+    });
+  });
+}
+
+// ---- Webhooks (issue 16): an exam's endpoints with the secret dialog, the dead letter, one delivery ----------
+for (const locale of ["en-US", "zh-CN"] as const) {
+  test.describe(`axe, webhooks, ${locale}`, () => {
+    test.use({ locale });
+    test.describe.configure({ timeout: 180_000 });
+
+    test("endpoints with the secret shown once, the dead letter, a delivery with its attempts", async ({
+      page,
+      server,
+      createExam,
+      enrollCandidate,
+      createStaff,
+      signIn,
+    }) => {
+      // A receiver that refuses with 400: final at once, so the delivery is dead without waiting for retries.
+      const receiver = await startWebhookReceiver(400);
+      try {
+        const exam = await createExam();
+        const candidate = await enrollCandidate(exam.id);
+        const admin = await createStaff("admin");
+        await signIn(page.context(), admin);
+
+        await page.goto(`/admin/exams/${exam.id}/webhooks`);
+        await expect(page.getByTestId("webhooks-empty")).toBeVisible();
+        await expectAccessible(page, "webhook endpoints, none yet", locale);
+        const form = page.getByTestId("webhook-add-form");
+        await form.getByRole("button").click();
+        await expect(form.getByRole("textbox")).toHaveAttribute("aria-invalid", "true");
+        await expectAccessible(page, "webhook endpoint form with its errors", locale);
+        await form.getByRole("textbox").fill(receiver.url);
+        await form.getByRole("checkbox").first().check();
+        await form.getByRole("button").click();
+        await expect(page.getByRole("dialog").getByTestId("webhook-secret")).toContainText("whsec_");
+        await expectAccessible(page, "webhook secret dialog", locale);
+        await page.keyboard.press("Escape");
+        await expect(page.getByRole("dialog")).toBeHidden();
+
+        const api = await startThroughApi(server.baseURL, exam.id, candidate);
+        const submitted = await api.request.post(`/api/attempts/${api.attemptId}/submit`, {
+          data: { deviceId: api.deviceId, answers: [] },
+          headers: { "Idempotency-Key": `axe-webhooks-${api.attemptId}` },
+        });
+        expect(submitted.status(), await submitted.text()).toBe(200);
+        await api.request.dispose();
+        await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+
+        await page.goto(`/admin/webhooks/deliveries?status=dead&examId=${exam.id}`);
+        const rows = page.getByTestId("deliveries").locator("tbody tr");
+        await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+        await expectAccessible(page, "webhook deliveries, dead letter", locale);
+        await rows.first().getByRole("link").click();
+        await expect(page.getByTestId("delivery-attempts")).toBeVisible();
+        await expectAccessible(page, "webhook delivery with its attempts", locale);
+
+        await page.goto(`/admin/exams/${exam.id}/webhooks`);
+        await expect(page.getByTestId("webhook-count-dead")).toHaveText("1");
+        await expectAccessible(page, "webhook endpoints with one dead delivery", locale);
+      } finally {
+        await receiver.close();
+      }
     });
   });
 }

@@ -151,3 +151,32 @@ export const ResultFeedItemSchema = z.object({
   createdAt: Iso,
 });
 export const ResultsFeedSchema = z.object({ items: z.array(ResultFeedItemSchema), next: z.string().nullable() });
+
+// ---- The same contract as the pages read it (issue 16 UI): names for the unions and the answers -------------
+
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type DeadReason = (typeof DEAD_REASONS)[number];
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+export type BreakerState = (typeof BREAKER_STATES)[number];
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** The longest endpoint URL `WebhookUrlSchema` accepts, for the form's hint and its error. */
+export const WEBHOOK_URL_MAX = 2_000;
+
+/** A delivery's id, its `webhook-id` (the receiver's idempotency key). */
+export const DeliveryIdSchema = DeliveryParamsSchema.shape.deliveryId;
+
+/** `GET /api/admin/exams/{examId}/webhooks` */
+export type WebhookEndpointList = { endpoints: WebhookEndpoint[] };
+/** `POST /api/admin/exams/{examId}/webhooks` 201: the only time, with rotation, that the secret is shown. */
+export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookSchema>;
+/** `POST /api/admin/webhooks/{endpointId}/secret` */
+export type RotatedSecret = z.infer<typeof RotatedSecretSchema>;
+/** `POST /api/admin/webhooks/{endpointId}/retry` */
+export type EndpointRetried = { requeued: number };
+/** `GET /api/admin/webhooks/deliveries` */
+export type WebhookDeliveryList = { deliveries: WebhookDelivery[] };
+/** `GET /api/admin/webhooks/deliveries/{deliveryId}`: `attempts` is the list of tries here. */
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetailSchema>;
+/** `GET /api/admin/webhooks/alerts`: what the admin header's badge counts. */
+export type WebhookAlerts = z.infer<typeof WebhookAlertsSchema>;
