@@ -244,6 +244,9 @@ async function main() {
     APP_URL: baseURL,
     // Every sign-in of a test run comes from 127.0.0.1; the per-address limit is tested in integration.
     SIGN_IN_LIMIT_PER_ADDRESS: "100000",
+    // A webhook delivery to a failing receiver dies after three one-second retries (e2e/admin/webhooks.spec.ts),
+    // not the production schedule's hours.
+    WEBHOOK_RETRY_SCHEDULE: "1,1,1",
     NEXT_TELEMETRY_DISABLED: "1",
   });
 
