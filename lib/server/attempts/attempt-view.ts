@@ -43,6 +43,9 @@ export async function findAttemptView(options: {
   attemptId: string;
   enrollmentId: string;
 }): Promise<AttemptView | null> {
+  // The facts are at least as new as this moment: taken before reading them, so a device that orders facts by
+  // serverTime never lets this view's (say, "not paused") override a newer one read elsewhere a moment later.
+  const readAt = new Date();
   // The announcements are read for the caller's own enrollment, so they can be read beside the attempt.
   const [attempt, announcements] = await Promise.all([
     db.attempt.findFirst({
@@ -87,7 +90,7 @@ export async function findAttemptView(options: {
     startedAt: attempt.startedAt.toISOString(),
     deadline: attempt.deadline.toISOString(),
     acceptsUntil: acceptsUntil(attempt.deadline, attempt.exam.graceSeconds).toISOString(),
-    serverTime: new Date().toISOString(),
+    serverTime: readAt.toISOString(),
     pausedAt: attempt.pausedAt?.toISOString() ?? null,
     pauseReason: attempt.pauseReason,
     revision: attempt.revision,

@@ -67,7 +67,10 @@ export async function streamAttemptEvents(options: {
   deviceId: string | null;
   signal: AbortSignal;
 }): Promise<Response> {
-  // 1.
+  // 1. Every serverTime on this stream is taken before the read whose facts it stamps: the device orders facts
+  // by serverTime, and a stamp taken after the read could make a stale "not paused" win over a pause committed
+  // in between and read elsewhere (the attempt view, another event).
+  const readAt = new Date();
   const attempt = await readAttempt(options.attemptId, options.candidate.enrollmentId);
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
   const query = QuerySchema.safeParse({ deviceId: options.deviceId ?? undefined });
@@ -90,7 +93,7 @@ export async function streamAttemptEvents(options: {
       // 2.
       sink.send(
         sseEvent("ready", {
-          serverTime: new Date().toISOString(),
+          serverTime: readAt.toISOString(),
           deadline: attempt.deadline.toISOString(),
           status: attempt.status,
           pausedAt: attempt.paused_at?.toISOString() ?? null,
@@ -117,10 +120,10 @@ export async function streamAttemptEvents(options: {
           sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
           return;
         }
+        const serverTime = new Date().toISOString();
         void readAttempt(device.attemptId, device.enrollmentId)
           .then((current) => {
             if (!current) return;
-            const serverTime = new Date().toISOString();
             if (signal === "paused") {
               if (current.paused_at === null || current.status !== "in_progress") return;
               sink.send(
