@@ -155,6 +155,13 @@ export class Heartbeat {
         serverTime: response.serverTime,
         deadline: response.deadline,
         serverOffsetMs: clockOffsetMs(Date.parse(response.serverTime), sentAt, receivedAt),
+        // A pause or resume the event stream missed (a hint published before its subscription was live).
+        ...(response.pausedAt === undefined
+          ? {}
+          : {
+              pause:
+                response.pausedAt === null ? null : { pausedAt: response.pausedAt, reason: response.pauseReason ?? "" },
+            }),
       },
       response.status === "submitted",
       receivedAt,

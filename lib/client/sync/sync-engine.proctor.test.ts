@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { Q } from "@/test-support/client/fake-server";
+import { Q, respond } from "@/test-support/client/fake-server";
 import { FakeEventStreams, FakeLockManager, FakeChannelHub, testEnvironment } from "@/test-support/client/fake-tabs";
 import { createHarness, type Harness } from "@/test-support/client/harness";
 
@@ -240,6 +240,27 @@ describe("a proctor's pause (ADR 016)", () => {
     expect(engine.getSnapshot()).toMatchObject({ pause: null, deadline: moved });
     expect(beats()).toHaveLength(before + 1);
     expect(beats().at(-1)!.body.deadline).toBe(moved);
+  });
+
+  it("a pause the stream missed arrives with the next heartbeat's answer, and so does its end", async () => {
+    const { engine } = await started();
+    const at = pausedAt();
+    const answer = (paused: boolean) =>
+      respond.json(200, {
+        serverTime: h.server.serverTime(),
+        deadline: h.server.deadline,
+        revision: h.server.revision,
+        status: "in_progress",
+        pausedAt: paused ? at : null,
+        pauseReason: paused ? "Fire alarm" : null,
+      });
+    // No "paused" event reaches the page (published before its subscription was live).
+    h.server.next("heartbeat", answer(true));
+    await h.advance(15_000);
+    expect(engine.getSnapshot().pause).toEqual({ pausedAt: at, reason: "Fire alarm" });
+    h.server.next("heartbeat", answer(false));
+    await h.advance(15_000);
+    expect(engine.getSnapshot().pause).toBeNull();
   });
 
   it("ready tells a reconnecting page the pause it missed, and its end", async () => {

@@ -38,10 +38,20 @@ export async function recordHeartbeat(options: {
 }): Promise<HeartbeatResponse> {
   const { heartbeat } = options;
 
-  // 1.
+  // 1. The answer's facts are stamped before they are read (a device orders facts by serverTime).
+  const readAt = new Date();
   const attempt = await db.attempt.findFirst({
     where: { id: options.attemptId, enrollmentId: options.candidate.enrollmentId },
-    select: { id: true, examId: true, enrollmentId: true, status: true, deadline: true, revision: true },
+    select: {
+      id: true,
+      examId: true,
+      enrollmentId: true,
+      status: true,
+      deadline: true,
+      revision: true,
+      pausedAt: true,
+      pauseReason: true,
+    },
   });
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
 
@@ -98,10 +108,12 @@ export async function recordHeartbeat(options: {
   publishExamChange(attempt.examId, attempt.enrollmentId, "heartbeat");
 
   return {
-    serverTime: new Date().toISOString(),
+    serverTime: readAt.toISOString(),
     deadline: attempt.deadline.toISOString(),
     revision: attempt.revision,
     status: attempt.status,
+    pausedAt: attempt.pausedAt?.toISOString() ?? null,
+    pauseReason: attempt.pauseReason,
   };
 }
 

@@ -428,6 +428,8 @@ export const HeartbeatResponseSchema = z.object({
   deadline: Instant,
   revision: z.number().int().min(0),
   status: z.enum(ATTEMPT_STATUSES),
+  pausedAt: Instant.nullable().optional().describe("when a proctor paused the attempt; null while it runs (ADR 016)"),
+  pauseReason: z.string().nullable().optional().describe("the proctor's reason for the pause"),
 }) satisfies z.ZodType<HeartbeatResponse>;
 
 export const ExportKeyResponseSchema = z.object({

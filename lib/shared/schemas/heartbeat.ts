@@ -45,4 +45,10 @@ export type HeartbeatResponse = {
   deadline: string;
   revision: number;
   status: AttemptStatus;
+  /**
+   * The pause, as the attempt view tells it (ADR 016): so a device whose event stream missed a "paused" or
+   * "resumed" learns it within one heartbeat. Optional for a client reading an older server.
+   */
+  pausedAt?: string | null;
+  pauseReason?: string | null;
 };

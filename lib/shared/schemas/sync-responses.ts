@@ -50,6 +50,8 @@ export const HeartbeatResponseSchema = r.object({
   deadline: r.instant,
   revision: r.count,
   status: r.oneOf(ATTEMPT_STATUSES),
+  pausedAt: r.optional(r.nullable(r.instant)),
+  pauseReason: r.optional(r.nullable(r.string)),
 }) satisfies r.Reader<HeartbeatResponse>;
 
 const CandidateQuestion = r.object({

@@ -60,8 +60,15 @@ describe("POST /api/attempts/{attemptId}/heartbeat", () => {
     });
 
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(["deadline", "revision", "serverTime", "status"]);
-    expect(response.body).toMatchObject({ revision: 0, status: "in_progress" });
+    expect(Object.keys(response.body).sort()).toEqual([
+      "deadline",
+      "pauseReason",
+      "pausedAt",
+      "revision",
+      "serverTime",
+      "status",
+    ]);
+    expect(response.body).toMatchObject({ revision: 0, status: "in_progress", pausedAt: null, pauseReason: null });
     expect(Date.parse(response.body.serverTime)).toBeGreaterThanOrEqual(before);
     const stored = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId }, select: { deadline: true } });
     expect(response.body.deadline).toBe(stored.deadline.toISOString());
@@ -117,6 +124,18 @@ describe("POST /api/attempts/{attemptId}/heartbeat", () => {
     await heartbeat(attempt, { ...beat, deviceId: "phone", storagePersisted: null });
     expect(await row(attempt.attemptId, "phone")).toMatchObject({ online: true, storagePersisted: null });
     expect(await db.deviceHeartbeat.count({ where: { attemptId: attempt.attemptId } })).toBe(2);
+  });
+
+  it("tells a paused attempt's pause (a device whose event stream missed it learns it here)", async () => {
+    const attempt = await startedAttempt();
+    const pausedAt = new Date(Date.now() - 5_000);
+    await db.attempt.update({
+      where: { id: attempt.attemptId },
+      data: { pausedAt, pauseReason: "Fire alarm" },
+    });
+    const response = await heartbeat(attempt, beat);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ pausedAt: pausedAt.toISOString(), pauseReason: "Fire alarm" });
   });
 
   it("accepts heartbeats for a submitted attempt and reports its status", async () => {
