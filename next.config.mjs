@@ -11,6 +11,21 @@ const withNextIntl = createNextIntlPlugin({
   experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
 });
 
+/** Sent with every response; e2e/security/headers.spec.ts checks each kind of page. */
+const SECURITY_HEADERS = [
+  {
+    key: "Content-Security-Policy",
+    value: "frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
+  },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  {
+    key: "Permissions-Policy",
+    value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), midi=()",
+  },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -25,9 +40,20 @@ const nextConfig = {
     "prom-client",
     "rate-limiter-flexible",
   ],
-  // The offline worker (public/sw.js): always revalidated, so a fixed worker reaches candidates at once.
   async headers() {
     return [
+      // Browser protections on every response (docs/security.md, "Browser protections"): no page can be framed,
+      // no Referer leaves a page (a join link's token must not leak), no content sniffing, no powerful features.
+      // The script policy (CSP with per-request nonces) is issue 18's next step; these directives do not touch
+      // scripts, so the service worker and the offline exam page work as before.
+      { source: "/:path*", headers: SECURITY_HEADERS },
+      // Strict-Transport-Security only when the request came over HTTPS (through the reverse proxy).
+      {
+        source: "/:path*",
+        has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
+        headers: [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }],
+      },
+      // The offline worker (public/sw.js): always revalidated, so a fixed worker reaches candidates at once.
       {
         source: "/sw.js",
         headers: [
