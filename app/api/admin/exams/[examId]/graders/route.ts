@@ -1,14 +1,7 @@
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { json, route } from "@/lib/server/http/route";
-import { listExamStaff } from "@/lib/server/staff/exam-staff";
-import { AppError } from "@/lib/shared/errors";
-import { ExamParamsSchema } from "@/lib/shared/schemas/params";
+import { examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
 
 /** The graders assigned to this exam. */
-export const GET = route({ access: "admin", params: ExamParamsSchema }, async ({ params }) => {
-  const graders = await listExamStaff({ examId: params.examId, role: "grader" });
-  if (!graders) throw new AppError("NOT_FOUND", "No such exam.");
-  return json({ graders });
-});
+export const GET = examStaffListRoute("grader");
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");
