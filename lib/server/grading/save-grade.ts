@@ -69,6 +69,12 @@ export async function saveGrade(options: {
       throw new AppError("FORBIDDEN", "Only an admin settles a disagreement between markers.");
     }
     if (input.marker !== "final" && staffUserId) {
+      // Saves of one answer's marks run one after the other from here: the same person saving the first and the
+      // second mark at once would otherwise both pass the check below (neither sees the other's row).
+      await queryRows(
+        sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`holdfast:grade:${attemptId}:${questionId}`}, 0))`,
+        tx,
+      );
       const other = input.marker === "first" ? "second" : "first";
       const [own] = await queryRows<{ one: number }>(
         sql`SELECT 1 AS one FROM grades WHERE attempt_id = ${attemptId}::uuid AND question_id = ${questionId}::uuid

@@ -214,4 +214,24 @@ describe("graders: assigned per exam, mark that exam and nothing else", () => {
     const adminCookie = await signIn(admin.email, admin.password);
     expect((await markAs(adminCookie, "final", 3)).status).toBe(200);
   });
+
+  it("one grader saving the first and the second mark of an answer at the same moment: one is refused", async () => {
+    const attempt = await submittedEssay();
+    await db.exam.update({ where: { id: attempt.examId }, data: { secondMarking: true } });
+    const grader = await graderSession();
+    expect((await assign(attempt.examId, grader.id)).status).toBe(204);
+    const markAs = (marker: "first" | "second") =>
+      call(gradeRoute, {
+        method: "PUT",
+        params: { examId: attempt.examId, questionId: essayOf(attempt), attemptId: attempt.attemptId },
+        cookie: grader.cookie,
+        json: { points: 2, comment: "", marker, revision: 0 },
+      });
+    for (let round = 0; round < 5; round += 1) {
+      await db.grade.deleteMany({ where: { attemptId: attempt.attemptId } });
+      const [first, second] = await Promise.all([markAs("first"), markAs("second")]);
+      expect([first.status, second.status].sort(), `round ${round}`).toEqual([200, 409]);
+      expect(await db.grade.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
+    }
+  });
 });
