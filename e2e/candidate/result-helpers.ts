@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { APIRequestContext } from "@playwright/test";
 
+import { OBJECTIVE_QUESTIONS } from "../../test-support/shared/objective-questions";
 import { expect, type QuestionInput } from "../fixtures";
 
 // What the result specs share (e2e/candidate/result.spec.ts and the result blocks of e2e/a11y/axe.spec.ts and
@@ -10,30 +11,7 @@ import { expect, type QuestionInput } from "../fixtures";
 
 /** Objective questions only, so the whole paper is scored without a person. */
 export function objectiveQuestions(): QuestionInput[] {
-  return [
-    {
-      type: "single_choice",
-      prompt: "Which layer routes packets?",
-      options: [
-        { id: "a", label: "Network" },
-        { id: "b", label: "Link" },
-      ],
-      answerKey: "a",
-      points: 1,
-    },
-    {
-      type: "multiple_choice",
-      prompt: "Which are transport protocols?",
-      options: [
-        { id: "a", label: "TCP" },
-        { id: "b", label: "IP" },
-        { id: "c", label: "UDP" },
-      ],
-      answerKey: ["a", "c"],
-      points: 2,
-    },
-    { type: "numeric", prompt: "How many bits in an IPv4 address?", answerKey: 32, tolerance: 0, points: 1 },
-  ];
+  return structuredClone(OBJECTIVE_QUESTIONS);
 }
 
 /**

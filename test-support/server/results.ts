@@ -10,6 +10,7 @@ import { drainResultJobs } from "@/lib/server/results/result-jobs";
 import { autosave, submit } from "./attempts";
 import { adminToken, createExam, join } from "./fixtures";
 import { call } from "./http";
+import { OBJECTIVE_QUESTIONS } from "../shared/objective-questions";
 
 /** Drains the results queue until these attempts have no job left (other tests' jobs may go along the way). */
 export async function scoreNow(...attemptIds: string[]): Promise<void> {
@@ -29,32 +30,7 @@ export async function scoredPapers(
   papers: readonly Record<number, unknown>[],
   names: readonly string[] = papers.map((_, index) => `Candidate ${index + 1}`),
 ): Promise<{ examId: string; questions: { id: string; position: number }[]; attemptIds: string[] }> {
-  const exam = await createExam({
-    questions: [
-      {
-        type: "single_choice",
-        prompt: "Which layer routes packets?",
-        options: [
-          { id: "a", label: "Network" },
-          { id: "b", label: "Link" },
-        ],
-        answerKey: "a",
-        points: 1,
-      },
-      {
-        type: "multiple_choice",
-        prompt: "Which are transport protocols?",
-        options: [
-          { id: "a", label: "TCP" },
-          { id: "b", label: "IP" },
-          { id: "c", label: "UDP" },
-        ],
-        answerKey: ["a", "c"],
-        points: 2,
-      },
-      { type: "numeric", prompt: "How many bits in an IPv4 address?", answerKey: 32, tolerance: 0, points: 1 },
-    ],
-  });
+  const exam = await createExam({ questions: OBJECTIVE_QUESTIONS });
   if (papers.length === 0) return { examId: exam.id, questions: exam.questions, attemptIds: [] };
   const enrolled = await call(enrollRoute, {
     params: { examId: exam.id },
