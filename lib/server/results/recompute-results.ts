@@ -202,12 +202,15 @@ export async function recomputeResults(
         RETURNING r.attempt_id`,
     tx,
   );
-  // A new version of a released result is announced (result.updated), in this transaction (ADR 018).
-  await enqueueResultEvents(tx, {
-    examId: options.examId,
-    eventType: "result.updated",
-    attemptIds: changed.map(({ row }) => row.attempt_id),
-  });
+  // A new version of a released result is announced (result.updated), in this transaction (ADR 018). No new
+  // version, no statement: most recomputes (a re-score that changes nothing) skip the round trip.
+  if (changed.length > 0) {
+    await enqueueResultEvents(tx, {
+      examId: options.examId,
+      eventType: "result.updated",
+      attemptIds: changed.map(({ row }) => row.attempt_id),
+    });
+  }
   return changed.length;
 }
 
