@@ -173,8 +173,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       created.push(body.id);
       return { ...input, id: body.id, questionIds: body.questions.map((question) => question.id) };
     });
-    // Enrollments, attempts and candidate sessions go with their exam (ON DELETE CASCADE).
-    if (created.length > 0) await sql.query("DELETE FROM exams WHERE id = ANY($1::uuid[])", [created]);
+    // Enrollments, attempts and candidate sessions go with their exam (ON DELETE CASCADE). The app's background
+    // workers (scoring, webhook delivery) may be writing those rows right now, in their own lock order: a deadlock
+    // makes Postgres cancel one side, and when it is this cleanup, it simply runs again.
+    for (let attempt = 1; created.length > 0; attempt += 1) {
+      try {
+        await sql.query("DELETE FROM exams WHERE id = ANY($1::uuid[])", [created]);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+      }
+    }
   },
 
   enrollCandidate: async ({ adminApi }, provide) => {
