@@ -12,6 +12,7 @@
 //    (/exam/[id]), each in a fresh context: wire, decoded and gzip sizes, and the largest chunks.
 // 5. One line per figure, and the whole run in bench/results/client-<time>.json.
 import { randomInt } from "node:crypto";
+import { readFileSync, readlinkSync } from "node:fs";
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
@@ -19,7 +20,8 @@ import type { BrowserContext, Locator, Page } from "@playwright/test";
 
 import type { Flags } from "../lib/run/args";
 import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/servers/app-server";
-import { launchChromium } from "../lib/browser/browser";
+import { launchChromium, launchPersistentChromium } from "../lib/browser/browser";
+import { allCpus, cpuCount, hasTaskset, pinProcesses, processTree } from "../lib/run/cpu-affinity";
 import { createMigratedDatabase } from "../lib/servers/database";
 import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/browser/first-load-js";
 import { createAgent } from "../lib/load/http-client";
@@ -52,9 +54,21 @@ export type ClientOptions = {
   syncTimeoutMs: number;
   largest: number;
   build: BuildMode;
+  /**
+   * `on`: the online phase runs twice in the same run, first with everything sharing every core (as always),
+   * then with the app server pinned to the last core and Chromium to the others ("online, server apart"):
+   * a candidate's laptop never runs the server. Needs ≥ 2 CPUs and `taskset`.
+   */
+  cpuSplit: boolean;
+  /** `fresh`: a new in-memory context (IndexedDB in memory). `persistent`: a profile on disk, as candidates have. */
+  profile: "fresh" | "persistent";
+  /** Characters typed, not measured, before the first phase (the page's code and IndexedDB warmed up). */
+  warmup: number;
+  /** A Chrome trace of the first online phase, written beside the results (fresh profile only). */
+  trace: boolean;
 };
 
-type PhaseName = "online" | "offline";
+type PhaseName = "online" | "online-split" | "offline";
 type Field = { position: number; kind: "essay" | "short_text"; questionId: string; text: string };
 
 type Phase = {
@@ -63,15 +77,32 @@ type Phase = {
   typed: number;
   elapsedMs: number;
   loadAverage: number;
+  /** Where the CPUs were: "shared" (every process on every core) or "server apart" (see ClientOptions.cpuSplit). */
+  cpus: string;
+  /** CPU seconds used during the phase's typing by the app server's processes and by Chromium's. */
+  cpuSeconds: { server: number; chromium: number };
   total: LatencySummary;
+  handled: LatencySummary;
   toTransaction: LatencySummary;
   commit: LatencySummary;
   superseded: number;
   pendingAfterSettle: number;
-  probe: Omit<ProbeTake, "samples">;
+  probe: Omit<ProbeTake, "samples" | "longTasks">;
   /** Last keystroke (online) or going back online (offline) → the server holds every typed text. */
   toServerMs: number | null;
-  samples: Pick<KeystrokeSample, "totalMs" | "toTransactionMs" | "commitMs" | "length" | "isSuperseded">[];
+  longTasks: { count: number; totalMs: number; maxMs: number };
+  /** The slowest 1 % of keystrokes (at least 3), split, with the long tasks that overlapped each. */
+  slowest: {
+    totalMs: number;
+    handledMs: number | null;
+    toTransactionMs: number;
+    commitMs: number;
+    longTaskMs: number;
+  }[];
+  samples: Pick<
+    KeystrokeSample,
+    "totalMs" | "handledMs" | "toTransactionMs" | "commitMs" | "length" | "isSuperseded"
+  >[];
 };
 
 const WORDS =
@@ -81,9 +112,11 @@ const WORDS =
 const EXAM_PAGE = /\/attempts\/([0-9a-f-]{36})(?:[?#].*)?$/;
 const OPENING_TEXT = "Opening your answers on this device…";
 // Bench exam (bench/lib/candidates/exam.ts): positions 1–8 short text, 9–12 essay.
-const FIELDS: Record<PhaseName, { essay: number; shortText: number }> = {
+const FIELDS: Record<PhaseName | "warmup", { essay: number; shortText: number }> = {
   online: { essay: 9, shortText: 1 },
+  "online-split": { essay: 11, shortText: 3 },
   offline: { essay: 10, shortText: 2 },
+  warmup: { essay: 12, shortText: 4 },
 };
 const READY_TIMEOUT_MS = 30_000;
 const ACTION_TIMEOUT_MS = 15_000;
@@ -128,6 +161,38 @@ async function waitFor(
   }
   if (signal.aborted) throw new Error("stopped");
   throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+}
+
+/** Utime + stime of every process in `pids`, in seconds (Linux clock ticks of 1/100 s). */
+function cpuSecondsOf(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}
+
+/** The process ids of the app server and of Chromium (every process this run started whose binary is Chromium's). */
+type Parties = { server: () => number[]; chromium: () => number[] };
+
+function partiesOf(serverPid: number): Parties {
+  return {
+    server: () => processTree(serverPid),
+    chromium: () =>
+      processTree(process.pid).filter((pid) => {
+        try {
+          return readlinkSync(`/proc/${pid}/exe`).includes("chromium");
+        } catch {
+          return false;
+        }
+      }),
+  };
 }
 
 function summarise(values: readonly number[]): LatencySummary {
@@ -195,6 +260,8 @@ async function typeInto(
 
 async function runPhase(options: {
   name: PhaseName;
+  cpus: string;
+  parties: Parties;
   page: Page;
   context: BrowserContext;
   baseUrl: string;
@@ -235,6 +302,10 @@ async function runPhase(options: {
   say(
     `${name}: typing ${clientOptions.chars} characters (${fields.map((field) => `${field.text.length} into question ${field.position}, ${field.kind.replace("_", " ")}`).join("; ")}), load ${loadAverage}`,
   );
+  const cpuBefore = {
+    server: cpuSecondsOf(options.parties.server()),
+    chromium: cpuSecondsOf(options.parties.chromium()),
+  };
   const startedAt = performance.now();
   let typed = 0;
   let lastKeyAt = startedAt;
@@ -247,6 +318,10 @@ async function runPhase(options: {
     lastKeyAt = result.lastKeyAt;
   }
   const elapsedMs = lastKeyAt - startedAt;
+  const cpuSeconds = {
+    server: Math.round((cpuSecondsOf(options.parties.server()) - cpuBefore.server) * 100) / 100,
+    chromium: Math.round((cpuSecondsOf(options.parties.chromium()) - cpuBefore.chromium) * 100) / 100,
+  };
   if (signal.aborted) throw new Error("stopped");
 
   let pendingAfterSettle = 0;
@@ -265,7 +340,7 @@ async function runPhase(options: {
     );
   }
   const take = await takeProbe(page);
-  const { samples, ...probe } = take;
+  const { samples, longTasks, ...probe } = take;
 
   for (const field of fields) {
     const shown = await answerField(page, field.position).inputValue({ timeout: ACTION_TIMEOUT_MS });
@@ -317,21 +392,49 @@ async function runPhase(options: {
     );
   }
 
+  const round = (value: number): number => Math.round(value * 100) / 100;
+  const slowest = [...samples]
+    .sort((a, b) => b.totalMs - a.totalMs)
+    .slice(0, Math.max(3, Math.ceil(samples.length / 100)))
+    .map((sample) => ({
+      totalMs: round(sample.totalMs),
+      handledMs: sample.handledMs === null ? null : round(sample.handledMs),
+      toTransactionMs: round(sample.toTransactionMs),
+      commitMs: round(sample.commitMs),
+      // Long-task time inside keydown → complete.
+      longTaskMs: round(
+        longTasks.reduce((sum, task) => {
+          const from = Math.max(task.startMs, sample.keydownAt);
+          const to = Math.min(task.startMs + task.durationMs, sample.keydownAt + sample.totalMs);
+          return sum + Math.max(0, to - from);
+        }, 0),
+      ),
+    }));
   return {
     name,
     fields,
     typed,
     elapsedMs: Math.round(elapsedMs),
     loadAverage,
+    cpus: options.cpus,
+    cpuSeconds,
     total: summarise(samples.map((sample) => sample.totalMs)),
+    handled: summarise(samples.flatMap((sample) => (sample.handledMs === null ? [] : [sample.handledMs]))),
     toTransaction: summarise(samples.map((sample) => sample.toTransactionMs)),
     commit: summarise(samples.map((sample) => sample.commitMs)),
     superseded: samples.filter((sample) => sample.isSuperseded).length,
     pendingAfterSettle,
     probe,
     toServerMs,
-    samples: samples.map(({ totalMs, toTransactionMs, commitMs, length, isSuperseded }) => ({
+    longTasks: {
+      count: longTasks.length,
+      totalMs: round(longTasks.reduce((sum, task) => sum + task.durationMs, 0)),
+      maxMs: round(longTasks.reduce((max, task) => Math.max(max, task.durationMs), 0)),
+    },
+    slowest,
+    samples: samples.map(({ totalMs, handledMs, toTransactionMs, commitMs, length, isSuperseded }) => ({
       totalMs: Math.round(totalMs * 100) / 100,
+      handledMs: handledMs === null ? null : Math.round(handledMs * 100) / 100,
       toTransactionMs: Math.round(toTransactionMs * 100) / 100,
       commitMs: Math.round(commitMs * 100) / 100,
       length,
@@ -341,11 +444,13 @@ async function runPhase(options: {
 }
 
 function formatPhase(phase: Phase): string {
-  const { total, toTransaction, commit } = phase;
+  const { total, toTransaction, commit, handled } = phase;
   const ms = (value: number): string => value.toFixed(1).padStart(6);
+  const slow = (value: number | null): string => (value === null ? "?" : value.toFixed(0));
   return (
-    `keystroke→IndexedDB ${phase.name.padEnd(7)}  p50 ${ms(total.p50)} ms  p95 ${ms(total.p95)} ms  p99 ${ms(total.p99)} ms  max ${ms(total.max)} ms  n=${total.count}` +
-    `  [keydown→transaction opened p50 ${toTransaction.p50.toFixed(1)} / p99 ${toTransaction.p99.toFixed(1)} ms;` +
+    `keystroke→IndexedDB ${phase.name.padEnd(12)}  p50 ${ms(total.p50)} ms  p95 ${ms(total.p95)} ms  p99 ${ms(total.p99)} ms  max ${ms(total.max)} ms  n=${total.count}` +
+    `  [keydown→input handled (React) p50 ${handled.p50.toFixed(1)} / p99 ${handled.p99.toFixed(1)} ms;` +
+    ` keydown→transaction opened p50 ${toTransaction.p50.toFixed(1)} / p99 ${toTransaction.p99.toFixed(1)} ms;` +
     ` opened→complete p50 ${commit.p50.toFixed(1)} / p99 ${commit.p99.toFixed(1)} ms]` +
     `  durability ${
       Object.entries(phase.probe.durability)
@@ -354,7 +459,15 @@ function formatPhase(phase: Phase): string {
     }` +
     ` (${phase.probe.unpairedTransactions} without a keystroke: merges, acknowledgements)` +
     `  pending ${phase.pendingAfterSettle}  superseded ${phase.superseded}  ${(phase.elapsedMs / 1000).toFixed(1)} s of typing  load ${phase.loadAverage.toFixed(1)}` +
-    `  server holds it ${phase.toServerMs === null ? "NEVER" : `${(phase.toServerMs / 1000).toFixed(1)} s`} after ${phase.name === "online" ? "the last key" : "going online"}`
+    `  server holds it ${phase.toServerMs === null ? "NEVER" : `${(phase.toServerMs / 1000).toFixed(1)} s`} after ${phase.name === "offline" ? "going online" : "the last key"}` +
+    `\n    cpus: ${phase.cpus}; CPU during typing: server ${phase.cpuSeconds.server.toFixed(2)} s, Chromium ${phase.cpuSeconds.chromium.toFixed(2)} s;` +
+    ` long tasks ${phase.longTasks.count} (${phase.longTasks.totalMs.toFixed(0)} ms, longest ${phase.longTasks.maxMs.toFixed(0)} ms)` +
+    `\n    slowest (total = handled…opened + opened→complete; long-task ms inside): ${phase.slowest
+      .map(
+        (item) =>
+          `${slow(item.totalMs)} = ${slow(item.handledMs)}…${slow(item.toTransactionMs)} + ${slow(item.commitMs)}${item.longTaskMs > 0 ? ` (lt ${slow(item.longTaskMs)})` : ""}`,
+      )
+      .join(", ")}`
   );
 }
 
@@ -389,6 +502,11 @@ export const clientScenario: Scenario<ClientOptions> = {
     "  --sync-timeout-ms MS     the server must hold the typed text by then              60000",
     "  --largest N              largest chunks printed per page                          5",
     "  --build auto|always|never  next build: when sources are newer than .next/BUILD_ID   auto",
+    "  --cpu-split on|off       online typed twice: all sharing every core, then the server on a",
+    "                           core of its own and Chromium on the rest (taskset; ≥ 2 CPUs)     off",
+    "  --profile fresh|persistent  Chromium's profile: in memory, or on disk as candidates have  fresh",
+    "  --warmup N               characters typed, not measured, before the first phase          40",
+    "  --trace                  a Chrome trace of the online phase: results/client-trace-<time>.json",
   ].join("\n"),
 
   options(flags: Flags): ClientOptions {
@@ -403,6 +521,10 @@ export const clientScenario: Scenario<ClientOptions> = {
       syncTimeoutMs: flags.number("sync-timeout-ms", 60_000, { min: 1_000, max: 600_000, isInteger: true }),
       largest: flags.number("largest", 5, { min: 0, max: 100, isInteger: true }),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+      cpuSplit: flags.choice("cpu-split", ["on", "off"] as const, "off") === "on",
+      profile: flags.choice("profile", ["fresh", "persistent"] as const, "fresh"),
+      warmup: flags.number("warmup", 40, { min: 0, max: 5_000, isInteger: true }),
+      trace: flags.boolean("trace"),
     };
   },
 
@@ -441,10 +563,28 @@ export const clientScenario: Scenario<ClientOptions> = {
     say(`seeded exam ${exam.examId} (${questionIds.length} questions) and one candidate`);
 
     // 3.
-    const chromium = await launchChromium();
-    const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const viewport = { width: 1280, height: 900 };
+    let context: BrowserContext;
+    let chromium: Awaited<ReturnType<typeof launchChromium>>;
+    let closePersistent: (() => Promise<void>) | null = null;
+    if (options.profile === "persistent") {
+      const persistent = await launchPersistentChromium({ viewport });
+      context = persistent.context;
+      closePersistent = persistent.close;
+      chromium = await launchChromium(); // for the first-load JS, in fresh contexts as always
+    } else {
+      chromium = await launchChromium();
+      context = await chromium.browser.newContext({ viewport });
+    }
     context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    const page = await context.newPage();
+    const parties = partiesOf(app.child.pid);
+    const cpus = cpuCount();
+    const canSplit = options.cpuSplit && cpus >= 2 && hasTaskset();
+    if (options.cpuSplit && !canSplit)
+      say(
+        `--cpu-split: not possible here (${cpus} CPU(s), taskset ${hasTaskset() ? "found" : "missing"}); online runs once`,
+      );
+    const page = context.pages()[0] ?? (await context.newPage());
     await installIdbCommitProbe(page);
     await page.goto(`${baseUrl}/join/${joinToken}`, { waitUntil: "load", timeout: 60_000 });
     await page.getByRole("button", { name: /^(Start|Resume)$/ }).click();
@@ -454,12 +594,67 @@ export const clientScenario: Scenario<ClientOptions> = {
     const readyMs = await waitFor("the exam page is ready", () => isExamReady(page), READY_TIMEOUT_MS, signal);
     say(`exam page ready ${Math.round(readyMs)} ms after the URL changed (attempt ${attemptId})`);
 
+    if (options.warmup > 0) {
+      say(`warm-up: typing ${options.warmup} characters (not measured)`);
+      const half = Math.ceil(options.warmup / 2);
+      let typed = 0;
+      for (const [position, length] of [
+        [FIELDS.warmup.shortText, options.warmup - half],
+        [FIELDS.warmup.essay, half],
+      ] as const) {
+        const result = await typeInto(page, answerField(page, position), textOf(length), options, signal, {
+          before: typed,
+          total: options.warmup,
+        });
+        typed += result.typed;
+      }
+      await waitFor("warm-up committed", async () => (await pendingKeystrokes(page)) === 0, 10_000, signal).catch(
+        () => undefined,
+      );
+      await sleep(options.pauseMs, signal);
+      await clearPending(page);
+      await takeProbe(page);
+    }
+
     const phases: Phase[] = [];
     const lines: string[] = [];
-    for (const name of ["online", "offline"] as const) {
+    const everyCpu = allCpus();
+    const serverCpu = String(cpus - 1);
+    const browserCpus = cpus > 2 ? `0-${cpus - 2}` : "0";
+    const names: PhaseName[] = canSplit ? ["online", "online-split", "offline"] : ["online", "offline"];
+    for (const name of names) {
       if (signal.aborted) return { isOk: false };
+      let phaseCpus = `shared (every process on CPUs ${everyCpu})`;
+      if (name === "online-split") {
+        const server = pinProcesses(parties.server(), serverCpu);
+        const browser = pinProcesses(parties.chromium(), browserCpus);
+        phaseCpus = `server apart (app server on CPU ${serverCpu}: ${server.pinned} processes; Chromium on CPU ${browserCpus}: ${browser.pinned} processes; PostgreSQL, Redis and this harness unpinned)`;
+        if (server.failed + browser.failed > 0)
+          problems.push(`${name}: taskset failed for ${server.failed + browser.failed} processes`);
+      }
+      const tracePath =
+        options.trace && name === "online" && options.profile === "fresh"
+          ? `bench/results/client-trace-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`
+          : null;
+      if (tracePath)
+        await chromium.browser.startTracing(page, {
+          path: tracePath,
+          categories: [
+            "toplevel",
+            "devtools.timeline",
+            "disabled-by-default-devtools.timeline",
+            "v8",
+            "v8.execute",
+            "blink",
+            "cc",
+            "IndexedDB",
+            "blink.user_timing",
+          ],
+        });
       const phase = await runPhase({
         name,
+        cpus: phaseCpus,
+        parties,
         page,
         context,
         baseUrl,
@@ -469,13 +664,22 @@ export const clientScenario: Scenario<ClientOptions> = {
         problems,
         signal,
       });
+      if (tracePath) {
+        await chromium.browser.stopTracing();
+        say(`trace of the ${name} phase: ${tracePath}`);
+      }
+      if (name === "online-split") {
+        pinProcesses(parties.server(), everyCpu);
+        pinProcesses(parties.chromium(), everyCpu);
+      }
       phases.push(phase);
       const line = formatPhase(phase);
       lines.push(line);
       console.log(line);
     }
     const cookies = await context.cookies();
-    await context.close();
+    if (closePersistent) await closePersistent();
+    else await context.close();
 
     // 4.
     const contextOptions = { viewport: { width: 1280, height: 900 }, storageState: { cookies, origins: [] } };
@@ -540,7 +744,8 @@ export const clientScenario: Scenario<ClientOptions> = {
 
     console.log(
       `chromium ${chromium.version}; build ${build.buildId} (${build.isBuilt ? "built" : "reused"}: ${build.reason}); typing: ${options.chars} chars per phase,` +
-        ` gaps ${options.minGapMs}–${options.maxGapMs} ms, a ${options.pauseMs} ms pause every ${options.pauseEvery || "∞"} chars`,
+        ` gaps ${options.minGapMs}–${options.maxGapMs} ms, a ${options.pauseMs} ms pause every ${options.pauseEvery || "∞"} chars;` +
+        ` profile ${options.profile}, warm-up ${options.warmup} chars, ${cpus} CPUs`,
     );
     console.log(
       `checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text)" : `${problems.length} FAILED (see above)`}`,

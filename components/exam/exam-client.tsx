@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useRef, useState } from "react";
 
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { useSyncEngine } from "@/lib/client/sync/use-sync-engine";
@@ -11,16 +11,29 @@ import { tellWorker } from "@/components/service-worker-registration";
 import { useKeepExportKey } from "@/lib/client/use-export-key";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
-import { Announcements } from "./announcements";
+import { Announcements as AnnouncementsView } from "./announcements";
 import { OPENING_ANSWERS_ID } from "./answer-control";
 import { ConnectionBanner, ConnectionStatus, failureOf } from "./connection-banner";
-import { Countdown, DeadlineNote, DeadlineWarning } from "./countdown";
+import {
+  Countdown as CountdownView,
+  DeadlineNote as DeadlineNoteView,
+  DeadlineWarning as DeadlineWarningView,
+} from "./countdown";
 import { ExamQuestion } from "./exam-question";
 import { EMERGENCY_EXPORT_ID, EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
-import { LeaveDevice } from "./leave-device";
-import { PAUSE_NOTE_ID, PauseBanner } from "./pause-banner";
+import { LeaveDevice as LeaveDeviceView } from "./leave-device";
+import { PAUSE_NOTE_ID, PauseBanner as PauseBannerView } from "./pause-banner";
 import { QuestionNavigator } from "./question-navigator";
 import { useNow } from "./use-now";
+
+// A keystroke changes the snapshot (the edited answer), so the page re-renders at each key: these parts take
+// only values a keystroke does not change (time facts, counts, the pause, the inbox) and are skipped then.
+const Countdown = memo(CountdownView);
+const DeadlineWarning = memo(DeadlineWarningView);
+const DeadlineNote = memo(DeadlineNoteView);
+const PauseBanner = memo(PauseBannerView);
+const Announcements = memo(AnnouncementsView);
+const LeaveDevice = memo(LeaveDeviceView);
 
 /**
  * What the first paint of an exam in progress does not show — the review dialog, the final screen with its

@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { memo } from "react";
 
 import type { AnswerState } from "@/lib/client/sync/sync-state";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
@@ -14,8 +15,20 @@ type Props = {
   onJump: (questionId: string) => void;
 };
 
+/**
+ * What the navigator shows of each answer is only whether it exists and its save state: a keystroke (a new
+ * value, version or time in the same state) does not re-render the 20-odd buttons and their labels.
+ */
+function sameMarks(before: Props, after: Props): boolean {
+  if (before.questions !== after.questions || before.flagged !== after.flagged || before.onJump !== after.onJump)
+    return false;
+  return after.questions.every(
+    (question) => before.answers[question.id]?.status === after.answers[question.id]?.status,
+  );
+}
+
 /** Numbered buttons, one per question, showing answered / flagged / not answered and the save state. */
-export function QuestionNavigator({ questions, answers, flagged, onJump }: Props) {
+export const QuestionNavigator = memo(function QuestionNavigator({ questions, answers, flagged, onJump }: Props) {
   const t = useTranslations("exam.navigator");
   const answeredCount = questions.filter((question) => answers[question.id] !== undefined).length;
 
@@ -70,4 +83,4 @@ export function QuestionNavigator({ questions, answers, flagged, onJump }: Props
       </p>
     </nav>
   );
-}
+}, sameMarks);

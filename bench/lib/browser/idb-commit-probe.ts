@@ -22,6 +22,11 @@ export type KeystrokeSample = {
   length: number;
   /** keydown → the read-write transaction that committed it was opened (the app's own queueing, React, its storage layer). */
   toTransactionMs: number;
+  /**
+   * keydown → the page's main thread is free again after the key's `input` event (a message posted from the
+   * event runs): the event's own work, React's render of it and the microtasks it queued. Null if never seen.
+   */
+  handledMs: number | null;
   /** That transaction opened → `complete` (IndexedDB's commit, with its durability). */
   commitMs: number;
   /** keydown → `complete`: the figure that matters. */
@@ -30,6 +35,8 @@ export type KeystrokeSample = {
   isSuperseded: boolean;
   /** IDBTransaction.durability of the transaction that committed it. */
   durability: string;
+  /** keydown time stamp, page clock (performance.now()). */
+  keydownAt: number;
 };
 
 export type ProbeTake = {
@@ -43,6 +50,8 @@ export type ProbeTake = {
   durability: Record<string, number>;
   /** Keystrokes dropped because the pending list was full. */
   dropped: number;
+  /** Main-thread tasks of 50 ms or more (Long Tasks API) since the last take: start (page clock) and duration. */
+  longTasks: { startMs: number; durationMs: number }[];
 };
 
 export const IDB_COMMIT_PROBE_SCRIPT = String.raw`
@@ -52,7 +61,22 @@ export const IDB_COMMIT_PROBE_SCRIPT = String.raw`
   const MAX_SAMPLES = 200000;
   const state = {
     seq: 0, pending: [], samples: [], draftTransactions: 0, unpairedTransactions: 0, aborted: 0,
-    durability: {}, dropped: 0,
+    durability: {}, dropped: 0, longTasks: [],
+  };
+  try {
+    new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) {
+        if (state.longTasks.length < 10000) state.longTasks.push({ startMs: task.startTime, durationMs: task.duration });
+      }
+    }).observe({ type: "longtask", buffered: true });
+  } catch (error) { /* no Long Tasks API */ }
+  // A message posted during the key's input event runs once that task (and React's render in it) is over.
+  const channel = new MessageChannel();
+  const handled = new Map();
+  channel.port1.onmessage = (message) => {
+    const key = handled.get(message.data);
+    handled.delete(message.data);
+    if (key) key.handledAt = now();
   };
   const now = () => performance.now();
   let lastKeydown = null;
@@ -70,7 +94,10 @@ export const IDB_COMMIT_PROBE_SCRIPT = String.raw`
     const labelledBy = article ? article.getAttribute("aria-labelledby") : null;
     const questionId = labelledBy ? labelledBy.replace(/^question-/, "") : null;
     if (state.pending.length >= MAX_PENDING) { state.dropped += 1; lastKeydown = null; return; }
-    state.pending.push({ seq: state.seq++, questionId, value: target.value, keydownAt: lastKeydown.at });
+    const key = { seq: state.seq++, questionId, value: target.value, keydownAt: lastKeydown.at, handledAt: null };
+    state.pending.push(key);
+    handled.set(key.seq, key);
+    channel.port2.postMessage(key.seq);
     lastKeydown = null;
   }, true);
 
@@ -107,6 +134,8 @@ export const IDB_COMMIT_PROBE_SCRIPT = String.raw`
               questionId: key.questionId,
               length: key.value.length,
               toTransactionMs: Math.max(0, entry.openedAt - key.keydownAt),
+              handledMs: key.handledAt === null ? null : key.handledAt - key.keydownAt,
+              keydownAt: key.keydownAt,
               commitMs: completedAt - Math.max(entry.openedAt, key.keydownAt),
               totalMs: completedAt - key.keydownAt,
               isSuperseded: index !== last,
@@ -153,10 +182,10 @@ export const IDB_COMMIT_PROBE_SCRIPT = String.raw`
       const result = {
         samples: state.samples, pending: state.pending.length, draftTransactions: state.draftTransactions,
         unpairedTransactions: state.unpairedTransactions, aborted: state.aborted, durability: state.durability,
-        dropped: state.dropped,
+        dropped: state.dropped, longTasks: state.longTasks,
       };
       state.samples = []; state.draftTransactions = 0; state.unpairedTransactions = 0; state.aborted = 0;
-      state.durability = {}; state.dropped = 0;
+      state.durability = {}; state.dropped = 0; state.longTasks = [];
       return result;
     },
     pending() { return state.pending.length; },
