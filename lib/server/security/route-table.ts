@@ -60,7 +60,7 @@ const GRANTS: Record<Access, Record<Caller, Grant>> = {
   operator: {
     anonymous: "unlessMetricsToken",
     candidate: "unlessMetricsToken",
-    proctor: "any",
+    proctor: "unlessMetricsToken",
     grader: "unlessMetricsToken",
     admin: "any",
     apiToken: "any",
