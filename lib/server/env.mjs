@@ -53,8 +53,9 @@ const EnvSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     /**
-     * Bearer token a Prometheus scrape must send to read GET /api/metrics (the admin token and staff
-     * sessions work too). Unset: metrics are open, like /api/health; they carry no ids and no answers.
+     * Bearer token a Prometheus scrape must send to read GET /api/metrics (the admin token and admins'
+     * sessions work too). Unset: metrics are open, like /api/health; no candidate, device or answer in
+     * them, but the per-exam gauges name active exams by id.
      */
     METRICS_TOKEN: z
       .string()

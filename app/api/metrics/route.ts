@@ -5,9 +5,10 @@ import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 export const dynamic = "force-dynamic";
 
 /**
- * Prometheus text format for operators. Open while METRICS_TOKEN is unset (no ids, no answers in it);
- * once set, a scrape sends `Authorization: Bearer $METRICS_TOKEN` (or the admin token, or a staff
- * session). Each instance reports its own counters.
+ * Prometheus text format for operators. Open while METRICS_TOKEN is unset (no candidate, device or answer
+ * in it; the per-exam gauges name active exams by id); once set, a scrape sends
+ * `Authorization: Bearer $METRICS_TOKEN` (or the admin token, or an admin's session: a proctor may not
+ * read other exams' figures). Each instance reports its own counters.
  */
 export const GET = route({ access: "operator" }, async () => {
   const { text, contentType } = await renderMetrics();

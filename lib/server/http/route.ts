@@ -34,7 +34,7 @@ import { assertSameOriginStaffRequest } from "./same-origin";
  * - `grader`: an admin session, the bearer token, or a grader assigned to the exam named by the path's
  *   `examId` (anyone else, a proctor included, is 403). The route's `params` must carry `examId`.
  * - `operator`: anyone while METRICS_TOKEN is unset; once it is set, `Bearer $METRICS_TOKEN`, or what
- *   `proctor` accepts.
+ *   `admin` accepts (not a proctor or grader: the per-exam gauges name every active exam, theirs or not).
  */
 export type Access = "public" | "candidate" | "staff" | "admin" | "proctor" | "grader" | "operator";
 
@@ -129,7 +129,7 @@ async function resolvePrincipal(
     if (!env.METRICS_TOKEN) return null;
     const bearer = bearerToken(request);
     if (bearer !== undefined && safeEqual(bearer, env.METRICS_TOKEN)) return null;
-    return resolvePrincipal(request, "proctor", allowsPendingPasswordChange);
+    return resolvePrincipal(request, "admin", allowsPendingPasswordChange);
   }
 
   if (access === "candidate") {

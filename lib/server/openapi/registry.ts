@@ -1413,7 +1413,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     operationId: "renderMetrics",
     area: "operations",
     summary: "Prometheus metrics",
-    description: "Open while METRICS_TOKEN is unset; once set, `Bearer $METRICS_TOKEN` or what proctors use.",
+    description: "Open while METRICS_TOKEN is unset; once set, `Bearer $METRICS_TOKEN` or what admins use.",
     access: "operator",
     responses: { 200: { description: "Prometheus text format", contentType: "text/plain", schema: z.string() } },
   },

@@ -1,0 +1,23 @@
+// `node scripts/route-table.mjs`: rewrite the route/role tables in docs/security.md ("Who may call what")
+// from the API registry and the pages (lib/server/security/route-table.ts). `--check` only says whether
+// they are current (exit 1 when not), as lib/server/security/route-table.test.ts does.
+//
+// Plain Node that hands over to scripts/route-table/main.ts through tsx, with the react-server condition
+// that makes `import "server-only"` in lib/server a no-op (as scripts/staff.mjs does).
+import { spawn } from "node:child_process";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const child = spawn(
+  process.execPath,
+  [
+    "--import",
+    "tsx",
+    "--conditions=react-server",
+    join(root, "scripts", "route-table", "main.ts"),
+    ...process.argv.slice(2),
+  ],
+  { cwd: root, stdio: "inherit" },
+);
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
