@@ -113,7 +113,7 @@ function scriptNonce(policy: string | undefined, where: string): string {
   expect(sources, `script-src on ${where}`).toEqual(expect.arrayContaining(["'self'", "'strict-dynamic'"]));
   expect(sources, `no inline scripts on ${where}`).not.toContain("'unsafe-inline'");
   expect(sources, `no eval in a production build on ${where}`).not.toContain("'unsafe-eval'");
-  const nonces = sources.filter((source) => /^'nonce-[A-Za-z0-9+/]{22}==$/.test(source));
+  const nonces = sources.filter((source) => /^'nonce-[A-Za-z0-9+/]{22}=='$/.test(source));
   expect(nonces, `one 128-bit nonce on ${where}`).toHaveLength(1);
   return nonces[0]!.slice("'nonce-".length, -1);
 }
