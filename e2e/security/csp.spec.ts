@@ -64,7 +64,7 @@ async function injectedScriptsRun(page: Page, withPolicy: boolean): Promise<{ sc
 }
 
 test.describe("the page script policy", () => {
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ timeout: 240_000 });
 
   test("staff pages, charts, the live dashboard and the exam page, offline too, run with no violation", async ({
     browser,
