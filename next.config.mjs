@@ -11,7 +11,7 @@ const withNextIntl = createNextIntlPlugin({
   experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
 });
 
-/** Sent with every response; e2e/security/headers.spec.ts checks each kind of page. */
+/** Sent with every response (pages: proxy.ts replaces the CSP); e2e/security/headers.spec.ts checks each kind. */
 const SECURITY_HEADERS = [
   {
     key: "Content-Security-Policy",
@@ -44,8 +44,8 @@ const nextConfig = {
     return [
       // Browser protections on every response (docs/security.md, "Browser protections"): no page can be framed,
       // no Referer leaves a page (a join link's token must not leak), no content sniffing, no powerful features.
-      // The script policy (CSP with per-request nonces) is issue 18's next step; these directives do not touch
-      // scripts, so the service worker and the offline exam page work as before.
+      // Pages get a whole script policy instead of this CSP, with a nonce per response, from proxy.ts (a header
+      // here cannot carry a per-request nonce); the API, built assets and the worker keep this one.
       { source: "/:path*", headers: SECURITY_HEADERS },
       // Strict-Transport-Security only when the request came over HTTPS (through the reverse proxy).
       {

@@ -348,17 +348,22 @@ async function offlineLanguage() {
   return "en";
 }
 
-/** Shown for a page never opened on this device while there is no connection. Self-contained. */
+/**
+ * Shown for a page never opened on this device while there is no connection. Self-contained, with a policy
+ * as strict as the pages' (docs/security.md, "Browser protections"): its one style and one script carry a
+ * nonce made for this answer, and nothing else may load or run.
+ */
 async function offlinePage() {
   const lang = await offlineLanguage();
   const words = OFFLINE_WORDS[lang];
+  const nonce = crypto.randomUUID();
   const html = `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${words.title} · Holdfast</title>
-<style>
+<style nonce="${nonce}">
   :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", sans-serif; color: #1d2329; background: #f7f7f5; line-height: 1.5; }
   body { margin: 0; }
   header { background: #fff; border-bottom: 1px solid #d9dde1; }
@@ -380,12 +385,27 @@ async function offlinePage() {
   <p>${words.text}</p>
   <p>${words.kept}</p>
   <p class="muted">${words.later}</p>
-  <button type="button" onclick="location.reload()">${words.retry}</button>
+  <button type="button" id="retry">${words.retry}</button>
 </main>
+<script nonce="${nonce}">document.getElementById("retry").addEventListener("click", () => location.reload());</script>
 </body>
 </html>`;
   return new Response(html, {
     status: 503,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": [
+        "default-src 'none'",
+        `script-src 'nonce-${nonce}'`,
+        `style-src 'nonce-${nonce}'`,
+        "img-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+      ].join("; "),
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 }

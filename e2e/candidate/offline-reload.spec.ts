@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 
 import type { Page } from "@playwright/test";
 
+import { missingForOffline } from "../exam/exam-page";
 import { expect, test, type CreatedExam } from "../fixtures";
 
 // A candidate on a bad connection reloads the exam page: the service worker (public/sw.js) serves the copy
@@ -12,24 +13,6 @@ import { expect, test, type CreatedExam } from "../fixtures";
 const ATTEMPT_URL = /\/attempts\/[0-9a-f-]{36}$/;
 const OFFLINE_PAGE_HEADING = "This page needs a connection the first time";
 const SCREENSHOTS = fileURLToPath(new URL("../.artifacts/screenshots/", import.meta.url));
-
-/**
- * What the worker does not keep yet, of this page and the scripts and stylesheets it loaded: empty once an
- * offline reload can work.
- */
-async function missingForOffline(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    if (!navigator.serviceWorker.controller) return ["(the worker does not control this page yet)"];
-    const assets = performance
-      .getEntriesByType("resource")
-      .map((entry) => new URL(entry.name))
-      .filter((url) => url.origin === location.origin && url.pathname.startsWith("/_next/static/"))
-      .map((url) => url.href);
-    const wanted = [location.pathname, ...assets];
-    const found = await Promise.all(wanted.map((key) => caches.match(key, { ignoreVary: true })));
-    return wanted.filter((_key, index) => found[index] === undefined);
-  });
-}
 
 async function expectExamPage(page: Page, exam: CreatedExam) {
   await expect(page.getByRole("heading", { level: 1, name: exam.title })).toBeVisible();

@@ -69,3 +69,21 @@ export async function storedDraft(page: Page, attemptId: string, questionId: str
     [attemptId, questionId] as const,
   );
 }
+
+/**
+ * What the worker does not keep yet, of this page and the scripts and stylesheets it loaded: empty once an
+ * offline reload can work.
+ */
+export async function missingForOffline(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!navigator.serviceWorker.controller) return ["(the worker does not control this page yet)"];
+    const assets = performance
+      .getEntriesByType("resource")
+      .map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith("/_next/static/"))
+      .map((url) => url.href);
+    const wanted = [location.pathname, ...assets];
+    const found = await Promise.all(wanted.map((key) => caches.match(key, { ignoreVary: true })));
+    return wanted.filter((_key, index) => found[index] === undefined);
+  });
+}

@@ -1,3 +1,5 @@
+import type { APIRequestContext } from "@playwright/test";
+
 import { expect, test } from "../fixtures";
 
 // Browser protections on every kind of response (issue 18, docs/security.md): pages for candidates (the join
@@ -11,6 +13,21 @@ const EXPECTED: Record<string, RegExp> = {
   "x-content-type-options": /^nosniff$/,
   "permissions-policy": /camera=\(\).*microphone=\(\).*geolocation=\(\)/,
 };
+
+/** The page policy's directives besides script-src (proxy.ts, lib/server/http/content-security-policy.ts). */
+const PAGE_DIRECTIVES = Object.entries({
+  "default-src": "'self'",
+  "style-src": "'self' 'unsafe-inline'",
+  "img-src": "'self' data: blob:",
+  "font-src": "'self'",
+  "connect-src": "'self'",
+  "worker-src": "'self'",
+  "manifest-src": "'self'",
+  "object-src": "'none'",
+  "base-uri": "'self'",
+  "form-action": "'self'",
+  "frame-ancestors": "'none'",
+}).map(([name, sources]) => new RegExp(`(^|;\\s*)${name} ${sources}(;|$)`));
 
 test.describe("security headers", () => {
   test("every kind of response carries them; HSTS only behind HTTPS", async ({
@@ -81,6 +98,85 @@ test.describe("security headers", () => {
           .catch(() => 0),
       ).toBe(forms);
       await page.unroute("http://elsewhere.test/");
+    }
+  });
+});
+
+/**
+ * The script-src of a page's policy, checked for what makes it strict; returns its one nonce.
+ * @param where names the page in a failure
+ */
+function scriptNonce(policy: string | undefined, where: string): string {
+  const scriptSrc = /(?:^|;\s*)script-src ([^;]*)/.exec(policy ?? "")?.[1];
+  expect(scriptSrc, `a script-src on ${where}: ${policy}`).toBeDefined();
+  const sources = scriptSrc!.trim().split(/\s+/);
+  expect(sources, `script-src on ${where}`).toEqual(expect.arrayContaining(["'self'", "'strict-dynamic'"]));
+  expect(sources, `no inline scripts on ${where}`).not.toContain("'unsafe-inline'");
+  expect(sources, `no eval in a production build on ${where}`).not.toContain("'unsafe-eval'");
+  const nonces = sources.filter((source) => /^'nonce-[A-Za-z0-9+/]{22}=='$/.test(source));
+  expect(nonces, `one 128-bit nonce on ${where}`).toHaveLength(1);
+  return nonces[0]!.slice("'nonce-".length, -1);
+}
+
+/** Every `<script>` tag of an HTML document, as written (the browser hides `nonce` from the DOM). */
+function scriptTags(html: string): string[] {
+  return html.match(/<script\b[^>]*>/g) ?? [];
+}
+
+test.describe("the page script policy, as sent", () => {
+  test("every kind of page gets a fresh nonce per response, on each of its scripts", async ({
+    request,
+    context,
+    createExam,
+    enrollCandidate,
+    createStaff,
+    signIn,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    // The candidate's session (the `request` fixture keeps its cookies), with a started attempt.
+    expect((await request.post("/api/session", { data: { joinToken: candidate.joinToken } })).status()).toBe(200);
+    const started = await request.post(`/api/exams/${exam.id}/attempts`);
+    expect([200, 201], await started.text()).toContain(started.status());
+    const { attemptId } = (await started.json()) as { attemptId: string };
+    const admin = await createStaff("admin");
+    await signIn(context, admin);
+
+    const pages: [APIRequestContext, string, number][] = [
+      [request, "/signin", 200],
+      [request, "/join-problem", 200],
+      [request, "/no-such-page", 404],
+      [request, `/exam/${exam.id}`, 200],
+      [request, `/attempts/${attemptId}`, 200],
+      [context.request, "/admin", 200],
+      [context.request, `/admin/exams/${exam.id}`, 200],
+      [context.request, `/admin/exams/${exam.id}/edit`, 200],
+      [context.request, `/admin/exams/${exam.id}/results`, 200],
+      [context.request, `/proctor/exams/${exam.id}`, 200],
+    ];
+    for (const [client, path, status] of pages) {
+      const nonces: string[] = [];
+      for (let round = 0; round < 2; round += 1) {
+        const response = await client.get(path, { maxRedirects: 0 });
+        expect(response.status(), path).toBe(status);
+        const policy = response.headers()["content-security-policy"];
+        // One policy, the page's (it replaces next.config.mjs's static one; two would be enforced together).
+        expect(policy?.match(/frame-ancestors/g), `one policy on ${path}: ${policy}`).toHaveLength(1);
+        for (const directive of PAGE_DIRECTIVES) expect(policy, path).toMatch(directive);
+        const nonce = scriptNonce(policy, path);
+        const scripts = scriptTags(await response.text());
+        expect(scripts.length, `${path} has scripts`).toBeGreaterThan(0);
+        for (const script of scripts) expect(script, `a script of ${path}`).toContain(` nonce="${nonce}"`);
+        nonces.push(nonce);
+      }
+      expect(nonces[0], `a fresh nonce for each response of ${path}`).not.toBe(nonces[1]);
+    }
+  });
+
+  test("responses that are not pages keep the static policy, with no script nonce", async ({ request }) => {
+    for (const path of ["/api/health", "/api/openapi.json", "/sw.js", "/favicon.svg"]) {
+      const policy = (await request.get(path)).headers()["content-security-policy"];
+      expect(policy, path).toBe("frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'");
     }
   });
 });
