@@ -37,6 +37,10 @@ const RULES = {
     group: reaching("scripts"),
     message: "lib/ never imports scripts/: scripts use lib, not the other way round.",
   },
+  zod: {
+    regex: "^zod(/.*)?$",
+    message: "Browser code imports zod from @/lib/shared/zod (no eval under the page's CSP; docs/security.md).",
+  },
   testSupport: {
     group: ["@/test-support", "@/test-support/*", "**/test-support/*", "**/test-support/**"],
     message: "Production code never imports test support (test-support/ is for tests only).",
@@ -74,10 +78,15 @@ const config = [
   { files: ["lib/client/**", "components/**"], rules: shut("server") },
   { files: ["lib/shared/**"], rules: shut("server", "client") },
   { files: ["lib/server/**"], ignores: TESTS, rules: shut("client", "app", "scripts", "testSupport") },
-  { files: ["lib/client/**"], ignores: TESTS, rules: shut("server", "app", "scripts", "testSupport") },
-  { files: ["lib/shared/**"], ignores: TESTS, rules: shut("server", "client", "app", "scripts", "testSupport") },
+  { files: ["lib/client/**"], ignores: TESTS, rules: shut("server", "app", "scripts", "testSupport", "zod") },
+  {
+    files: ["lib/shared/**"],
+    ignores: [...TESTS, "lib/shared/zod.ts"],
+    rules: shut("server", "client", "app", "scripts", "testSupport", "zod"),
+  },
+  { files: ["lib/shared/zod.ts"], rules: shut("server", "client", "app", "scripts", "testSupport") },
   { files: ["app/**", "components/**", "i18n/**", "messages/**"], ignores: TESTS, rules: shut("testSupport") },
-  { files: ["components/**"], ignores: TESTS, rules: shut("server", "testSupport") },
+  { files: ["components/**"], ignores: TESTS, rules: shut("server", "testSupport", "zod") },
 ];
 
 export default config;

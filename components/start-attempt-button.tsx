@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { FOCUS_FIRST_QUESTION_KEY } from "@/components/exam/ids";
 import { callApi } from "@/lib/client/call-api";

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { LIMITS } from "./limits";
 import type { CsvColumn, CsvFileError, CsvLineError } from "./schemas/enrollments";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "@/lib/shared/zod";
 
 /**
  * The closed list of error codes Holdfast's API can answer with, and the HTTP status of each.

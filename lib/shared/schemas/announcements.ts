@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 import { UuidSchema } from "./attempts";

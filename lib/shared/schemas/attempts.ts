@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import type { CandidateAnnouncement } from "./announcements";
 import type { CandidateQuestion } from "./exams";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, type AuditActorType } from "../audit-actions";
 import { UuidSchema } from "./attempts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 /** `POST /api/session` request body: a candidate's join token exchanged for a session. */
 export const JoinSessionSchema = z.object({

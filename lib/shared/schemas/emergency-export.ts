@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { EXPORT_FORMAT, type EmergencyExportFile, type EmergencyExportPayload } from "../emergency-export";
 import { LIMITS } from "../limits";

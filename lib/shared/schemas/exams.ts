@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { decimalOf } from "../scoring/exact-decimal";
 

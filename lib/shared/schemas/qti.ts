@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { DryRunQuerySchema } from "./enrollments";
 import type { AdminExam, QuestionType } from "./exams";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { PASSWORD_MAX_LENGTH } from "../password-policy";
 import { UuidSchema } from "./attempts";

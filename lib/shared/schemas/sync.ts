@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/shared/zod";
 
 import { DEVICE_ID_PATTERN, LIMITS } from "../limits";
 import { UuidSchema, type AnswerValue } from "./attempts";
