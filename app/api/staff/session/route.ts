@@ -7,8 +7,8 @@ import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /**
- * Staff sign-in: email + password -> a fresh (rotated) session cookie. Rate-limited per email and per
- * address (429 TOO_MANY_SIGN_INS). `mustChangePassword`: the password was an admin's temporary one, and
+ * Staff sign-in: email + password -> a fresh (rotated) session cookie. Failures are limited per (email,
+ * address) pair, per address and per email (429 TOO_MANY_SIGN_INS with Retry-After; sign-in-limiters.ts). `mustChangePassword`: the password was an admin's temporary one, and
  * every other page and route refuses until the member chooses their own (PUT /api/staff/password).
  */
 export const POST = route({ access: "public", body: StaffSignInSchema }, async ({ body, request }) => {
