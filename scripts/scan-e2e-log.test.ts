@@ -1,10 +1,13 @@
+import { randomBytes } from "node:crypto";
+
 import { describe, expect, it } from "vitest";
 
 import { findLeaks } from "./scan-e2e-log.mjs";
 
+// Made at run time, like the e2e server's.
 const secrets = {
-  APP_SECRET: "q3V9w0x2k1dW6rLz8uJ4sP7mN5tB0yHc",
-  ADMIN_API_TOKEN: "Zt7bQ1mX9cV3nL5kJ8hG2fD4sA6pO0iU",
+  APP_SECRET: randomBytes(32).toString("base64url"),
+  ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
 };
 
 // Built from parts, so the repository's own secret check (scripts/repo-secrets.test.ts) does not flag this file.
