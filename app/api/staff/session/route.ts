@@ -24,7 +24,7 @@ export const POST = route({ access: "public", body: StaffSignInSchema }, async (
       mustChangePassword: session.mustChangePassword,
       expiresAt: session.expiresAt.toISOString(),
     },
-    { headers: { "Set-Cookie": sessionCookie("staff", session.token, session.expiresAt) } },
+    { headers: { "Set-Cookie": sessionCookie("staff", session.token, session.expiresAt, request) } },
   );
 });
 
@@ -32,7 +32,7 @@ export const POST = route({ access: "public", body: StaffSignInSchema }, async (
 export const DELETE = route({ access: "public" }, async ({ request }) => {
   const token = readCookie(request, SESSION_COOKIES.staff);
   if (token) await deleteSessionByToken(token);
-  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff") } });
+  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff", request) } });
 });
 
 export const { GET, PUT, PATCH, OPTIONS } = methodsNotAllowed("POST", "DELETE");
