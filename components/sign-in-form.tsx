@@ -42,9 +42,14 @@ export function SignInForm({ next }: { next: string | null }) {
     setIsPending(true);
     const result = await callApi("/api/staff/session", { method: "POST", json: input.data });
     if (!result.ok) {
-      // On this endpoint, "not signed in" means the email or the password did not match.
-      const isIncorrect = result.failure.kind === "http" && result.failure.code === "UNAUTHENTICATED";
-      setError(isIncorrect ? t("incorrect") : describe(result.failure));
+      // On this endpoint, "not signed in" means the email or the password did not match; a 429 says how long
+      // to wait (the server's `Retry-After`, repeated in the body).
+      const { failure } = result;
+      const code = failure.kind === "http" ? failure.code : null;
+      const wait = failure.kind === "http" ? failure.details?.retryAfterSeconds : undefined;
+      if (code === "UNAUTHENTICATED") setError(t("incorrect"));
+      else if (code === "TOO_MANY_SIGN_INS" && typeof wait === "number") setError(t("tooMany", { seconds: wait }));
+      else setError(describe(failure));
       setIsPending(false);
       return;
     }

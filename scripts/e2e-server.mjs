@@ -10,6 +10,9 @@
 //    project, so a build that finds another one running waits for it and tries again.
 // 4. Writes what the tests need to reach that server (URL, database, token) to e2e/.artifacts/e2e-server.json,
 //    which e2e/fixtures.ts reads in every worker. This also works when Playwright reuses a server started by hand.
+//    The app's stdout and stderr go to e2e/.artifacts/app-server.log (stderr also to this process's, which
+//    Playwright shows), and the secrets it was given to e2e/.artifacts/e2e-secrets.json: after the run,
+//    scripts/scan-e2e-log.mjs checks that the log holds none of them (docs/security.md, "No secrets in logs").
 // 5. On SIGTERM, SIGINT or SIGHUP (Playwright stops it with SIGTERM), stops the app, drops the database and
 //    removes the copy.
 //
@@ -19,6 +22,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   cpSync,
+  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -45,6 +49,8 @@ import {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const statePath = join(root, "e2e", ".artifacts", "e2e-server.json");
+const appLogPath = join(root, "e2e", ".artifacts", "app-server.log");
+const secretsPath = join(root, "e2e", ".artifacts", "e2e-secrets.json");
 const nextBin = join(root, "node_modules", "next", "dist", "bin", "next");
 const prismaBin = join(root, "node_modules", "prisma", "build", "index.js");
 const DATABASE_PREFIX = "holdfast_e2e_";
@@ -66,6 +72,8 @@ let child;
 let buildCopy;
 let isStopping = false;
 let isDatabaseCreated = false;
+/** Settles once app-server.log is written out (the scan after the run reads it). */
+let appLogClosed = Promise.resolve();
 
 /** @param {string} message */
 function say(message) {
@@ -178,12 +186,15 @@ function copyBuild() {
 }
 
 /**
- * Runs the app server in the foreground; its output goes to this process's (Playwright shows stderr).
+ * Runs the app server in the foreground; all its output goes to app-server.log, its stderr also to this
+ * process's (Playwright shows stderr).
  * @param {string} dir
  * @param {NodeJS.ProcessEnv} env
  * @returns {Promise<number>}
  */
 function serve(dir, env) {
+  const appLog = createWriteStream(appLogPath, { flags: "w", mode: 0o600 });
+  appLogClosed = new Promise((resolveClosed) => appLog.once("close", resolveClosed));
   return new Promise((resolvePromise, reject) => {
     // Idle keep-alive connections stay open for 65 s, not Node's 5 s: a test's API client that reuses a
     // connection just as the server closes it would see "socket hang up" on a request that never arrived.
@@ -193,13 +204,18 @@ function serve(dir, env) {
       {
         cwd: dir,
         env: { ...env, NODE_ENV: "production" },
-        stdio: ["ignore", "inherit", "inherit"],
+        stdio: ["ignore", "pipe", "pipe"],
       },
     );
+    child.stdout?.pipe(appLog, { end: false });
+    child.stderr?.on("data", (chunk) => {
+      appLog.write(chunk);
+      process.stderr.write(chunk);
+    });
     child.once("error", reject);
-    child.once("exit", (code, signal) => {
+    child.once("close", (code, signal) => {
       child = undefined;
-      resolvePromise(code ?? (signal ? 1 : 0));
+      appLog.end(() => resolvePromise(code ?? (signal ? 1 : 0)));
     });
   });
 }
@@ -216,6 +232,8 @@ async function shutdown(code) {
     await exited;
     clearTimeout(timer);
   }
+  // A grandchild still holding the app's pipes must not keep the database from being dropped.
+  await Promise.race([appLogClosed, sleep(5_000)]);
   rmSync(statePath, { force: true });
   if (buildCopy) rmSync(buildCopy, { recursive: true, force: true });
   try {
@@ -258,6 +276,11 @@ async function main() {
   const dir = copyBuild();
 
   mkdirSync(dirname(statePath), { recursive: true });
+  writeFileSync(
+    secretsPath,
+    `${JSON.stringify({ APP_SECRET: env.APP_SECRET, ADMIN_API_TOKEN: env.ADMIN_API_TOKEN }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   writeFileSync(
     statePath,
     `${JSON.stringify({ baseURL, databaseUrl, adminApiToken: env.ADMIN_API_TOKEN, pid: process.pid }, null, 2)}\n`,

@@ -127,4 +127,28 @@ test.describe("Staff sign-in", () => {
     await signInThroughTheForm(page, admin);
     await expect(page).toHaveURL("/admin");
   });
+
+  test("after repeated wrong passwords the form says, in words, how long to wait", async ({ page, createStaff }) => {
+    const admin = await createStaff("admin");
+    // Spend the free failures (5 by default) and two doubling waits through the API, honouring each
+    // Retry-After, so the next try from this address must wait about 4 s: long enough for the form to ask.
+    let failures = 0;
+    while (failures < 7) {
+      const response = await page.request.post("/api/staff/session", {
+        data: { email: admin.email, password: "not the password" },
+      });
+      if (response.status() === 401) {
+        failures += 1;
+        continue;
+      }
+      expect(response.status()).toBe(429);
+      await page.waitForTimeout(Number(response.headers()["retry-after"]) * 1000 + 100);
+    }
+
+    await page.goto("/signin");
+    await signInThroughTheForm(page, admin);
+
+    await expect(page.getByRole("alert")).toHaveText(/^Too many failed sign-ins\. Try again in [1-4] seconds?\.$/);
+    await expect(page).toHaveURL("/signin");
+  });
 });

@@ -64,11 +64,23 @@ const EnvSchema = z
       .or(z.literal("").transform(() => undefined)),
     /** Hours a staff or candidate session lives. */
     SESSION_TTL_HOURS: wholeNumber(1, 24 * 14, 12),
-    /** Staff sign-in attempts allowed per email in 15 minutes (lib/server/limits/sign-in-limiters.ts). */
-    SIGN_IN_LIMIT_PER_EMAIL: wholeNumber(1, 1_000_000, 10),
     /**
-     * Staff sign-in attempts allowed per client address in 15 minutes. Exam halls share one address behind
-     * NAT; test servers, whose every sign-in comes from 127.0.0.1, raise it.
+     * Staff sign-in (lib/server/limits/sign-in-limiters.ts; only failed tries count, a success gives them back).
+     * Failed tries of one email from one address before each further try must wait; the waits double.
+     */
+    SIGN_IN_LIMIT_FREE_FAILURES: wholeNumber(1, 1000, 5),
+    /** The longest wait, in seconds, between two tries of one email from one address. */
+    SIGN_IN_LIMIT_MAX_WAIT_SECONDS: wholeNumber(1, 24 * 3600, 15 * 60),
+    /**
+     * Failed tries of one email from all addresses together in 15 minutes; past it the email is refused for
+     * SIGN_IN_LIMIT_EMAIL_BLOCK_SECONDS (short, so a guesser spread over many addresses cannot lock the owner out).
+     */
+    SIGN_IN_LIMIT_PER_EMAIL: wholeNumber(1, 1_000_000, 100),
+    /** Seconds an email whose SIGN_IN_LIMIT_PER_EMAIL budget is spent is refused, from every address. */
+    SIGN_IN_LIMIT_EMAIL_BLOCK_SECONDS: wholeNumber(1, 3600, 60),
+    /**
+     * Failed staff sign-ins allowed per client address, for any emails, in 15 minutes. Exam halls share one
+     * address behind NAT; test servers, whose every sign-in comes from 127.0.0.1, raise it.
      */
     SIGN_IN_LIMIT_PER_ADDRESS: wholeNumber(1, 1_000_000, 100),
     /**

@@ -46,7 +46,14 @@ describe("parseEnv", () => {
     );
     expect(Object.keys(shipped)).toEqual(expect.arrayContaining(["SIGN_IN_LIMIT_PER_EMAIL", "APP_SECRET"]));
     const env = parseEnv(shipped);
-    expect(env).toMatchObject({ SIGN_IN_LIMIT_PER_EMAIL: 10, SIGN_IN_LIMIT_PER_ADDRESS: 100, SESSION_TTL_HOURS: 12 });
+    expect(env).toMatchObject({
+      SIGN_IN_LIMIT_FREE_FAILURES: 5,
+      SIGN_IN_LIMIT_MAX_WAIT_SECONDS: 900,
+      SIGN_IN_LIMIT_PER_EMAIL: 100,
+      SIGN_IN_LIMIT_EMAIL_BLOCK_SECONDS: 60,
+      SIGN_IN_LIMIT_PER_ADDRESS: 100,
+      SESSION_TTL_HOURS: 12,
+    });
     expect(env.APP_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(() => parseEnv({ ...shipped, NODE_ENV: "production" })).toThrowError(
       /APP_SECRET: is required in production/,

@@ -10,7 +10,7 @@ export const POST = route({ access: "public", body: JoinSessionSchema }, async (
   const joined = await redeemJoinToken({ joinToken: body.joinToken, userAgent: request.headers.get("user-agent") });
   return json(
     { examId: joined.examId, enrollmentId: joined.enrollmentId, expiresAt: joined.expiresAt.toISOString() },
-    { headers: { "Set-Cookie": sessionCookie("candidate", joined.token, joined.expiresAt) } },
+    { headers: { "Set-Cookie": sessionCookie("candidate", joined.token, joined.expiresAt, request) } },
   );
 });
 
@@ -18,7 +18,7 @@ export const POST = route({ access: "public", body: JoinSessionSchema }, async (
 export const DELETE = route({ access: "public" }, async ({ request }) => {
   const token = readCookie(request, SESSION_COOKIES.candidate);
   if (token) await deleteSessionByToken(token);
-  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("candidate") } });
+  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("candidate", request) } });
 });
 
 export const { GET, PUT, PATCH, OPTIONS } = methodsNotAllowed("POST", "DELETE");

@@ -20,7 +20,7 @@ export async function GET(request: Request, context: Context): Promise<Response>
       headers: {
         // Relative, so it stays right behind any proxy.
         Location: `/exam/${joined.examId}`,
-        "Set-Cookie": sessionCookie("candidate", joined.token, joined.expiresAt),
+        "Set-Cookie": sessionCookie("candidate", joined.token, joined.expiresAt, request),
         "Cache-Control": "no-store",
         "Referrer-Policy": "no-referrer",
       },

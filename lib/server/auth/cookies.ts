@@ -27,7 +27,24 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-export function sessionCookie(kind: SessionCookieKind, token: string, expiresAt: Date): string {
+/**
+ * Whether the browser reached us over HTTPS: COOKIE_SECURE (or an https APP_URL), the request's own scheme, or
+ * the last `X-Forwarded-Proto` entry a TLS-terminating proxy wrote. A client that claims https without one only
+ * makes its own cookie stricter.
+ */
+export function isHttpsRequest(request: Request): boolean {
+  if (env.COOKIE_SECURE) return true;
+  if (new URL(request.url).protocol === "https:") return true;
+  const forwarded = request.headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim().toLowerCase();
+  return forwarded === "https";
+}
+
+/**
+ * A session cookie: HttpOnly (no script reads it), SameSite=Lax (not sent on another site's POST; Lax, not
+ * Strict, so following a join link or a bookmark from mail arrives signed in), Path=/, and Secure whenever
+ * the request came over HTTPS.
+ */
+export function sessionCookie(kind: SessionCookieKind, token: string, expiresAt: Date, request: Request): string {
   const parts = [
     `${SESSION_COOKIES[kind]}=${encodeURIComponent(token)}`,
     "Path=/",
@@ -35,12 +52,12 @@ export function sessionCookie(kind: SessionCookieKind, token: string, expiresAt:
     "SameSite=Lax",
     `Expires=${expiresAt.toUTCString()}`,
   ];
-  if (env.COOKIE_SECURE) parts.push("Secure");
+  if (isHttpsRequest(request)) parts.push("Secure");
   return parts.join("; ");
 }
 
-export function clearedSessionCookie(kind: SessionCookieKind): string {
+export function clearedSessionCookie(kind: SessionCookieKind, request: Request): string {
   const parts = [`${SESSION_COOKIES[kind]}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0"];
-  if (env.COOKIE_SECURE) parts.push("Secure");
+  if (isHttpsRequest(request)) parts.push("Secure");
   return parts.join("; ");
 }

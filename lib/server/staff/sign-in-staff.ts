@@ -10,8 +10,9 @@ import { db } from "../db/client";
 import { consumeSignInAttempt, forgetSignInFailures } from "../limits/sign-in-limiters";
 
 /**
- * Signs a staff member in. Every try costs the email and the address one point of their budgets
- * (lib/server/limits/sign-in-limiters.ts), before the password is checked. The session is rotated:
+ * Signs a staff member in. Every try takes its points from the (email, address) pair's, the email's and the
+ * address's budgets (lib/server/limits/sign-in-limiters.ts) before the password is checked; a right password
+ * gives them back, so only failures count. The session is rotated:
  * whatever session the browser presented is deleted and a new token is issued, so a token planted before
  * login is worthless after it. A disabled account is told so only once its password was right.
  */
@@ -31,7 +32,7 @@ export async function signInStaff(options: {
     : (await burnPasswordCheck(options.input.password), false);
   if (!user || !isValid) throw new AppError("UNAUTHENTICATED", "Email or password is incorrect.");
   if (user.disabledAt) throw new AppError("ACCOUNT_DISABLED", "This account is disabled.");
-  await forgetSignInFailures(options.input.email);
+  await forgetSignInFailures(options.input.email, options.address);
 
   if (options.previousToken) await deleteSessionByToken(options.previousToken);
   const session = await createSession({ kind: "staff", staffUserId: user.id, userAgent: options.userAgent });

@@ -47,7 +47,7 @@ describe("staff accounts", () => {
   it("an admin creates a proctor with a temporary password that must be changed before anything else", async () => {
     const admin = await adminSession();
     const created = await createAccount(admin.cookie, "proctor");
-    expect(created.temporaryPassword).toMatch(/^[a-z2-9]{5}(-[a-z2-9]{5}){3}$/);
+    expect(created.temporaryPassword).toMatch(/^[a-z2-9]{5}(-[a-z2-9]{5}){5}$/);
 
     const listed = await call(listStaffRoute, { cookie: admin.cookie });
     expect(listed.body.staff).toContainEqual(

@@ -7,8 +7,8 @@ import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 /**
- * Staff sign-in: email + password -> a fresh (rotated) session cookie. Rate-limited per email and per
- * address (429 TOO_MANY_SIGN_INS). `mustChangePassword`: the password was an admin's temporary one, and
+ * Staff sign-in: email + password -> a fresh (rotated) session cookie. Failures are limited per (email,
+ * address) pair, per address and per email (429 TOO_MANY_SIGN_INS with Retry-After; sign-in-limiters.ts). `mustChangePassword`: the password was an admin's temporary one, and
  * every other page and route refuses until the member chooses their own (PUT /api/staff/password).
  */
 export const POST = route({ access: "public", body: StaffSignInSchema }, async ({ body, request }) => {
@@ -24,7 +24,7 @@ export const POST = route({ access: "public", body: StaffSignInSchema }, async (
       mustChangePassword: session.mustChangePassword,
       expiresAt: session.expiresAt.toISOString(),
     },
-    { headers: { "Set-Cookie": sessionCookie("staff", session.token, session.expiresAt) } },
+    { headers: { "Set-Cookie": sessionCookie("staff", session.token, session.expiresAt, request) } },
   );
 });
 
@@ -32,7 +32,7 @@ export const POST = route({ access: "public", body: StaffSignInSchema }, async (
 export const DELETE = route({ access: "public" }, async ({ request }) => {
   const token = readCookie(request, SESSION_COOKIES.staff);
   if (token) await deleteSessionByToken(token);
-  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff") } });
+  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff", request) } });
 });
 
 export const { GET, PUT, PATCH, OPTIONS } = methodsNotAllowed("POST", "DELETE");

@@ -4,9 +4,9 @@ import { route } from "@/lib/server/http/route";
 import { endAllStaffSessions } from "@/lib/server/staff/end-all-staff-sessions";
 
 /** "Sign out everywhere": every session of the caller ends, this one included. */
-export const DELETE = route({ access: "staff", allowsPendingPasswordChange: true }, async ({ principal }) => {
+export const DELETE = route({ access: "staff", allowsPendingPasswordChange: true }, async ({ principal, request }) => {
   await endAllStaffSessions({ staff: principal });
-  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff") } });
+  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie("staff", request) } });
 });
 
 export const { GET, POST, PUT, PATCH, OPTIONS } = methodsNotAllowed("DELETE");
