@@ -13,7 +13,7 @@ export const XSS_PAYLOADS = [
   { id: "javascript-url", text: "javascript:window.__xss=1//" },
   { id: "template-injection", text: "{{constructor.constructor('window.__xss=1')()}}" },
   { id: "textarea-breakout", text: "</textarea><script>window.__xss=1</script>" },
-  { id: "style-breakout", text: "</style><iframe srcdoc=\"<script>parent.__xss=1</script>\"></iframe>" },
+  { id: "style-breakout", text: '</style><iframe srcdoc="<script>parent.__xss=1</script>"></iframe>' },
   // U+202E turns the rest of the line right-to-left; U+200B and U+2060 are invisible.
   { id: "bidi-zero-width", text: "admin\u202Egnp.exe\u200B\u2060 done" },
   { id: "chinese", text: "张伟 <b>加粗</b> 的答案：“引号”与 &amp; 符号" },
