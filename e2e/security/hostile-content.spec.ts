@@ -84,8 +84,8 @@ async function csvCells(api: APIRequestContext, path: string): Promise<string[]>
 }
 
 test.describe.serial("hostile content", () => {
-  // One long story (one seeded exam reused by every view): about 25 page loads.
-  test.describe.configure({ timeout: 300_000 });
+  // One long story (one seeded exam reused by every view): about 25 page loads; 4.5 min on a loaded box.
+  test.describe.configure({ timeout: 600_000 });
 
   test("the XSS corpus is text in every view, and every CSV export keeps formulas as text", async ({
     browser,
