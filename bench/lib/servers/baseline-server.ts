@@ -4,10 +4,11 @@
 //
 // - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert (prepared
 //   once per connection, like the app's, with --baseline-prepared).
-// - POST /attempts/{id}/submit   { deviceId, answers, digest }: the freeze transaction's shape, as in
-//   lib/server/attempts/submit-attempt.ts and freeze-attempt.ts: BEGIN, lock_timeout, SELECT … FOR UPDATE,
-//   apply the final delta with the same upsert, conditional UPDATE of the status, read the answers,
-//   digest them, sign a receipt, INSERT the submission (with key, request hash and response), COMMIT.
+// - POST /attempts/{id}/submit   { deviceId, answers, digest }: the app's first-submit path
+//   (lib/server/attempts/submit-in-one-statement.ts): read the paper (read-paper-for-submit.sql), apply the
+//   delta to it in memory, digest it, sign a receipt, then the one statement (submit-attempt.sql) that locks,
+//   applies, freezes and writes the submission, its result job, outbox rows and audit entry. Since issue 17;
+//   before, a 7-statement transaction (BEGIN, lock_timeout, lock, apply, freeze, read, insert, COMMIT).
 // - GET /health.
 //
 // Started by bench/lib/servers/baseline.ts as a child process: `node --import tsx baseline-server.ts '<json config>'`.
@@ -34,11 +35,8 @@ const config = JSON.parse(process.argv[2] ?? "{}") as Config;
 const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolMax, connectionTimeoutMillis: 5_000 });
 
 const APPLY = loadStatement("apply-answer-delta");
-const LOCK = loadStatement("lock-attempt");
-const FREEZE = loadStatement("freeze-attempt");
-const READ_ANSWERS = 'SELECT question_id::text AS "questionId", value FROM answers WHERE attempt_id = $1::uuid';
-const INSERT_SUBMISSION = `INSERT INTO submissions (id, attempt_id, idempotency_key, request_hash, digest, client_digest, receipt, source, submitted_at, response)
-  VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, 'candidate', $8, $9)`;
+const READ_PAPER = loadStatement("read-paper-for-submit");
+const SUBMIT = loadStatement("submit-attempt");
 
 function deltaValues(attemptId: string, body: Body): Record<string, unknown> {
   const answers = body.answers ?? [];
@@ -87,61 +85,67 @@ async function autosave(attemptId: string, body: Body): Promise<[number, unknown
 
 async function submit(attemptId: string, body: Body, idempotencyKey: string): Promise<[number, unknown]> {
   const requestHash = sha256Hex(canonicalJson(body));
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SET LOCAL lock_timeout = '3s'");
-    const locked = await client.query<{ status: string; overdue: boolean }>(
-      LOCK.text,
-      bindStatement(LOCK, { attemptId }),
-    );
-    const row = locked.rows[0];
-    if (!row || row.status === "submitted" || row.overdue) {
-      await client.query("ROLLBACK");
-      return [409, { error: { code: row?.overdue ? "DEADLINE_PASSED" : "ALREADY_SUBMITTED" } }];
-    }
-    await client.query(APPLY.text, bindStatement(APPLY, deltaValues(attemptId, body)));
-    const frozen = await client.query(FREEZE.text, bindStatement(FREEZE, { attemptId }));
-    if (frozen.rowCount === 0) throw new Error(`attempt ${attemptId} frozen while its row was locked`);
-    const answers = await client.query<{ questionId: string; value: unknown }>(READ_ANSWERS, [attemptId]);
-    const paper: Record<string, unknown> = {};
-    for (const answer of answers.rows) paper[answer.questionId] = answer.value;
-    const digest = sha256Hex(canonicalJson(paper));
-    const submissionId = randomUUID();
-    const submittedAt = new Date();
-    const clientDigest = body.digest ?? null;
-    const receipt = createHmac("sha256", config.receiptSecret)
-      .update(["holdfast-receipt-v1", attemptId, submittedAt.toISOString(), digest].join("\n"), "utf8")
-      .digest("base64url");
-    const response = {
+  const read = await pool.query<{
+    status: string;
+    deadline: Date;
+    enrollment_id: string;
+    row_version: string;
+    paper: { q: string; v: unknown; n: number; d: string }[];
+  }>(READ_PAPER.text, bindStatement(READ_PAPER, { attemptId, enrollmentId: null, idempotencyKey }));
+  const row = read.rows[0];
+  if (!row || row.status === "submitted") return [409, { error: { code: "ALREADY_SUBMITTED" } }];
+  // The autosave rule on the paper just read, as the app's mergeDelta does (greater (version, deviceId) wins).
+  const merged = new Map(row.paper.map((answer) => [answer.q, answer]));
+  for (const answer of body.answers ?? []) {
+    const stored = merged.get(answer.questionId);
+    if (!stored || answer.version > stored.n || (answer.version === stored.n && body.deviceId > stored.d))
+      merged.set(answer.questionId, { q: answer.questionId, v: answer.value, n: answer.version, d: body.deviceId });
+  }
+  const paper: Record<string, unknown> = {};
+  for (const answer of merged.values()) paper[answer.q] = answer.v;
+  const digest = sha256Hex(canonicalJson(paper));
+  const submissionId = randomUUID();
+  const submittedAt = new Date();
+  const clientDigest = body.digest ?? null;
+  const receipt = createHmac("sha256", config.receiptSecret)
+    .update(["holdfast-receipt-v1", attemptId, submittedAt.toISOString(), digest].join("\n"), "utf8")
+    .digest("base64url");
+  const response = {
+    submissionId,
+    attemptId,
+    submittedAt: submittedAt.toISOString(),
+    source: "candidate",
+    digest,
+    clientDigest,
+    digestMatches: clientDigest === null ? null : clientDigest === digest,
+    receipt,
+    serverTime: submittedAt.toISOString(),
+    deadline: row.deadline.toISOString(),
+  };
+  const { rows } = await pool.query<{ created: number }>(
+    SUBMIT.text,
+    bindStatement(SUBMIT, {
+      ...deltaValues(attemptId, body),
+      rowVersion: row.row_version,
       submissionId,
-      attemptId,
-      submittedAt: submittedAt.toISOString(),
-      source: "candidate",
-      digest,
-      clientDigest,
-      digestMatches: clientDigest === null ? null : clientDigest === digest,
-      receipt,
-    };
-    await client.query(INSERT_SUBMISSION, [
-      submissionId,
-      attemptId,
       idempotencyKey,
       requestHash,
       digest,
       clientDigest,
       receipt,
       submittedAt,
-      JSON.stringify(response),
-    ]);
-    await client.query("COMMIT");
-    return [200, response];
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+      response: JSON.stringify(response),
+      actorLabel: "Holdfast",
+      auditId: randomUUID(),
+      actorId: row.enrollment_id,
+      answerCount: merged.size,
+      digestMatches: response.digestMatches,
+    }),
+  );
+  // The app takes its locked path here (a row changed between the read and the freeze); the benchmark's
+  // submits never race, so the baseline answers it as a conflict.
+  if (rows[0]?.created !== 1) return [409, { error: { code: "REQUEST_IN_PROGRESS" } }];
+  return [200, response];
 }
 
 const ROUTE = /^\/attempts\/([0-9a-f-]{36})\/(answers|submit)$/;

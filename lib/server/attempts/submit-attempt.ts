@@ -13,7 +13,8 @@ import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { redisKeys } from "../redis/keys";
 import { acquireLock, releaseLock, waitForLockRelease } from "../redis/lock";
-import { loadAttemptForWrite, timeDetails } from "./load-attempt-for-write";
+import { timeDetails } from "./load-attempt-for-write";
+import { readPaperForSubmit, trySubmitInOneStatement } from "./submit-in-one-statement";
 import { attemptBusy, withLockedAttempt } from "./with-locked-attempt";
 
 export type SubmitResult = { response: SubmitResponse; isReplay: boolean };
@@ -29,7 +30,11 @@ const DUPLICATE_WAIT_MS = 2_000;
  * 2. Already submitted? Answer from the stored submission: replay, key reused, or ALREADY_SUBMITTED.
  * 3. Take the Redis lock for the attempt. If another request holds it, wait briefly for it, then go
  *    on (or 409 REQUEST_IN_PROGRESS if it is still running). If Redis is away, go on without it.
- * 4. In the locked-attempt transaction (with-locked-attempt.ts: row lock, lock_timeout 3 s, else 409
+ * 4. a. The common case, a first submit of an attempt in progress, in ONE statement without an interactive
+ *       transaction (submit-in-one-statement.ts, lib/server/db/statements/submit-attempt.sql): the frozen paper
+ *       is the paper read in step 1 plus the delta, and the statement writes only if the attempt row is still
+ *       as it was read (its xmin, under the row lock). Otherwise it writes nothing and
+ *    b. the locked-attempt transaction decides. In it (with-locked-attempt.ts: row lock, lock_timeout 3 s, else 409
  *    REQUEST_IN_PROGRESS): a key that made a submission an admin has since reopened gets that submission's
  *    response again (replayStaleKey), never a freeze of the reopened paper. Otherwise apply the delta with the autosave rule, freeze the attempt and create the
  *    submission. Past deadline + grace the lock has auto-submitted it with what the server held, and the
@@ -49,7 +54,7 @@ export async function submitAttempt(options: {
   const { attemptId, candidate, idempotencyKey, body } = options;
 
   // 1.
-  const attempt = await loadAttemptForWrite({ attemptId, enrollmentId: candidate.enrollmentId });
+  const attempt = await readPaperForSubmit({ attemptId, enrollmentId: candidate.enrollmentId, idempotencyKey });
   const answers = validateDelta(body.answers, attempt.questions);
   // Hashed only once validated: canonical JSON refuses what no valid answer holds (Infinity, from 1e309 in
   // the JSON text; values nested too deeply to walk), and that must be a 422, not a 500.
@@ -62,6 +67,7 @@ export async function submitAttempt(options: {
   // 3.
   const lockKey = redisKeys.submitLock(attemptId);
   let lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
+  const waited = lock.status === "held";
   if (lock.status === "held") {
     if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw attemptBusy();
     // The request we waited for has most likely finished: answer from its submission without a transaction.
@@ -72,7 +78,20 @@ export async function submitAttempt(options: {
   }
 
   try {
-    // 4.
+    // 4a. The common case in one statement: the paper just read is still the attempt's (submit-in-one-statement.ts).
+    //     Not after waiting for another request's lock: that request has changed the attempt since it was read.
+    if (!waited) {
+      const response = await trySubmitInOneStatement({
+        attempt,
+        deviceId: body.deviceId,
+        answers,
+        idempotencyKey,
+        requestHash: hash,
+        clientDigest: body.digest,
+      });
+      if (response) return { response, isReplay: false };
+    }
+    // 4b.
     const outcome = await withLockedAttempt(attemptId, async (tx, locked) => {
       if (locked.isAutoSubmitted) {
         await storeLateAnswers({ attemptId, deviceId: body.deviceId, answers, via: "submit" }, tx);

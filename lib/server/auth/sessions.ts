@@ -29,7 +29,8 @@ export type ApiTokenPrincipal = { kind: "api-token" };
 
 export type Principal = StaffPrincipal | CandidatePrincipal | ApiTokenPrincipal;
 
-function expiry(): Date {
+/** When a session made now expires. */
+export function sessionExpiry(): Date {
   return new Date(Date.now() + env.SESSION_TTL_HOURS * 3600 * 1000);
 }
 
@@ -41,7 +42,7 @@ export async function createSession(
   client: Pick<typeof db, "session"> = db,
 ): Promise<{ token: string; expiresAt: Date; sessionId: string }> {
   const token = randomToken();
-  const expiresAt = expiry();
+  const expiresAt = sessionExpiry();
   const session = await client.session.create({
     data: {
       tokenHash: sha256Hex(token),

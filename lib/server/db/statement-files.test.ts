@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 
 import { bindStatement, compileStatement, loadStatement, type StatementName } from "./statement-files";
 
-const NAMES: StatementName[] = ["apply-answer-delta", "lock-attempt", "freeze-attempt"];
+const NAMES: StatementName[] = [
+  "apply-answer-delta",
+  "lock-attempt",
+  "freeze-attempt",
+  "read-paper-for-submit",
+  "submit-attempt",
+];
 
 describe("compileStatement", () => {
   it("numbers :name parameters in order of first use, reusing a number, and leaves ::casts alone", () => {

@@ -18,6 +18,9 @@ const FILES = {
   "apply-answer-delta": () => readFileSync(new URL("./statements/apply-answer-delta.sql", import.meta.url), "utf8"),
   "lock-attempt": () => readFileSync(new URL("./statements/lock-attempt.sql", import.meta.url), "utf8"),
   "freeze-attempt": () => readFileSync(new URL("./statements/freeze-attempt.sql", import.meta.url), "utf8"),
+  "read-paper-for-submit": () =>
+    readFileSync(new URL("./statements/read-paper-for-submit.sql", import.meta.url), "utf8"),
+  "submit-attempt": () => readFileSync(new URL("./statements/submit-attempt.sql", import.meta.url), "utf8"),
 } as const;
 
 export type StatementName = keyof typeof FILES;

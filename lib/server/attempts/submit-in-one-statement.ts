@@ -1,0 +1,168 @@
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import { acceptsUntil } from "@/lib/shared/deadline";
+import { answersDigest } from "@/lib/shared/digest";
+import { AppError } from "@/lib/shared/errors";
+import type { AnswerValue } from "@/lib/shared/schemas/attempts";
+import type { SubmitResponse } from "@/lib/shared/schemas/sync";
+
+import type { ValidatedAnswer } from "../answers/validate-delta";
+import { isLockTimeout } from "../db/errors";
+import { queryRows } from "../db/sql";
+import { fileStatement } from "../db/statement-files";
+import { uuidv7 } from "../db/uuid7";
+import { publishAttemptSubmitted } from "../live/exam-bus";
+import { SYSTEM_ACTOR } from "../results/recompute-results";
+import type { AttemptForWrite } from "./load-attempt-for-write";
+import { examQuestions } from "./load-attempt-for-write";
+import { signReceipt } from "./receipt";
+
+type StoredAnswer = { q: string; v: AnswerValue; n: number; d: string };
+
+/** The attempt as read-paper-for-submit.sql reads it: what a write needs, plus the paper and the row's version. */
+export type PaperForSubmit = AttemptForWrite & {
+  examId: string;
+  enrollmentId: string;
+  isPaused: boolean;
+  /** The attempt row's xmin: submit-attempt.sql freezes only if the row is still at it. */
+  rowVersion: string;
+  /** This Idempotency-Key made a submission an admin has since reopened (ADR 017). */
+  isStaleKey: boolean;
+  paper: StoredAnswer[];
+};
+
+/**
+ * The attempt, scoped to the caller's enrollment (someone else's attempt id is a 404, like a missing one), with its
+ * paper: one statement (lib/server/db/statements/read-paper-for-submit.sql), plus the exam's questions from the
+ * per-process cache. Replaces loadAttemptForWrite on the submit path: the same round trip also brings the paper.
+ */
+export async function readPaperForSubmit(options: {
+  attemptId: string;
+  enrollmentId: string;
+  idempotencyKey: string;
+}): Promise<PaperForSubmit> {
+  const rows = await queryRows<{
+    id: string;
+    status: "in_progress" | "submitted";
+    deadline: Date;
+    exam_id: string;
+    enrollment_id: string;
+    grace_seconds: number;
+    paused: boolean;
+    row_version: string;
+    submission_id: string | null;
+    stale_key: boolean;
+    paper: StoredAnswer[];
+  }>(fileStatement("read-paper-for-submit", options));
+  const row = rows[0];
+  if (!row) throw new AppError("NOT_FOUND", "No such attempt.");
+  return {
+    id: row.id,
+    status: row.status,
+    deadline: row.deadline,
+    acceptsUntil: acceptsUntil(row.deadline, row.grace_seconds),
+    questions: await examQuestions(row.exam_id),
+    submissionId: row.submission_id,
+    examId: row.exam_id,
+    enrollmentId: row.enrollment_id,
+    isPaused: row.paused,
+    rowVersion: row.row_version,
+    isStaleKey: row.stale_key,
+    paper: row.paper,
+  };
+}
+
+/**
+ * The paper the attempt will hold once `answers` is applied with the autosave rule: each incoming answer replaces
+ * the stored one iff its `(version, deviceId)` is greater (device ids compared byte-wise, as the SQL's
+ * COLLATE "C" does for the ASCII ids the contract allows).
+ */
+export function mergeDelta(
+  paper: readonly StoredAnswer[],
+  deviceId: string,
+  answers: readonly ValidatedAnswer[],
+): Map<string, AnswerValue> {
+  const merged = new Map(paper.map((answer) => [answer.q, answer]));
+  for (const answer of answers) {
+    const stored = merged.get(answer.questionId);
+    const isGreater = !stored || answer.version > stored.n || (answer.version === stored.n && deviceId > stored.d);
+    if (isGreater)
+      merged.set(answer.questionId, { q: answer.questionId, v: answer.value, n: answer.version, d: deviceId });
+  }
+  return new Map([...merged.values()].map((answer) => [answer.q, answer.v]));
+}
+
+/**
+ * A candidate's first submit in ONE statement and no interactive transaction
+ * (lib/server/db/statements/submit-attempt.sql): the final paper is computed here from the paper just read plus
+ * the delta, so its digest, receipt and response are ready before the statement runs; the statement applies the
+ * delta, freezes the attempt, creates the submission, queues its result job and writes the outbox and audit rows,
+ * but only if the attempt row is still as it was read (its xmin, under the row lock), still in progress and
+ * within deadline + grace, and not locked by anyone else at this moment (NOWAIT). Returns null when it wrote nothing: the caller then takes the locked path, which
+ * decides every other case (already frozen, overdue, a reopened key, a row changed in between).
+ */
+export async function trySubmitInOneStatement(options: {
+  attempt: PaperForSubmit;
+  deviceId: string;
+  answers: readonly ValidatedAnswer[];
+  idempotencyKey: string;
+  requestHash: string;
+  clientDigest: string | undefined;
+}): Promise<SubmitResponse | null> {
+  const { attempt, deviceId, answers } = options;
+  if (attempt.status !== "in_progress" || attempt.isStaleKey) return null;
+  if (!attempt.isPaused && Date.now() > attempt.acceptsUntil.getTime()) return null;
+
+  const paper = mergeDelta(attempt.paper, deviceId, answers);
+  const digest = await answersDigest([...paper].map(([questionId, value]) => ({ questionId, value })));
+  const submissionId = randomUUID();
+  const submittedAt = new Date();
+  const clientDigest = options.clientDigest ?? null;
+  const response: SubmitResponse = {
+    submissionId,
+    attemptId: attempt.id,
+    submittedAt: submittedAt.toISOString(),
+    source: "candidate",
+    digest,
+    clientDigest,
+    digestMatches: clientDigest === null ? null : clientDigest === digest,
+    receipt: signReceipt({ attemptId: attempt.id, submittedAt, digest }),
+    serverTime: submittedAt.toISOString(),
+    deadline: attempt.deadline.toISOString(),
+  };
+  let rows: { created: number }[];
+  try {
+    rows = await queryRows<{ created: number }>(
+      fileStatement("submit-attempt", {
+        attemptId: attempt.id,
+        rowVersion: attempt.rowVersion,
+        questionIds: answers.map((answer) => answer.questionId),
+        values: answers.map((answer) => JSON.stringify(answer.value)),
+        versions: answers.map((answer) => answer.version),
+        deviceId,
+        submissionId,
+        idempotencyKey: options.idempotencyKey,
+        requestHash: options.requestHash,
+        digest,
+        clientDigest,
+        receipt: response.receipt,
+        submittedAt,
+        response: JSON.stringify(response),
+        actorLabel: SYSTEM_ACTOR.label,
+        auditId: uuidv7(submittedAt.getTime()),
+        actorId: attempt.enrollmentId,
+        answerCount: paper.size,
+        digestMatches: response.digestMatches,
+      }),
+    );
+  } catch (error) {
+    // The row is locked by someone else right now (NOWAIT): nothing was written; the locked path waits for it.
+    if (isLockTimeout(error)) return null;
+    throw error;
+  }
+  if (rows[0]?.created !== 1) return null;
+  publishAttemptSubmitted({ examId: attempt.examId, enrollmentId: attempt.enrollmentId, attemptId: attempt.id });
+  return response;
+}
