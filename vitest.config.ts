@@ -28,6 +28,7 @@ export default defineConfig({
             "components/**/*.test.ts",
             "bench/**/*.test.ts",
             "messages/**/*.test.ts",
+            "scripts/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "node_modules/**", "lib/client/**"],
           setupFiles: ["test-support/server/unit-env.ts"],
