@@ -206,7 +206,12 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     if (signal.aborted) return { isOk: false };
     const app = await startApp({ buildId, env, signal, workers: options.workers });
     const proxy = await startFaultProxy({ upstreams: [app.port] });
-    const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal });
+    const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal }).catch(
+      (error: unknown) => {
+        shout(`the app's last lines:\n${app.child.tail().slice(-20).join("\n")}`);
+        throw error;
+      },
+    );
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
 
     // The exam's clock: starts in [0, startMs), answers until deadlineAtMs, submits in its last window.
