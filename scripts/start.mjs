@@ -5,7 +5,8 @@
 //
 // `HOLDFAST_WORKERS=1` is the single `next start` of before. Arguments go to `next start` (`-p 3000`).
 // Background jobs (the deadline sweeper, the results queue, webhook deliveries) run in every worker as
-// they run in every instance: each takes its work under a lock or a lease in Postgres (docs/scaling.md).
+// they run in every instance: each takes its work under a lock or a lease in Postgres (docs/scaling.md,
+// ADR 019).
 import cluster from "node:cluster";
 import { connect } from "node:net";
 import { dirname, join, resolve } from "node:path";
