@@ -322,6 +322,20 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const windowMsDone = stats.windowMs();
     const operations: Record<string, OperationSummary> = {};
     for (const [name, operation] of stats.operations) operations[name] = operation.summary(windowMsDone);
+    // Out of file descriptors (each candidate holds its stream, its request socket and, through the proxy,
+    // two more): the load generator failed, not the app, and the figures say nothing about the app.
+    const emfile = Object.values(operations).reduce(
+      (sum, operation) =>
+        sum +
+        Object.entries(operation.statuses)
+          .filter(([key]) => key.endsWith("ERR EMFILE"))
+          .reduce((total, [, count]) => total + count, 0),
+      0,
+    );
+    if (emfile > 0)
+      problems.push(
+        `the load generator ran out of file descriptors ${emfile} times (ERR EMFILE): raise \`ulimit -n\` (${options.candidates} candidates hold about ${options.candidates * 4} sockets here, more while requests to a slow app pile up in the proxy)`,
+      );
     const faults = serverFaults(operations);
     if (faults.length) problems.push(`server faults (5xx other than 503): ${faults.join(", ")}`);
     if (options.isTargetsChecked) {
