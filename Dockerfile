@@ -30,6 +30,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# `exec` makes Next.js PID 1's direct child (or PID 1 itself without an init), so `docker stop`'s SIGTERM
+# scripts/start.mjs runs one Next.js worker per core (HOLDFAST_WORKERS; with Redis) and passes SIGTERM on.
+# `exec` makes it PID 1's direct child (or PID 1 itself without an init), so `docker stop`'s SIGTERM
 # reaches it; going through npx would put a shell in between that does not pass the signal on.
-CMD ["sh", "-c", "npx prisma migrate deploy && exec node_modules/.bin/next start -H 0.0.0.0 -p \"$PORT\""]
+CMD ["sh", "-c", "npx prisma migrate deploy && exec node scripts/start.mjs -H 0.0.0.0 -p \"$PORT\""]

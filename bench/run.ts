@@ -8,6 +8,7 @@ import { setMaxListeners } from "node:events";
 import { parseArgs, UsageError } from "./lib/run/args";
 import { runCleanups } from "./lib/run/cleanup";
 import { errorMessage, say, shout } from "./lib/run/log";
+import { publishCharts } from "./lib/reporting/publish";
 import type { Scenario } from "./lib/run/scenario";
 import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { badInputScenario } from "./scenarios/bad-input";
@@ -17,6 +18,7 @@ import { dashboardScenario } from "./scenarios/dashboard";
 import { deadlineStormScenario } from "./scenarios/deadline-storm";
 import { deltaVsFullScenario } from "./scenarios/delta-vs-full";
 import { enrollmentCsvScenario } from "./scenarios/enrollment-csv";
+import { examDayScenario } from "./scenarios/exam-day";
 import { regradeScenario } from "./scenarios/regrade";
 import { resultsCsvScenario } from "./scenarios/results-csv";
 import { syncScenario } from "./scenarios/sync";
@@ -30,6 +32,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [autosaveScenario.name]: autosaveScenario,
   [deadlineStormScenario.name]: deadlineStormScenario,
   [chaosScenario.name]: chaosScenario,
+  [examDayScenario.name]: examDayScenario,
   [deltaVsFullScenario.name]: deltaVsFullScenario,
   [badInputScenario.name]: badInputScenario,
   [dashboardScenario.name]: dashboardScenario,
@@ -48,6 +51,8 @@ function usage(): string {
   lines.push(
     "every scenario:",
     `  --max-minutes M          stop and clean up after this long                       ${DEFAULT_MAX_MINUTES}`,
+    "",
+    "  publish <results/….json> copy that run's charts to docs/benchmarks/ (committed), for docs/benchmarks.md",
   );
   return lines.join("\n");
 }
@@ -84,6 +89,18 @@ async function main(): Promise<void> {
   if (!name || isHelp) {
     console.log(usage());
     return exitAfterCleanup(isHelp ? 0 : 2);
+  }
+  if (name === "publish") {
+    const file = positional[1];
+    if (!file)
+      throw new UsageError(
+        "publish needs a run's results file: npm run bench -- publish bench/results/<scenario>-<time>.json",
+      );
+    const published = publishCharts(file);
+    say(
+      `published ${published.charts.length} charts of ${published.scenario} ${published.stamp} to docs/benchmarks/; for docs/benchmarks.md:\n${published.markdown}`,
+    );
+    return exitAfterCleanup(0);
   }
   const scenario = SCENARIOS[name];
   if (!scenario) throw new UsageError(`unknown scenario "${name}"; scenarios: ${Object.keys(SCENARIOS).join(", ")}`);

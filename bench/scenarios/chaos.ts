@@ -13,8 +13,8 @@
 // submitted.
 //
 // The baseline runs the same arrival and edit schedule (protocol client, no faults) in the same run.
-import type { Flags } from "../lib/run/args";
-import { startAppCluster } from "../lib/servers/app-cluster";
+import { UsageError, type Flags } from "../lib/run/args";
+import { startAppCluster, type AppCluster } from "../lib/servers/app-cluster";
 import { type BuildMode } from "../lib/servers/app-server";
 import { startBaseline } from "../lib/servers/baseline";
 import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
@@ -30,8 +30,8 @@ import { RunStats } from "../lib/load/op-stats";
 import { arrivalAt, httpTransport, runPopulation, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
 import { formatOperation, type PopulationMeasurement } from "../lib/load/population-run";
 import { populationReport } from "../lib/reporting/population-report";
-import { startPrivatePostgres } from "../lib/faults/private-postgres";
-import { startPrivateRedis } from "../lib/faults/private-redis";
+import { startPrivatePostgres, type PrivatePostgres } from "../lib/faults/private-postgres";
+import { startPrivateRedis, type PrivateRedis } from "../lib/faults/private-redis";
 import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
 import type { Scenario } from "../lib/run/scenario";
 import { enrollCandidates } from "../lib/candidates/seed";
@@ -53,7 +53,28 @@ export type ChaosOptions = {
   poolMax: number;
   isBaselineMeasured: boolean;
   build: BuildMode;
+  /**
+   * A running deployment to test instead of private servers (e.g. docker-compose.scale.yml's balancer):
+   * only the network faults run (the proxy sits in front of it), the checker reads `databaseUrl`.
+   */
+  target: { port: number; databaseUrl: string; adminToken: string } | null;
 };
+
+/** `--target http://127.0.0.1:PORT` (the fault proxy only connects to loopback ports). */
+export function parseTarget(url: string): number {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--target must be a URL like http://127.0.0.1:3000, got "${url}"`);
+  }
+  const port = Number(parsed.port || 80);
+  if (parsed.protocol !== "http:" || !["127.0.0.1", "localhost"].includes(parsed.hostname) || parsed.pathname !== "/")
+    throw new UsageError(
+      `--target must be plain http on this machine (http://127.0.0.1:PORT; publish the balancer's port), got "${url}"`,
+    );
+  return port;
+}
 
 /** After the submit window: how long candidates may keep retrying before the run gives up on them. */
 const DRAIN_MS = 120_000;
@@ -167,6 +188,9 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     "  --pool N                 database connections per instance and for the baseline     10",
     "  --baseline true|false    also run the baseline on the same schedule (no faults)     true",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID    auto",
+    "  --target URL             test a running deployment (http://127.0.0.1:PORT) instead: network faults only, no baseline",
+    "  --database-url URL       with --target: its database, for the checker",
+    "  --admin-token T          with --target: its ADMIN_API_TOKEN                 $ADMIN_API_TOKEN",
   ].join("\n"),
 
   options(flags: Flags): ChaosOptions {
@@ -184,6 +208,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
       poolMax: flags.number("pool", 10, { min: 1, max: 50, isInteger: true }),
       isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+      target: readTarget(flags),
     };
   },
 
@@ -191,22 +216,11 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const problems: string[] = [];
     const env0 = environment();
 
-    // Private services this run may break.
-    const postgres = await startPrivatePostgres({ signal });
-    const redis = await startPrivateRedis({ signal });
-    const database = await createMigratedDatabase("chaos", { adminUrl: postgres.adminUrl });
-    const env = appEnvironment({
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      poolMax: options.poolMax,
-      instances: options.instances,
-    });
-    const buildId = await buildApp({ mode: options.build, env, signal });
-    if (signal.aborted) return { isOk: false };
-    const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
-    const proxy = await startFaultProxy({ upstreams: cluster.ports() });
-    const firstUp = (): number =>
-      (cluster.instances.find((instance) => cluster.isUp(instance.index)) ?? cluster.instances[0]!).port;
+    // Private services this run may break, or a deployment that runs elsewhere (--target).
+    const stack = options.target ? externalStack(options.target) : await privateStack(options, signal);
+    if (!stack) return { isOk: false };
+    const { postgres, redis, cluster, database, env, firstUp } = stack;
+    const proxy = await startFaultProxy({ upstreams: stack.upstreams });
     const exam = await createBenchExam({ port: firstUp(), adminToken: env.ADMIN_API_TOKEN, signal });
     const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
 
@@ -228,9 +242,12 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const tally: Tally = { crashes: 0, reopens: 0, secondDevices: 0, drainsFailed: 0, lateEdits: 0 };
     const chaosEvents: (ChaosEvent & { runAtMs: number })[] = [];
     // The faults run over the editing period, after the arrivals: every fault is cleared before the submits.
-    const plan = defaultChaosPlan(durationMs, options.instances);
+    // Against a deployment elsewhere, only the network faults: its processes are not this run's to kill.
+    const plan = defaultChaosPlan(durationMs, options.instances).filter(
+      (step) => !options.target || step.action.kind === "set-faults",
+    );
     say(
-      `chaos: ${options.candidates} ${options.client} candidates, ${options.instances} instances, private Postgres :${postgres.port} and Redis :${redis.port}; ` +
+      `chaos: ${options.candidates} ${options.client} candidates, ${postgres && redis ? `${options.instances} instances, private Postgres :${postgres.port} and Redis :${redis.port}` : `the deployment on 127.0.0.1:${firstUp()}`}; ` +
         `faults from ${rampMs / 1000} s for ${options.durationSeconds} s: ${plan.map((step) => `${(step.atMs / 1000).toFixed(0)} s ${describeAction(step.action)}`).join(", ")}`,
     );
     stats.startWindow();
@@ -309,7 +326,8 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     if (signal.aborted) return { isOk: false };
 
     // Whatever the schedule did, every instance must be up again for the reading.
-    for (const instance of cluster.instances) if (!cluster.isUp(instance.index)) await cluster.restart(instance.index);
+    for (const instance of cluster?.instances ?? [])
+      if (!cluster!.isUp(instance.index)) await cluster!.restart(instance.index);
     const check = await checkRun({
       port: firstUp(),
       databaseUrl: database.url,
@@ -331,7 +349,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
 
     // The baseline: the same arrivals and edits, protocol client, no faults.
     let base: { measurement: PopulationMeasurement; stats: RunStats } | null = null;
-    if (options.isBaselineMeasured) {
+    if (options.isBaselineMeasured && !options.target) {
       const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
       base = await measureBaselinePopulation({
         appPort: firstUp(),
@@ -374,9 +392,9 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     show(formatCheck(check));
 
     // What the instances logged at error level (expected during outages: 503s are logged), for the record.
-    const serverErrors = cluster.instances.map((instance) => ({
+    const serverErrors = (cluster?.instances ?? []).map((instance) => ({
       instance: instance.index,
-      counts: cluster.lineCounts(instance.index),
+      counts: cluster!.lineCounts(instance.index),
       lastErrors: instance.child
         .tail()
         .filter((line) => line.includes('"level":"error"'))
@@ -439,3 +457,63 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     return { isOk: problems.length === 0 };
   },
 };
+
+function readTarget(flags: Flags): ChaosOptions["target"] {
+  const url = flags.string("target", null);
+  const databaseUrl = flags.string("database-url", null);
+  const adminToken = flags.string("admin-token", process.env.ADMIN_API_TOKEN ?? null);
+  if (url === null) {
+    if (databaseUrl !== null) throw new UsageError("--database-url goes with --target");
+    return null;
+  }
+  if (databaseUrl === null)
+    throw new UsageError("--target needs --database-url (the checker reads the attempts there)");
+  if (!adminToken) throw new UsageError("--target needs --admin-token or ADMIN_API_TOKEN (to create the exam)");
+  return { port: parseTarget(url), databaseUrl, adminToken };
+}
+
+type Stack = {
+  postgres?: PrivatePostgres;
+  redis?: PrivateRedis;
+  cluster?: AppCluster;
+  database: { url: string };
+  env: { ADMIN_API_TOKEN: string };
+  upstreams: number[];
+  firstUp(): number;
+};
+
+/** A deployment that runs elsewhere: the proxy goes in front of its port; nothing of it is started or stopped. */
+function externalStack(target: NonNullable<ChaosOptions["target"]>): Stack {
+  say(`chaos: against the deployment on 127.0.0.1:${target.port} (network faults only; no baseline)`);
+  return {
+    database: { url: target.databaseUrl },
+    env: { ADMIN_API_TOKEN: target.adminToken },
+    upstreams: [target.port],
+    firstUp: () => target.port,
+  };
+}
+
+/** This run's own PostgreSQL, Redis and app instances, which the fault schedule may break. */
+async function privateStack(options: ChaosOptions, signal: AbortSignal): Promise<Stack | null> {
+  const postgres = await startPrivatePostgres({ signal });
+  const redis = await startPrivateRedis({ signal });
+  const database = await createMigratedDatabase("chaos", { adminUrl: postgres.adminUrl });
+  const env = appEnvironment({
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    poolMax: options.poolMax,
+    instances: options.instances,
+  });
+  const buildId = await buildApp({ mode: options.build, env, signal });
+  if (signal.aborted) return null;
+  const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
+  return {
+    postgres,
+    redis,
+    cluster,
+    database,
+    env,
+    upstreams: cluster.ports(),
+    firstUp: () => (cluster.instances.find((instance) => cluster.isUp(instance.index)) ?? cluster.instances[0]!).port,
+  };
+}

@@ -197,7 +197,8 @@ async function main(): Promise<void> {
   });
 
   say(`starting the app on ${appUrl}`);
-  const next = startChild(localBin(root, "next"), ["start", "-p", String(port)], {
+  // One Next.js worker per core when Redis is there, as `npm start` (scripts/start.mjs; HOLDFAST_WORKERS).
+  const next = startChild(process.execPath, [join(root, "scripts", "start.mjs"), "-p", String(port)], {
     cwd: root,
     env: { ...appEnv, APP_URL: appUrl, PORT: String(port) },
     label: "[next]",

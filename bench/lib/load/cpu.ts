@@ -50,7 +50,7 @@ async function backendPids(databaseUrl: string): Promise<number[]> {
 export type CpuUsage = {
   /** Milliseconds of CPU in the window. */
   serverMs: number;
-  /** Backends that existed at the start and the end of the window (pooled connections). */
+  /** Backends connected at the end of the window (pooled connections), since the start or since they connected. */
   postgresMs: number;
   loadGeneratorMs: number;
 };
@@ -70,8 +70,9 @@ export async function startCpuProbe(options: { serverGroup: number; databaseUrl:
       let postgresMs = 0;
       for (const pid of await backendPids(options.databaseUrl)) {
         const now = readStat(pid)?.cpuMs;
-        const before = backends.get(pid);
-        if (now !== undefined && before !== undefined) postgresMs += now - before;
+        // A backend that connected during the window (a pool growing under load) spent all its CPU in it.
+        const before = backends.get(pid) ?? 0;
+        if (now !== undefined) postgresMs += now - before;
       }
       return {
         serverMs: groupCpuMs(options.serverGroup) - server,

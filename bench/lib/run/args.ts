@@ -9,6 +9,8 @@ export type Flags = {
   choice<T extends string>(name: string, choices: readonly T[], fallback: T): T;
   /** True when the flag is present without a value, or with `true`/`1`. */
   boolean(name: string): boolean;
+  /** The flag's text, or `fallback` when absent. */
+  string(name: string, fallback: string | null): string | null;
   /** Flags that were given but never read: a typo should stop the run, not be ignored. */
   unread(): string[];
   /** Every flag as given, for the results file. */
@@ -66,6 +68,10 @@ export function parseArgs(argv: readonly string[]): { positional: string[]; flag
       read.add(name);
       const text = values.get(name);
       return text === "true" || text === "1";
+    },
+    string(name, fallback) {
+      read.add(name);
+      return values.get(name) ?? fallback;
     },
     unread: () => [...values.keys()].filter((name) => !read.has(name)),
     raw: () => Object.fromEntries(values),

@@ -40,6 +40,8 @@ export async function startAppCluster(options: {
   buildId: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** Worker processes per instance (scripts/start.mjs); unset: one bare `next start` each. */
+  workers?: number;
 }): Promise<AppCluster> {
   if (!Number.isInteger(options.count) || options.count < 1)
     throw new Error(`an app cluster needs at least one instance, not ${options.count}`);
@@ -55,6 +57,7 @@ export async function startAppCluster(options: {
       env,
       signal: options.signal,
       name: `app ${slot.index}`,
+      workers: options.workers,
       // A kill from the fault schedule is on purpose; any other exit is a crash worth shouting about.
       isExitExpected: () => slots[slot.index]?.isKilled === true && slots[slot.index]?.child === server.child,
     });

@@ -114,7 +114,13 @@ export function snapshotBuild(expectedBuildId: string): string {
     verbatimSymlinks: true,
     filter: (source) => !skip.has(source),
   });
-  for (const file of ["package.json", "next.config.mjs", join("lib", "server", "env.mjs")]) {
+  for (const file of [
+    "package.json",
+    "next.config.mjs",
+    join("lib", "server", "env.mjs"),
+    join("scripts", "start.mjs"),
+    join("scripts", "start", "workers.mjs"),
+  ]) {
     cpSync(join(PROJECT_ROOT, file), join(dir, file), { recursive: true });
   }
   if (existsSync(join(PROJECT_ROOT, "public")))
@@ -158,19 +164,35 @@ export async function startAppInstance(options: {
   isExitExpected?: () => boolean;
   /** Node options before Next's script (e.g. --cpu-prof). */
   nodeArgs?: readonly string[];
+  /**
+   * Run `npm start`'s scripts/start.mjs with this many Next.js worker processes (node:cluster, one port;
+   * `HOLDFAST_WORKERS`) instead of one bare `next start`. The process group holds them all, so CPU
+   * figures and kills take in every worker.
+   */
+  workers?: number;
 }): Promise<AppServer> {
   const { dir, port } = options;
   const name = options.name ?? "app";
+  const serverArgs = [dir, "--port", String(port), "--hostname", "127.0.0.1"];
   const child = startChild({
     name,
     command: process.execPath,
-    args: [...(options.nodeArgs ?? []), NEXT_BIN, "start", dir, "--port", String(port), "--hostname", "127.0.0.1"],
-    env: { APP_URL: `http://127.0.0.1:${port}`, ...options.env },
+    args:
+      options.workers === undefined
+        ? [...(options.nodeArgs ?? []), NEXT_BIN, "start", ...serverArgs]
+        : [...(options.nodeArgs ?? []), join(dir, "scripts", "start.mjs"), ...serverArgs],
+    env: {
+      APP_URL: `http://127.0.0.1:${port}`,
+      ...options.env,
+      ...(options.workers === undefined ? {} : { HOLDFAST_WORKERS: String(options.workers) }),
+    },
     cwd: dir,
     countPatterns: { error: /"level":"error"/, warn: /"level":"warn"/ },
   });
   await waitForHttp({ port, path: "/api/health", child, timeoutMs: 90_000, signal: options.signal });
-  say(`${name} (next start, pid ${child.pid}) answers on http://127.0.0.1:${port}`);
+  say(
+    `${name} (${options.workers === undefined ? "next start" : `scripts/start.mjs, ${options.workers} worker(s)`}, pid ${child.pid}) answers on http://127.0.0.1:${port}`,
+  );
   let isStopping = false;
   void child.exited.then(({ code, signal }) => {
     if (!isCleaningUp() && !isStopping && !options.isExitExpected?.())
@@ -189,6 +211,8 @@ export async function startApp(options: {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   nodeArgs?: readonly string[];
+  /** See `startAppInstance`. */
+  workers?: number;
 }): Promise<AppServer> {
   const dir = snapshotBuild(options.buildId);
   const port = await freePort();
@@ -199,5 +223,6 @@ export async function startApp(options: {
     env: { ...options.env, APP_URL: `http://127.0.0.1:${port}` },
     signal: options.signal,
     nodeArgs: options.nodeArgs,
+    workers: options.workers,
   });
 }

@@ -1,0 +1,47 @@
+// `npm run bench -- publish <results/…json>` (or a scenario's `--publish`): copies one run's SVG charts from
+// the git-ignored bench/results/ to docs/benchmarks/ (committed), named after the scenario and the chart
+// (`exam-day-latency-autosave.svg`), so docs/benchmarks.md can show them with relative links. Publishing
+// the same scenario again replaces its charts; the run's stamp is written beside them (`<scenario>.txt`).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+
+import { PROJECT_ROOT } from "../servers/database";
+
+export const PUBLISHED_DIR = join(PROJECT_ROOT, "docs", "benchmarks");
+
+const RESULT_FILE = /^([a-z][a-z0-9-]*?)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.json$/;
+
+export type Published = { scenario: string; stamp: string; charts: string[]; markdown: string };
+
+/** Copies the charts of the run whose JSON is `jsonFile`; returns them and a markdown snippet showing them. */
+export function publishCharts(jsonFile: string, options: { into?: string } = {}): Published {
+  const json = resolve(PROJECT_ROOT, jsonFile);
+  const match = RESULT_FILE.exec(basename(json));
+  if (!match) throw new Error(`${jsonFile} is not a run's results file (<scenario>-<stamp>.json)`);
+  if (!existsSync(json)) throw new Error(`${jsonFile} does not exist`);
+  const [, scenario, stamp] = match as unknown as [string, string, string];
+  const prefix = `${scenario}-${stamp}-`;
+  const sources = readdirSync(dirname(json)).filter((file) => file.startsWith(prefix) && file.endsWith(".svg"));
+  if (sources.length === 0) throw new Error(`the run ${scenario}-${stamp} has no charts next to its JSON`);
+  const into = options.into ?? PUBLISHED_DIR;
+  mkdirSync(into, { recursive: true });
+  // The scenario's earlier charts go first: a chart the new run does not draw must not stay behind.
+  for (const file of readdirSync(into))
+    if (file.startsWith(`${scenario}-`) && file.endsWith(".svg") && !file.slice(scenario.length + 1).includes("latest"))
+      rmSync(join(into, file));
+  const charts: string[] = [];
+  for (const source of sources.sort()) {
+    const target = `${scenario}-${source.slice(prefix.length)}`;
+    copyFileSync(join(dirname(json), source), join(into, target));
+    charts.push(target);
+  }
+  writeFileSync(join(into, `${scenario}.txt`), `${scenario}-${stamp}\n`);
+  const docs = join(PROJECT_ROOT, "docs");
+  const markdown = charts
+    .map(
+      (chart) =>
+        `![${scenario}: ${chart.slice(scenario.length + 1, -".svg".length)}](${relative(docs, join(into, chart))})`,
+    )
+    .join("\n");
+  return { scenario, stamp, charts: charts.map((chart) => relative(PROJECT_ROOT, join(into, chart))), markdown };
+}

@@ -1,0 +1,512 @@
+// `npm run bench -- exam-day`: one whole exam on the workers this box has (issue 17). N candidates join
+// within a start window (the start storm: the join link's POST /api/session, then start the attempt, as
+// the page does), answer for T minutes as the real client does (debounced versioned deltas, heartbeats
+// at the client's cadence, and the candidate channel open: one `GET /api/attempts/{id}/events` stream per
+// candidate, read to the end), then every candidate presses Submit in the exam's last seconds while the
+// fault proxy drops a share of responses after the server processed them, retrying as the browser does.
+// The checker then demands every candidate submitted, nothing lost, nothing twice.
+//
+// Figures per phase (join + start, autosave, heartbeat, submit click → done): p50/p99, answers by status,
+// and the app's CPU per 1,000 candidates (CPU-seconds per second of the app's worker processes and their
+// Postgres backends, per 1,000 candidates) — the figure that carries over to other machines.
+import { availableParallelism, loadavg } from "node:os";
+
+import type { Flags } from "../lib/run/args";
+import { type BuildMode, startApp } from "../lib/servers/app-server";
+import { startBaseline } from "../lib/servers/baseline";
+import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
+import { formatCheck, type CheckResult } from "../lib/checking/checker";
+import { createMigratedDatabase } from "../lib/servers/database";
+import { startFaultProxy } from "../lib/faults/fault-proxy";
+import { createAgent } from "../lib/load/http-client";
+import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/load/cpu";
+import { holdEventStream, newEventStreamTally } from "../lib/load/event-stream";
+import { say, shout } from "../lib/run/log";
+import { RunStats, type OperationSummary } from "../lib/load/op-stats";
+import { arrivalAt, httpTransport, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
+import { formatOperation } from "../lib/load/population-run";
+import { populationReport } from "../lib/reporting/population-report";
+import { publishCharts } from "../lib/reporting/publish";
+import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
+import type { Scenario } from "../lib/run/scenario";
+import { enrollCandidates } from "../lib/candidates/seed";
+import { simCandidatesFor, type SimCandidate } from "../lib/candidates/sim-candidate";
+import { BROWSER_TIMINGS } from "../lib/candidates/transport";
+import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
+
+export type ExamDayOptions = {
+  candidates: number;
+  startWindowSeconds: number;
+  answerMinutes: number;
+  deadlineWindowSeconds: number;
+  dropRate: number;
+  workers: number;
+  editEverySeconds: number;
+  poolMax: number;
+  isBaselineMeasured: boolean;
+  isTargetsChecked: boolean;
+  isPublished: boolean;
+  build: BuildMode;
+};
+
+/** Issue 17's targets for 3,000 candidates on this box (checked only with `--targets`). */
+export const EXAM_DAY_TARGETS = { joinStartP99Ms: 1_000, autosaveP99Ms: 200, clickToDoneP99Ms: 2_000 } as const;
+
+/** After the last Submit press: how long candidates keep retrying before the run gives up on them. */
+const DRAIN_MS = 120_000;
+
+const PHASES = ["start", "answer", "deadline"] as const;
+type Phase = (typeof PHASES)[number];
+
+/** The operation measured in each phase, in the order the report shows them. */
+const PHASE_OPERATIONS: Record<string, Phase> = {
+  "join + start": "start",
+  autosave: "answer",
+  heartbeat: "answer",
+  "submit (click to done)": "deadline",
+};
+
+export type PhaseCpu = {
+  phase: Phase | "overall";
+  seconds: number;
+  appMs: number;
+  postgresMs: number;
+  /** Cores busy (CPU-seconds per second) of the app's processes plus their Postgres backends, per 1,000 candidates. */
+  coresPer1000: number;
+};
+
+/** CPU-seconds per second of app + Postgres, per 1,000 candidates, to three decimals. */
+export function coresPerThousand(usage: Pick<CpuUsage, "serverMs" | "postgresMs">, ms: number, candidates: number) {
+  if (ms <= 0 || candidates <= 0) return 0;
+  return Math.round(((usage.serverMs + usage.postgresMs) / ms / (candidates / 1_000)) * 1_000) / 1_000;
+}
+
+/**
+ * The statuses that break a promise: a 5xx other than a 503 (admission control and "Postgres is away"
+ * answer 503 with Retry-After, and the client backs off), per operation.
+ */
+export function serverFaults(operations: Record<string, OperationSummary>): string[] {
+  const faults: string[] = [];
+  for (const [name, operation] of Object.entries(operations))
+    for (const [key, count] of Object.entries(operation.statuses))
+      if (/^5\d\d/.test(key) && !key.startsWith("503")) faults.push(`${name}: ${key}×${count}`);
+  return faults;
+}
+
+/** The issue's latency targets that the figures miss (empty: all met). */
+export function missedTargets(operations: Record<string, OperationSummary>): string[] {
+  const missed: string[] = [];
+  const check = (operation: string, limitMs: number): void => {
+    const p99 = operations[operation]?.latency.p99;
+    if (p99 === undefined) missed.push(`${operation}: no requests measured`);
+    else if (p99 > limitMs) missed.push(`${operation} p99 ${p99} ms > ${limitMs} ms`);
+  };
+  check("join + start", EXAM_DAY_TARGETS.joinStartP99Ms);
+  check("autosave", EXAM_DAY_TARGETS.autosaveP99Ms);
+  check("submit (click to done)", EXAM_DAY_TARGETS.clickToDoneP99Ms);
+  return missed;
+}
+
+/** Submits spread over the window by the golden ratio: even, yet not in candidate order. */
+function spread(index: number, windowMs: number): number {
+  return ((index * 0.618_033_988_75) % 1) * windowMs;
+}
+
+/** One candidate's exam: arrive, join and start, open the channel, answer, submit, close the channel. */
+async function sit(options: {
+  candidate: SimCandidate;
+  index: number;
+  count: number;
+  schedule: Schedule & { submitAtMs: (index: number, count: number) => number };
+  stats: RunStats;
+  openChannel: (candidate: SimCandidate) => { close(): void };
+  signal: AbortSignal;
+}): Promise<void> {
+  const { candidate, schedule, stats, signal } = options;
+  await sleepUntil(stats, arrivalAt(schedule, options.index, options.count), signal);
+  if (signal.aborted) return;
+  // The start storm as the candidate sees it: from opening the join link to an exam to answer.
+  const arrivedAt = stats.now();
+  const isStarted = await candidate.joinAndStart();
+  stats
+    .op("join + start")
+    .record(
+      arrivedAt,
+      stats.now() - arrivedAt,
+      isStarted ? "200" : (candidate.ledger.failure ?? "failed"),
+      isStarted ? "ok" : "error",
+    );
+  if (!isStarted) return;
+  const channel = options.openChannel(candidate);
+  try {
+    const submitAt = schedule.submitAtMs(options.index, options.count);
+    const stopEditingAt = Math.min(schedule.editUntilMs, submitAt);
+    for (
+      let due = stats.now() + thinkTime(schedule.editMeanMs);
+      due < stopEditingAt && !signal.aborted;
+      due += thinkTime(schedule.editMeanMs)
+    ) {
+      await sleepUntil(stats, due, signal);
+      candidate.edit();
+    }
+    if (signal.aborted) return;
+    await sleepUntil(stats, submitAt, signal);
+    await candidate.submit();
+  } finally {
+    candidate.stopTimers();
+    channel.close();
+  }
+}
+
+export const examDayScenario: Scenario<ExamDayOptions> = {
+  name: "exam-day",
+  summary: "a whole exam: start storm, answers with the channel open, deadline storm with drops; CPU per 1,000",
+  usage: [
+    "  --candidates N           simulated candidates (light client + one event stream each)  3000",
+    "  --start-window S         they open the join link and start within S seconds           60",
+    "  --answer-minutes M       then answer (debounced deltas, heartbeats, channel open)      5",
+    "  --deadline-window S      everyone presses Submit in the exam's last S seconds          10",
+    "  --drop R                 share of responses dropped after processing in that window   0.1",
+    `  --workers N              app worker processes (scripts/start.mjs, one port)          ${availableParallelism()} (cores)`,
+    "  --edit-every S           mean seconds between two edits of one candidate               10",
+    "  --pool N                 database connections per worker process                      10",
+    "  --baseline true|false    also run the bare baseline on the same schedule               true",
+    "  --targets                fail the run on issue 17's latency targets (p99: join + start 1 s, autosave 200 ms, click → done 2 s)",
+    "  --publish                copy the run's charts to docs/benchmarks/ (committed)",
+    "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
+  ].join("\n"),
+
+  options(flags: Flags): ExamDayOptions {
+    return {
+      candidates: flags.number("candidates", 3_000, { min: 1, max: 50_000, isInteger: true }),
+      startWindowSeconds: flags.number("start-window", 60, { min: 0, max: 3_600 }),
+      answerMinutes: flags.number("answer-minutes", 5, { min: 0.25, max: 600 }),
+      deadlineWindowSeconds: flags.number("deadline-window", 10, { min: 0.1, max: 600 }),
+      dropRate: flags.number("drop", 0.1, { min: 0, max: 0.9 }),
+      workers: flags.number("workers", availableParallelism(), { min: 1, max: 64, isInteger: true }),
+      editEverySeconds: flags.number("edit-every", 10, { min: 0.05, max: 3_600 }),
+      poolMax: flags.number("pool", 10, { min: 1, max: 90, isInteger: true }),
+      isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
+      isTargetsChecked: flags.boolean("targets"),
+      isPublished: flags.boolean("publish"),
+      build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+    };
+  },
+
+  async run(options, signal) {
+    const problems: string[] = [];
+    const env0 = environment();
+    const database = await createMigratedDatabase("examday");
+    const env = appEnvironment({
+      databaseUrl: database.url,
+      redisUrl: "redis://127.0.0.1:6379",
+      poolMax: options.poolMax,
+    });
+    const buildId = await buildApp({ mode: options.build, env, signal });
+    if (signal.aborted) return { isOk: false };
+    const app = await startApp({ buildId, env, signal, workers: options.workers });
+    const proxy = await startFaultProxy({ upstreams: [app.port] });
+    const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal }).catch(
+      (error: unknown) => {
+        shout(`the app's last lines:\n${app.child.tail().slice(-20).join("\n")}`);
+        throw error;
+      },
+    );
+    const tokens = await enrollCandidates(exam.api, { examId: exam.examId, count: options.candidates });
+
+    // The exam's clock: starts in [0, startMs), answers until deadlineAtMs, submits in its last window.
+    const startMs = options.startWindowSeconds * 1_000;
+    const windowMs = options.deadlineWindowSeconds * 1_000;
+    const deadlineAtMs = startMs + options.answerMinutes * 60_000;
+    const stormFromMs = Math.max(startMs, deadlineAtMs - windowMs);
+    const schedule = {
+      arrivalSpreadMs: startMs,
+      editMeanMs: options.editEverySeconds * 1_000,
+      editUntilMs: deadlineAtMs,
+      submitAtMs: (index: number) => stormFromMs + spread(index, deadlineAtMs - stormFromMs),
+    };
+    const giveUpAtMs = deadlineAtMs + DRAIN_MS;
+    const boundaries: Record<Phase, [number, number]> = {
+      start: [0, startMs],
+      answer: [startMs, stormFromMs],
+      deadline: [stormFromMs, Infinity],
+    };
+
+    say(
+      `exam day: ${options.candidates} candidates on ${options.workers} app worker(s) (pid ${app.child.pid}); start storm ${options.startWindowSeconds} s, ` +
+        `answers ${options.answerMinutes} min (an edit every ~${options.editEverySeconds} s, heartbeats every ${BROWSER_TIMINGS.heartbeatMs / 1000} s, channel open), ` +
+        `submits in the last ${(deadlineAtMs - stormFromMs) / 1000} s with ${options.dropRate * 100} % of responses dropped; load average ${loadavg()
+          .map((value) => value.toFixed(2))
+          .join(" ")}`,
+    );
+
+    // CPU per phase: one probe per phase, each started as the previous one stops.
+    const cpuTarget = { serverGroup: app.child.pid, databaseUrl: database.url };
+    const cpu: Partial<Record<Phase, { usage: CpuUsage | null; ms: number }>> = {};
+    const loadAverages: Partial<Record<Phase, number[]>> = {};
+    const stats = new RunStats();
+    let probe: { phase: Phase; at: number; probe: Promise<CpuProbe> } | null = null;
+    const enterPhase = async (phase: Phase | null): Promise<void> => {
+      const at = stats.now();
+      const previous = probe;
+      probe = phase ? { phase, at, probe: startCpuProbe(cpuTarget) } : null;
+      if (phase) loadAverages[phase] = loadavg().map((value) => Math.round(value * 100) / 100);
+      if (previous) cpu[previous.phase] = { usage: await (await previous.probe).stop(), ms: at - previous.at };
+    };
+    const timers = [
+      setTimeout(() => void enterPhase("answer"), startMs),
+      setTimeout(() => {
+        void enterPhase("deadline");
+        proxy.setFaults({ dropResponseRate: options.dropRate });
+      }, stormFromMs),
+    ];
+
+    const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
+    const channels = newEventStreamTally();
+    const candidates = simCandidatesFor(tokens, {
+      examId: exam.examId,
+      questions: exam.questions,
+      transport: httpTransport(agent, proxy.port),
+      stats,
+      timings: BROWSER_TIMINGS,
+      giveUpAtMs,
+      signal,
+    });
+    stats.startWindow();
+    await enterPhase("start");
+    try {
+      await Promise.all(
+        candidates.map((candidate, index) =>
+          sit({
+            candidate,
+            index,
+            count: candidates.length,
+            schedule,
+            stats,
+            signal,
+            // The page's stream goes straight to the app: the fault proxy's drops are for the storm's requests.
+            openChannel: (sitting) =>
+              holdEventStream({
+                port: app.port,
+                path: `/api/attempts/${sitting.attempt}/events?deviceId=${encodeURIComponent(sitting.deviceId)}`,
+                cookie: sitting.sessionCookie ?? "",
+                stats,
+                tally: channels,
+                signal,
+              }),
+          }),
+        ),
+      );
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+    }
+    stats.endWindow();
+    boundaries.deadline[1] = stats.now();
+    await enterPhase(null);
+    agent.destroy();
+    proxy.setFaults({ dropResponseRate: 0 });
+    const proxyStats = proxy.stats();
+    if (signal.aborted) return { isOk: false };
+
+    const check: CheckResult = await checkRun({
+      port: app.port,
+      databaseUrl: database.url,
+      ledgers: candidates.map((candidate) => candidate.ledger),
+      cookies: candidates.map((candidate) => candidate.sessionCookie),
+      isSubmitExpected: true,
+      signal,
+    });
+    if (!check.isOk) problems.push(`the checker failed:\n${check.samples.join("\n")}`);
+    const appErrors = app.child.lineCounts().error ?? 0;
+
+    const windowMsDone = stats.windowMs();
+    const operations: Record<string, OperationSummary> = {};
+    for (const [name, operation] of stats.operations) operations[name] = operation.summary(windowMsDone);
+    // Out of file descriptors (each candidate holds its stream, its request socket and, through the proxy,
+    // two more): the load generator failed, not the app, and the figures say nothing about the app.
+    const emfile = Object.values(operations).reduce(
+      (sum, operation) =>
+        sum +
+        Object.entries(operation.statuses)
+          .filter(([key]) => key.endsWith("ERR EMFILE"))
+          .reduce((total, [, count]) => total + count, 0),
+      0,
+    );
+    if (emfile > 0)
+      problems.push(
+        `the load generator ran out of file descriptors ${emfile} times (ERR EMFILE): raise \`ulimit -n\` (${options.candidates} candidates hold about ${options.candidates * 4} sockets here, more while requests to a slow app pile up in the proxy)`,
+      );
+    const faults = serverFaults(operations);
+    if (faults.length) problems.push(`server faults (5xx other than 503): ${faults.join(", ")}`);
+    if (options.isTargetsChecked) {
+      const missed = missedTargets(operations);
+      if (missed.length) problems.push(`issue 17's targets missed: ${missed.join("; ")}`);
+    }
+
+    // The same schedule against the bare baseline (autosave and submit only: it has no sessions,
+    // heartbeats or channel), through its own proxy with the same drops in the same window.
+    let base: Awaited<ReturnType<typeof measureBaselinePopulation>> | null = null;
+    if (options.isBaselineMeasured) {
+      const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
+      const baselineProxy = await startFaultProxy({ upstreams: [baseline.port] });
+      let baselineTimer: NodeJS.Timeout | undefined;
+      try {
+        base = await measureBaselinePopulation({
+          appPort: app.port,
+          adminToken: env.ADMIN_API_TOKEN,
+          baseline,
+          databaseUrl: database.url,
+          exam,
+          candidates: options.candidates,
+          schedule,
+          windowFromMs: 0,
+          windowToMs: giveUpAtMs,
+          giveUpAtMs,
+          timings: BROWSER_TIMINGS,
+          // Called once the baseline's candidates are seeded, as its schedule starts: the drops begin at the storm.
+          transport: (baselineAgent) => {
+            baselineTimer = setTimeout(
+              () => baselineProxy.setFaults({ dropResponseRate: options.dropRate }),
+              stormFromMs,
+            );
+            return httpTransport(baselineAgent, baselineProxy.port);
+          },
+          signal,
+        });
+      } finally {
+        clearTimeout(baselineTimer);
+      }
+    }
+    exam.agent.destroy();
+    if (signal.aborted) return { isOk: false };
+
+    // Figures.
+    const phaseCpu: PhaseCpu[] = [];
+    let totalMs = 0;
+    const total = { serverMs: 0, postgresMs: 0 };
+    for (const phase of PHASES) {
+      const measured = cpu[phase];
+      if (!measured?.usage) continue;
+      totalMs += measured.ms;
+      total.serverMs += measured.usage.serverMs;
+      total.postgresMs += measured.usage.postgresMs;
+      phaseCpu.push({
+        phase,
+        seconds: Math.round(measured.ms / 100) / 10,
+        appMs: measured.usage.serverMs,
+        postgresMs: measured.usage.postgresMs,
+        coresPer1000: coresPerThousand(measured.usage, measured.ms, options.candidates),
+      });
+    }
+    if (totalMs > 0)
+      phaseCpu.push({
+        phase: "overall",
+        seconds: Math.round(totalMs / 100) / 10,
+        appMs: total.serverMs,
+        postgresMs: total.postgresMs,
+        coresPer1000: coresPerThousand(total, totalMs, options.candidates),
+      });
+    const baseCpu = base?.measurement.cpu ?? null;
+    const baseCoresPer1000 =
+      base && baseCpu ? coresPerThousand(baseCpu, base.measurement.windowMs, options.candidates) : null;
+
+    const { lines, show } = figureLines();
+    for (const [operation, phase] of Object.entries(PHASE_OPERATIONS))
+      show(formatOperation(`${phase}: ${operation}`, operations[operation]));
+    for (const operation of ["join", "start", "submit", "channel open"])
+      if (operations[operation]) show(formatOperation(`  (${operation} requests)`, operations[operation]));
+    show(
+      `channel: ${channels.opened} streams opened, peak ${channels.peakOpen} open at once, ${channels.events} events read, ` +
+        `${channels.dropped} dropped and reopened${Object.keys(channels.refused).length ? `, refused ${JSON.stringify(channels.refused)}` : ""}`,
+    );
+    for (const figure of phaseCpu)
+      show(
+        `cpu ${figure.phase.padEnd(8)} ${figure.coresPer1000.toFixed(3)} cores per 1,000 candidates  ` +
+          `(app ${(figure.appMs / 1000).toFixed(1)} s + postgres ${(figure.postgresMs / 1000).toFixed(1)} s of CPU in ${figure.seconds} s)`,
+      );
+    if (base) {
+      for (const operation of ["autosave", "submit (click to done)"])
+        show(formatOperation(`baseline: ${operation}`, base.measurement.operations[operation]));
+      const overall = phaseCpu.find((figure) => figure.phase === "overall");
+      const autosave = operations.autosave;
+      const baseAutosave = base.measurement.operations.autosave;
+      const done = operations["submit (click to done)"];
+      const baseDone = base.measurement.operations["submit (click to done)"];
+      show(
+        `app / baseline (same schedule, same run): CPU per 1,000 candidates ${formatRatio(ratio(overall?.coresPer1000 ?? 0, baseCoresPer1000 ?? 0))} ` +
+          `(baseline ${baseCoresPer1000?.toFixed(3) ?? "n/a"}: autosave and submit only), ` +
+          `autosave p99 ${formatRatio(ratio(autosave?.latency.p99 ?? 0, baseAutosave?.latency.p99 ?? 0))}, ` +
+          `click → done p99 ${formatRatio(ratio(done?.latency.p99 ?? 0, baseDone?.latency.p99 ?? 0))}`,
+      );
+    }
+    show(
+      `deadline storm: ${check.submitted.byCandidate}/${options.candidates} submitted; proxy: ${proxyStats.requests} responses, ${proxyStats.responsesDropped} dropped after processing; app error lines: ${appErrors}`,
+    );
+    show(formatCheck(check));
+
+    const json = writeResults("exam-day", {
+      scenario: "exam-day",
+      environment: env0,
+      options,
+      targets: EXAM_DAY_TARGETS,
+      phases: Object.fromEntries(
+        PHASES.map((phase) => [phase, { fromMs: boundaries[phase][0], toMs: boundaries[phase][1] }]),
+      ),
+      loadAverages,
+      operations,
+      cpu: phaseCpu,
+      channels,
+      proxy: proxyStats,
+      check,
+      appErrorLines: appErrors,
+      appLastErrors: app.child
+        .tail()
+        .filter((line) => line.includes('"level":"error"'))
+        .slice(-10),
+      baseline: base ? { ...base.measurement, coresPer1000: baseCoresPer1000 } : null,
+      lines,
+      problems,
+    });
+    const report = populationReport({
+      scenario: "exam-day",
+      title: `Exam day: ${options.candidates} candidates, ${options.workers} worker(s)`,
+      isOk: problems.length === 0,
+      lines,
+      stats: base ? { app: stats, baseline: base.stats } : { app: stats },
+      operations: ["autosave", "join + start", "heartbeat", "submit (click to done)", "channel open"],
+      events: [
+        { atMs: startMs, label: "start window ends" },
+        { atMs: stormFromMs, label: "deadline storm" },
+        { atMs: deadlineAtMs, label: "deadline" },
+      ],
+      check,
+      jsonFile: json,
+      environment: env0,
+      extraSections: [
+        {
+          heading: "CPU per phase",
+          paragraphs: [
+            "Cores busy (CPU-seconds per second) of the app's worker processes and their Postgres backends, per 1,000 candidates.",
+          ],
+          table: {
+            columns: ["phase", "seconds", "app CPU (s)", "Postgres CPU (s)", "cores per 1,000 candidates"],
+            rows: phaseCpu.map((figure) => [
+              figure.phase,
+              figure.seconds,
+              (figure.appMs / 1000).toFixed(1),
+              (figure.postgresMs / 1000).toFixed(1),
+              figure.coresPer1000.toFixed(3),
+            ]),
+          },
+        },
+      ],
+    });
+    say(`results: ${json}; report: ${report}`);
+    if (options.isPublished) {
+      const published = publishCharts(json);
+      say(`published ${published.charts.length} charts to docs/benchmarks/:\n${published.markdown}`);
+    }
+    if (problems.length) shout(problems.join("\n"));
+    return { isOk: problems.length === 0 };
+  },
+};
