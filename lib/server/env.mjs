@@ -38,6 +38,24 @@ const EnvSchema = z
       .or(z.literal("").transform(() => undefined)),
     /** How many app instances share this database. More than 1 requires Redis. */
     HOLDFAST_INSTANCES: wholeNumber(1, 1000, 1),
+    /**
+     * The Redis breaker (lib/server/redis/breaker.ts): a Redis command the request path makes gives up after
+     * REDIS_COMMAND_TIMEOUT_MS; after REDIS_BREAKER_FAILURES failures or timeouts in a row every Redis call is
+     * skipped (Postgres decides alone) until a probe after REDIS_BREAKER_HALF_OPEN_MS succeeds.
+     * REDIS_BREAKER_DISABLED=1 keeps only the per-command timeout (benchmarks' "before").
+     */
+    REDIS_COMMAND_TIMEOUT_MS: wholeNumber(10, 10_000, 250),
+    REDIS_BREAKER_FAILURES: wholeNumber(1, 1_000, 5),
+    REDIS_BREAKER_HALF_OPEN_MS: wholeNumber(100, 600_000, 5_000),
+    REDIS_BREAKER_DISABLED: booleanString,
+    /**
+     * Admission control (lib/server/http/admission.ts): past ADMISSION_MAX_IN_FLIGHT requests in progress in
+     * this process, or an event-loop delay (p99 over the last ~0.5 s) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
+     * new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
+     * shed first; submits are admitted up to twice the bounds. 0 turns a bound off; `next dev` ignores the delay.
+     */
+    ADMISSION_MAX_IN_FLIGHT: wholeNumber(0, 100_000, 64),
+    ADMISSION_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 200),
     /** Public base URL, used to build join links. */
     APP_URL: z.url().default("http://localhost:3000"),
     /** Secret for join-token derivation and submission receipts (HMAC). At least 32 characters. */

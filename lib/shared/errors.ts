@@ -130,6 +130,11 @@ export const ERROR_STATUS = {
    * break a deadlock or a lock wait (rolled back); retry after `Retry-After` seconds.
    */
   UNAVAILABLE: 503,
+  /**
+   * This instance is saturated (too many requests in progress, or its event loop lagging) and refused the
+   * request before reading it: nothing happened. Retry after `Retry-After` seconds; your work is safe on your device.
+   */
+  OVERLOADED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

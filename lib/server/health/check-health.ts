@@ -1,6 +1,7 @@
 import "server-only";
 
 import { db } from "../db/client";
+import { redisBreaker, type BreakerState } from "../redis/breaker";
 import { redisKeys } from "../redis/keys";
 import { redisState, withRedis } from "../redis/client";
 
@@ -9,6 +10,11 @@ export type Health = {
   postgres: "up" | "down";
   redis: "up" | "down" | "not-configured";
   mode: "redis" | "single-instance";
+  /**
+   * The Redis breaker (lib/server/redis/breaker.ts): `open` while Redis is skipped after failing (Redis is then
+   * "down" and the status "degraded"), `half-open` while one probe tries it again.
+   */
+  redisBreaker: BreakerState;
   serverTime: string;
 };
 
@@ -32,5 +38,12 @@ export async function checkHealth(): Promise<Health> {
           "down" as const,
         );
   const status = postgres === "down" ? "down" : redis === "down" ? "degraded" : "ok";
-  return { status, postgres, redis, mode: state.mode.kind, serverTime: new Date().toISOString() };
+  return {
+    status,
+    postgres,
+    redis,
+    mode: state.mode.kind,
+    redisBreaker: redisBreaker().state(),
+    serverTime: new Date().toISOString(),
+  };
 }

@@ -19,6 +19,7 @@ import { isAssignedGrader } from "../staff/exam-staff";
 import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capacity";
 import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
+import { admission, type AdmissionKind } from "./admission";
 import { appErrorResponse, toAppError } from "./errors";
 import { isCsvMediaType, isZipMediaType, readBodyBytes, readCsvBody, readJsonBody } from "./read-json-body";
 import { assertSameOriginStaffRequest } from "./same-origin";
@@ -92,6 +93,11 @@ type RouteConfig<
    * (lib/server/metrics/observe-sync-request.ts).
    */
   observe?: SyncEndpoint;
+  /**
+   * The request's kind for admission control (admission.ts): with `limit`, that kind; otherwise `other`.
+   * A proctor's force-submit says `submit`, so it keeps the submits' reserve.
+   */
+  admission?: AdmissionKind;
 };
 
 export type HandlerContext<
@@ -175,6 +181,8 @@ async function resolvePrincipal(
 /**
  * Wraps a route handler and owns the whole request:
  *
+ * 0. Admission control (admission.ts): a saturated instance answers 503 OVERLOADED with `Retry-After` before
+ *    anything is read or looked up; submits keep a reserve, heartbeats are shed first.
  * 1. A state-changing staff request from another site is refused (same-origin.ts); then path params (404
  *    when they cannot name anything), then the body's size and syntax (readJsonBody), before
  *    authentication costs a database round trip on junk.
@@ -200,7 +208,10 @@ export function route<
     let examId: string | undefined;
     let response: Response;
     let failure: AppError | undefined;
+    let release: (() => void) | undefined;
     try {
+      // 0.
+      release = admission().enter(config.admission ?? config.limit ?? "other");
       // 1.
       assertSameOriginStaffRequest(request);
       let params: unknown = {};
@@ -250,6 +261,8 @@ export function route<
       // 5.
       failure = toAppError(error, { operation: `${request.method} ${new URL(request.url).pathname}` });
       response = appErrorResponse(failure);
+    } finally {
+      release?.();
     }
 
     // 6.

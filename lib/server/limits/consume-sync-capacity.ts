@@ -3,8 +3,10 @@ import "server-only";
 import { RateLimiterRes } from "rate-limiter-flexible";
 
 import { log } from "../log";
-import type { Limiter, SyncLimiters } from "./create-sync-limiters";
+import { redisBreaker } from "../redis/breaker";
+import type { Limiter, SyncLimiters, SyncLimitSpecs } from "./create-sync-limiters";
 import { rateLimitedError } from "./rate-limited-error";
+import { consumeInRedis } from "./redis-limits";
 import { getSyncLimiters } from "./sync-limiters";
 
 /** The key of a cluster-wide budget. */
@@ -31,17 +33,48 @@ async function consumeEach(steps: readonly (readonly [Limiter, string])[], enrol
   }
 }
 
+/**
+ * One request's limits: with Redis, all of them in one Lua call through the breaker (redis-limits.ts);
+ * when Redis is not ready, fails, is slow or the breaker is open, this process's insurance limiters
+ * (the same steps, in memory) decide instead.
+ */
+async function consume(
+  limiters: SyncLimiters,
+  steps: readonly (readonly [keyof SyncLimitSpecs, string])[],
+  enrollmentId: string,
+): Promise<void> {
+  const { redis } = limiters;
+  if (redis && redis.client.status === "ready") {
+    const outcome = await redisBreaker().run(
+      () =>
+        consumeInRedis(
+          redis,
+          steps.map(([limit, key]) => ({ limit, key })),
+        ),
+      () => null,
+    );
+    if (outcome) {
+      if (outcome.refusedStep !== null) throw rateLimitedError(outcome.msBeforeNext);
+      return;
+    }
+  }
+  await consumeEach(
+    steps.map(([limit, key]) => [limiters[limit], key] as const),
+    enrollmentId,
+  );
+}
+
 // Keyed by the caller's enrollment id (one attempt per enrollment, so the "per attempt" limits are per
 // candidate), never by the attempt id from the URL: a guessed attempt id can then never spend another
 // candidate's allowance.
 
 /** One autosave by the candidate of `enrollmentId`: their own limit, then the cluster's autosave budget. */
 export async function consumeAutosave(enrollmentId: string, limiters?: SyncLimiters): Promise<void> {
-  const { autosavePerAttempt, autosaveGlobal } = limiters ?? (await getSyncLimiters());
-  await consumeEach(
+  await consume(
+    limiters ?? (await getSyncLimiters()),
     [
-      [autosavePerAttempt, enrollmentId],
-      [autosaveGlobal, ALL],
+      ["autosavePerAttempt", enrollmentId],
+      ["autosaveGlobal", ALL],
     ],
     enrollmentId,
   );
@@ -49,11 +82,11 @@ export async function consumeAutosave(enrollmentId: string, limiters?: SyncLimit
 
 /** One submit by the candidate of `enrollmentId`, from the submit counters only: autosaves can never use them up. */
 export async function consumeSubmit(enrollmentId: string, limiters?: SyncLimiters): Promise<void> {
-  const { submitPerAttempt, submitGlobal } = limiters ?? (await getSyncLimiters());
-  await consumeEach(
+  await consume(
+    limiters ?? (await getSyncLimiters()),
     [
-      [submitPerAttempt, enrollmentId],
-      [submitGlobal, ALL],
+      ["submitPerAttempt", enrollmentId],
+      ["submitGlobal", ALL],
     ],
     enrollmentId,
   );
@@ -61,8 +94,7 @@ export async function consumeSubmit(enrollmentId: string, limiters?: SyncLimiter
 
 /** One heartbeat by the candidate of `enrollmentId` (a lenient limit of its own). */
 export async function consumeHeartbeat(enrollmentId: string, limiters?: SyncLimiters): Promise<void> {
-  const { heartbeatPerAttempt } = limiters ?? (await getSyncLimiters());
-  await consumeEach([[heartbeatPerAttempt, enrollmentId]], enrollmentId);
+  await consume(limiters ?? (await getSyncLimiters()), [["heartbeatPerAttempt", enrollmentId]], enrollmentId);
 }
 
 /** The sync requests that have limits of their own (`route()`'s `limit` option). */

@@ -1,13 +1,7 @@
 import "server-only";
 
 import type { Redis } from "ioredis";
-import {
-  BurstyRateLimiter,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RLWrapperTimeouts,
-  type RateLimiterRes,
-} from "rate-limiter-flexible";
+import { BurstyRateLimiter, RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 
 import { env } from "../env.mjs";
 import { redisKeys } from "../redis/keys";
@@ -60,9 +54,16 @@ export const DEFAULT_SYNC_LIMITS: SyncLimitSpecs = {
 /** What every limiter here can do: take one point for a key, or reject with a RateLimiterRes. */
 export type Limiter = { consume(key: string, points?: number): Promise<RateLimiterRes> };
 
+/** The limits with Redis counters shared by every instance (redis-limits.ts). */
+export type RedisLimits = { client: Redis; namespace: string; specs: SyncLimitSpecs };
+
 export type SyncLimiters = {
-  /** `redis`: counters shared by every instance, with in-memory insurance; `memory`: this process only. */
+  /**
+   * `redis`: counters in Redis shared by every instance (`redis`), these limiters being this process's
+   * insurance while Redis fails or the breaker is open; `memory`: this process only, these are the limits.
+   */
   mode: "redis" | "memory";
+  redis: RedisLimits | null;
   autosavePerAttempt: Limiter;
   autosaveGlobal: Limiter;
   submitPerAttempt: Limiter;
@@ -79,57 +80,30 @@ export type CreateSyncLimitersOptions = {
   namespace?: string;
   /** Instances sharing the cluster-wide budgets; each one's insurance takes its share. */
   instances?: number;
-  /** How long a Redis limiter may take before the insurance answers instead. */
-  redisTimeoutMs?: number;
 };
-
-/**
- * Redis answers a limiter in about a millisecond. A hung Redis would otherwise cost every request the
- * client's whole command timeout (1 s) per limiter; past this, the in-memory insurance decides.
- */
-const DEFAULT_REDIS_TIMEOUT_MS = 250;
 
 type Scope = "per-attempt" | "global";
 
 /**
  * Builds the sync endpoints' rate limiters.
  *
- * With Redis, each limiter is a RateLimiterRedis (ioredis is rate-limiter-flexible's default client, so
- * only `storeClient` is given; `useRedisPackage` is for node-redis) inside an RLWrapperTimeouts whose
- * `insuranceLimiter` is a RateLimiterMemory. While Redis is away this process goes on limiting alone:
- * a client that is not ready is skipped at once (`rejectIfRedisNotReady`), and a failed or slow command
- * (over `redisTimeoutMs`) falls through to the insurance. The insurance sits on the wrapper only, so
- * a command that fails after its timeout does not take a second point from it. The insurance of a
- * cluster-wide budget gets this instance's share of it, so N instances together stay near it.
+ * With Redis, one request's limits (its attempt's, then the cluster's; each a steady window and a burst)
+ * are taken by one Lua script in one round trip (redis-limits.ts), through the Redis breaker
+ * (lib/server/redis/breaker.ts). While Redis fails, is slower than REDIS_COMMAND_TIMEOUT_MS, or the breaker
+ * is open, this process goes on limiting alone with the in-memory insurance limiters made here: the insurance
+ * of a cluster-wide budget gets this instance's share of it, so N instances together stay near it.
  * Without Redis (single-instance mode) the memory limiters are the limiters.
  */
 export function createSyncLimiters(options: CreateSyncLimitersOptions): SyncLimiters {
-  const limits = { ...DEFAULT_SYNC_LIMITS, ...options.limits };
+  const limits: SyncLimitSpecs = { ...DEFAULT_SYNC_LIMITS, ...options.limits };
   const namespace = options.namespace ?? "default";
   const instances = Math.max(1, options.instances ?? env.HOLDFAST_INSTANCES);
-  const timeoutMs = options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
   const { redis } = options;
 
-  function store(
-    name: string,
-    points: number,
-    durationSeconds: number,
-    scope: Scope,
-  ): RateLimiterMemory | RLWrapperTimeouts {
+  function store(name: string, points: number, durationSeconds: number, scope: Scope): RateLimiterMemory {
     const keyPrefix = redisKeys.rateLimit(namespace, name);
-    if (!redis) return new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
-    const share = scope === "global" ? Math.ceil(points / instances) : points;
-    return new RLWrapperTimeouts({
-      limiter: new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix,
-        points,
-        duration: durationSeconds,
-        rejectIfRedisNotReady: true,
-      }),
-      timeoutMs,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: share, duration: durationSeconds }),
-    });
+    const share = redis && scope === "global" ? Math.ceil(points / instances) : points;
+    return new RateLimiterMemory({ keyPrefix, points: share, duration: durationSeconds });
   }
 
   function limiter(name: keyof SyncLimitSpecs, scope: Scope): Limiter {
@@ -142,6 +116,7 @@ export function createSyncLimiters(options: CreateSyncLimitersOptions): SyncLimi
 
   return {
     mode: redis ? "redis" : "memory",
+    redis: redis ? { client: redis, namespace, specs: limits } : null,
     autosavePerAttempt: limiter("autosavePerAttempt", "per-attempt"),
     autosaveGlobal: limiter("autosaveGlobal", "global"),
     submitPerAttempt: limiter("submitPerAttempt", "per-attempt"),

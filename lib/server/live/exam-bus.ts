@@ -4,8 +4,8 @@ import { EventEmitter } from "node:events";
 
 import type { Redis } from "ioredis";
 
-import { log } from "../log";
 import { redisKeys } from "../redis/keys";
+import { redisBreaker } from "../redis/breaker";
 import { getRedis } from "../redis/client";
 
 /**
@@ -102,15 +102,18 @@ export function publishExamMessage(message: ExamMessage): void {
     message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
   void (async () => {
     const client = await getRedis();
-    if (client && client.status === "ready") {
-      try {
-        await client.publish(channel, JSON.stringify(message));
-        return;
-      } catch (error) {
-        log.warn("exam bus: publish failed; delivering in this process only", { error: (error as Error).message });
-      }
-    }
-    state().local.emit(channel, message);
+    // Through the Redis breaker (lib/server/redis/breaker.ts): a hung Redis is skipped, not waited on.
+    const isPublished =
+      client !== null &&
+      client.status === "ready" &&
+      (await redisBreaker().run(
+        async () => {
+          await client.publish(channel, JSON.stringify(message));
+          return true;
+        },
+        () => false,
+      ));
+    if (!isPublished) state().local.emit(channel, message);
   })();
 }
 

@@ -101,6 +101,7 @@ const RETRY_AFTER_CODES = new Set<ErrorCode>([
   "TOO_MANY_SIGN_INS",
   "REQUEST_IN_PROGRESS",
   "UNAVAILABLE",
+  "OVERLOADED",
 ]);
 
 /**
@@ -145,6 +146,7 @@ export function errorCodesOf(operation: ApiOperation): ErrorCode[] {
   for (const code of operation.errors ?? []) codes.add(code);
   codes.add("INTERNAL");
   codes.add("UNAVAILABLE");
+  codes.add("OVERLOADED");
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b));
 }
 

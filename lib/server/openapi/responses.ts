@@ -598,6 +598,9 @@ export const HealthSchema = z.object({
   postgres: z.enum(["up", "down"]),
   redis: z.enum(["up", "down", "not-configured"]),
   mode: z.enum(["redis", "single-instance"]),
+  redisBreaker: z
+    .enum(["closed", "open", "half-open", "disabled"])
+    .describe("the Redis breaker: open while Redis is skipped after failing (status degraded)"),
   serverTime: Instant,
 }) satisfies z.ZodType<Health>;
 

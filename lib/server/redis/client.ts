@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 
 import { env } from "../env.mjs";
 import { log } from "../log";
+import { redisBreaker, setRedisBreaker } from "./breaker";
 
 const LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -65,6 +66,8 @@ async function probe(url: string): Promise<boolean> {
 }
 
 async function initialise(): Promise<RedisState> {
+  // A new client starts with a closed breaker (tests make one per private redis-server).
+  setRedisBreaker(null);
   if (env.REDIS_URL) {
     const client = createClient(env.REDIS_URL);
     client.connect().catch(() => undefined);
@@ -92,17 +95,18 @@ export async function getRedis(): Promise<Redis | null> {
 }
 
 /**
- * Runs `operation` against Redis when it is configured and answering; otherwise returns `fallback`.
+ * Runs `operation` against Redis when it is configured and answering; otherwise (not configured, not connected,
+ * failing, slower than REDIS_COMMAND_TIMEOUT_MS, or the breaker open) returns `fallback`.
  * Redis only makes Holdfast fast: nothing that must be right depends on this succeeding.
  */
 export async function withRedis<T>(operation: (client: Redis) => Promise<T>, fallback: T): Promise<T> {
   const client = await getRedis();
   if (!client || client.status !== "ready") return fallback;
-  try {
-    return await operation(client);
-  } catch {
-    return fallback;
-  }
+  // Through the breaker (breaker.ts): a hung Redis costs a few requests one timeout each, then nothing.
+  return redisBreaker().run(
+    () => operation(client),
+    () => fallback,
+  );
 }
 
 /** Logs the mode once at start; refuses to start several instances without Redis. */

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { randomToken } from "../crypto";
+import { redisBreaker } from "./breaker";
 import { getRedis } from "./client";
 
 export type LockResult = { status: "acquired"; token: string } | { status: "held" } | { status: "unavailable" };
@@ -17,18 +18,20 @@ export async function acquireLock(key: string, ttlMs: number): Promise<LockResul
   const client = await getRedis();
   if (!client || client.status !== "ready") return { status: "unavailable" };
   const token = randomToken(16);
-  try {
-    const result = await client.set(key, token, "PX", ttlMs, "NX");
-    return result === "OK" ? { status: "acquired", token } : { status: "held" };
-  } catch {
-    return { status: "unavailable" };
-  }
+  return redisBreaker().run<LockResult>(
+    async () =>
+      (await client.set(key, token, "PX", ttlMs, "NX")) === "OK" ? { status: "acquired", token } : { status: "held" },
+    () => ({ status: "unavailable" }),
+  );
 }
 
 export async function releaseLock(key: string, token: string): Promise<void> {
   const client = await getRedis();
   if (!client) return;
-  await client.eval(RELEASE_SCRIPT, 1, key, token).catch(() => undefined);
+  await redisBreaker().run(
+    () => client.eval(RELEASE_SCRIPT, 1, key, token),
+    () => undefined,
+  );
 }
 
 /** Waits until the lock is free, Redis is away, or `maxWaitMs` passes. True when it is free (or unknowable). */
@@ -37,7 +40,11 @@ export async function waitForLockRelease(key: string, maxWaitMs: number, pollMs 
   for (;;) {
     const client = await getRedis();
     if (!client || client.status !== "ready") return true;
-    const exists = await client.exists(key).catch(() => 0);
+    // Unknowable (Redis failing or the breaker open) counts as free: Postgres decides.
+    const exists = await redisBreaker().run(
+      () => client.exists(key),
+      () => 0,
+    );
     if (exists === 0) return true;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, pollMs));

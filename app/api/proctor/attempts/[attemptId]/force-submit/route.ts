@@ -12,7 +12,7 @@ import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
  * scope: another exam's attempt is a 404 whatever the body.
  */
 export const POST = route(
-  { access: "proctor", params: AttemptParamsSchema, body: z.unknown(), isBodyOptional: true },
+  { access: "proctor", params: AttemptParamsSchema, body: z.unknown(), isBodyOptional: true, admission: "submit" },
   async ({ params, principal, body }) =>
     json(await forceSubmitAttempt({ id: params.attemptId, caller: principal, body: body ?? {} })),
 );

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+
+import { createAdmissionController, decideAdmission, type AdmissionBounds } from "./admission";
+
+const bounds: AdmissionBounds = { maxInFlight: 40, maxEventLoopDelayMs: 200 };
+const idle = { inFlight: 0, eventLoopDelayMs: 0 };
+
+describe("decideAdmission", () => {
+  it("admits everything while the instance is under its bounds", () => {
+    for (const kind of ["submit", "autosave", "heartbeat", "other"] as const)
+      expect(decideAdmission(kind, { inFlight: 29, eventLoopDelayMs: 140 }, bounds)).toEqual({ isAdmitted: true });
+  });
+
+  it("sheds heartbeats first, then autosaves and other requests alike, and keeps a reserve for submits", () => {
+    const at = (inFlight: number) => ({
+      heartbeat: decideAdmission("heartbeat", { inFlight, eventLoopDelayMs: 0 }, bounds).isAdmitted,
+      autosave: decideAdmission("autosave", { inFlight, eventLoopDelayMs: 0 }, bounds).isAdmitted,
+      other: decideAdmission("other", { inFlight, eventLoopDelayMs: 0 }, bounds).isAdmitted,
+      submit: decideAdmission("submit", { inFlight, eventLoopDelayMs: 0 }, bounds).isAdmitted,
+    });
+    expect(at(30)).toEqual({ heartbeat: false, autosave: true, other: true, submit: true });
+    expect(at(40)).toEqual({ heartbeat: false, autosave: false, other: false, submit: true });
+    expect(at(79)).toEqual({ heartbeat: false, autosave: false, other: false, submit: true });
+    expect(at(80)).toEqual({ heartbeat: false, autosave: false, other: false, submit: false });
+  });
+
+  it("refuses on event-loop delay alone, by the same shares", () => {
+    expect(decideAdmission("heartbeat", { inFlight: 0, eventLoopDelayMs: 150 }, bounds).isAdmitted).toBe(false);
+    expect(decideAdmission("autosave", { inFlight: 0, eventLoopDelayMs: 199 }, bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", { inFlight: 0, eventLoopDelayMs: 200 }, bounds)).toEqual({
+      isAdmitted: false,
+      retryAfterSeconds: 2,
+    });
+    expect(decideAdmission("submit", { inFlight: 0, eventLoopDelayMs: 399 }, bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("submit", { inFlight: 0, eventLoopDelayMs: 400 }, bounds)).toEqual({
+      isAdmitted: false,
+      retryAfterSeconds: 1,
+    });
+  });
+
+  it("a bound of 0 is off", () => {
+    const off = { maxInFlight: 0, maxEventLoopDelayMs: 0 };
+    expect(decideAdmission("heartbeat", { inFlight: 1e6, eventLoopDelayMs: 1e6 }, off).isAdmitted).toBe(true);
+    expect(decideAdmission("heartbeat", idle, bounds).isAdmitted).toBe(true);
+  });
+});
+
+describe("createAdmissionController", () => {
+  it("counts requests in flight, refuses past the bound with 503 OVERLOADED and Retry-After, and admits again once they end", () => {
+    const controller = createAdmissionController({ maxInFlight: 2, maxEventLoopDelayMs: 0 });
+    const first = controller.enter("autosave");
+    const second = controller.enter("autosave");
+    expect(controller.load().inFlight).toBe(2);
+    expect(() => controller.enter("autosave")).toThrow(
+      expect.objectContaining({ code: "OVERLOADED", headers: { "Retry-After": "2" } }),
+    );
+    const submit = controller.enter("submit");
+    expect(controller.load().inFlight).toBe(3);
+    first();
+    first(); // releasing twice counts once
+    second();
+    submit();
+    expect(controller.load().inFlight).toBe(0);
+    controller.enter("autosave")();
+  });
+});

@@ -1,0 +1,123 @@
+import "server-only";
+
+import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
+
+import { AppError } from "@/lib/shared/errors";
+
+import { env } from "../env.mjs";
+import { getResilienceMetrics, type AdmissionKind } from "../metrics/resilience-metrics";
+
+export type { AdmissionKind };
+
+/** When this instance counts as saturated; 0 turns a bound off (ADMISSION_* in lib/server/env.mjs). */
+export type AdmissionBounds = { maxInFlight: number; maxEventLoopDelayMs: number };
+
+/** What the instance is doing now: requests being handled, and the event loop's recent p99 delay. */
+export type Load = { inFlight: number; eventLoopDelayMs: number };
+
+export type AdmissionDecision = { isAdmitted: true } | { isAdmitted: false; retryAfterSeconds: number };
+
+/**
+ * Each kind's share of the bounds. Heartbeats go first (presence is also known from the candidate channel,
+ * and the next beat carries the same news); then autosaves and everything else alike (sign-in, staff pages:
+ * fair); submits keep a reserve up to twice the bounds, because a submit refused near the deadline turns into
+ * late answers and a second request later.
+ */
+export const ADMISSION_SHARES: Record<AdmissionKind, number> = {
+  heartbeat: 0.75,
+  autosave: 1,
+  other: 1,
+  submit: 2,
+};
+
+/**
+ * How long a refused client waits before trying again (`Retry-After`, whole seconds). The candidate client
+ * also backs off with full jitter (0.5 s doubling to 8 s, never sooner than this), so retries spread out.
+ */
+export const RETRY_AFTER_SECONDS: Record<AdmissionKind, number> = { heartbeat: 10, autosave: 2, other: 2, submit: 1 };
+
+/** The policy, without state: admit `kind` under `load`, or refuse it with a Retry-After. */
+export function decideAdmission(kind: AdmissionKind, load: Load, bounds: AdmissionBounds): AdmissionDecision {
+  const share = ADMISSION_SHARES[kind];
+  const isOverInFlight = bounds.maxInFlight > 0 && load.inFlight >= bounds.maxInFlight * share;
+  const isOverDelay = bounds.maxEventLoopDelayMs > 0 && load.eventLoopDelayMs >= bounds.maxEventLoopDelayMs * share;
+  if (!isOverInFlight && !isOverDelay) return { isAdmitted: true };
+  return { isAdmitted: false, retryAfterSeconds: RETRY_AFTER_SECONDS[kind] };
+}
+
+/** The 503 a refused request gets: cheap (nothing was read), the one error body, and when to come back. */
+export function overloadedError(retryAfterSeconds: number): AppError {
+  return new AppError("OVERLOADED", `The server is busy; your work is safe; retry in ${retryAfterSeconds} s.`, {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+    details: { retryAfterSeconds },
+  });
+}
+
+/** The event loop's p99 delay is read over windows this long. */
+const WINDOW_MS = 500;
+
+export type AdmissionController = {
+  /** Admits a request of `kind` (call `release` when it is answered), or throws 503 OVERLOADED. */
+  enter(kind: AdmissionKind): () => void;
+  load(): Load;
+};
+
+/**
+ * This process's admission control: the in-flight count, and the event-loop delay (perf_hooks) over the
+ * last window of WINDOW_MS. A refusal happens before the body is read or the database is touched, so it
+ * costs microseconds: past capacity the instance keeps answering the requests it admitted at their usual
+ * speed instead of letting a queue grow that outlives the burst (docs/decisions/019).
+ */
+export function createAdmissionController(bounds: AdmissionBounds): AdmissionController {
+  const metrics = getResilienceMetrics();
+  let inFlight = 0;
+  let eventLoopDelayMs = 0;
+  let histogram: IntervalHistogram | null = null;
+  if (bounds.maxEventLoopDelayMs > 0) {
+    histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    const sampler = setInterval(() => {
+      eventLoopDelayMs = histogram!.count > 0 ? histogram!.percentile(99) / 1e6 : 0;
+      histogram!.reset();
+      metrics.eventLoopDelay.set(eventLoopDelayMs / 1000);
+    }, WINDOW_MS);
+    sampler.unref();
+  }
+
+  return {
+    enter(kind) {
+      const decision = decideAdmission(kind, { inFlight, eventLoopDelayMs }, bounds);
+      if (!decision.isAdmitted) {
+        metrics.admission.inc({ kind, decision: "refused" });
+        throw overloadedError(decision.retryAfterSeconds);
+      }
+      metrics.admission.inc({ kind, decision: "admitted" });
+      inFlight += 1;
+      metrics.inFlight.set(inFlight);
+      let isReleased = false;
+      return () => {
+        if (isReleased) return;
+        isReleased = true;
+        inFlight -= 1;
+        metrics.inFlight.set(inFlight);
+      };
+    },
+    load: () => ({ inFlight, eventLoopDelayMs }),
+  };
+}
+
+const globalForAdmission = globalThis as unknown as { holdfastAdmission?: AdmissionController };
+
+/** This process's controller, bounded by ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_EVENT_LOOP_DELAY_MS. */
+export function admission(): AdmissionController {
+  return (globalForAdmission.holdfastAdmission ??= createAdmissionController({
+    maxInFlight: env.ADMISSION_MAX_IN_FLIGHT,
+    // `next dev` compiles on the event loop: seconds of delay that say nothing about load.
+    maxEventLoopDelayMs: env.NODE_ENV === "development" ? 0 : env.ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
+  }));
+}
+
+/** Replaces this process's controller (tests); `null` goes back to the one from the environment. */
+export function setAdmission(controller: AdmissionController | null): void {
+  globalForAdmission.holdfastAdmission = controller ?? undefined;
+}
