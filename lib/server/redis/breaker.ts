@@ -97,7 +97,7 @@ const STATE_NAMES: Record<CircuitState, BreakerState> = {
  * heartbeats' and the live feeds' writes. A hung Redis (SIGSTOP: connected, "ready", silent) would otherwise
  * cost every request the timeouts of each of its calls; a few timeouts in a row open the breaker and from then
  * on requests skip Redis at once and Postgres decides alone, as it does without Redis
- * (docs/decisions/019-redis-breaker-and-admission-control.md). After `halfOpenAfterMs` one call goes through
+ * (docs/decisions/020-redis-breaker-and-admission-control.md). After `halfOpenAfterMs` one call goes through
  * as a probe: its success closes the breaker, its failure opens it again.
  */
 export function createRedisBreaker(options: RedisBreakerOptions): RedisBreaker {
