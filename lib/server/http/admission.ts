@@ -66,7 +66,7 @@ export type AdmissionController = {
  * This process's admission control: the in-flight count, and the event-loop delay (perf_hooks) over the
  * last window of WINDOW_MS. A refusal happens before the body is read or the database is touched, so it
  * costs microseconds: past capacity the instance keeps answering the requests it admitted at their usual
- * speed instead of letting a queue grow that outlives the burst (docs/decisions/019).
+ * speed instead of letting a queue grow that outlives the burst (docs/decisions/020).
  */
 export function createAdmissionController(bounds: AdmissionBounds): AdmissionController {
   const metrics = getResilienceMetrics();

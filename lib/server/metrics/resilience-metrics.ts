@@ -20,7 +20,7 @@ type ResilienceMetrics = {
 const globalForMetrics = globalThis as unknown as { holdfastResilienceMetrics?: ResilienceMetrics };
 
 /**
- * The Redis breaker's and admission control's metrics (docs/decisions/019), on the one registry of this
+ * The Redis breaker's and admission control's metrics (docs/decisions/020), on the one registry of this
  * process (registry.ts). Registered on first use: the breaker and route() make them at start.
  */
 export function getResilienceMetrics(): ResilienceMetrics {
