@@ -50,12 +50,12 @@ const EnvSchema = z
     REDIS_BREAKER_DISABLED: booleanString,
     /**
      * Admission control (lib/server/http/admission.ts): past ADMISSION_MAX_IN_FLIGHT requests in progress in
-     * this process, or an event-loop delay (p99 over the last ~0.5 s) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
+     * this process, or an event-loop delay (p99 over each of the last two ~0.5 s windows) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
      * new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
      * shed first; submits are admitted up to twice the bounds. 0 turns a bound off; `next dev` ignores the delay.
      */
     ADMISSION_MAX_IN_FLIGHT: wholeNumber(0, 100_000, 64),
-    ADMISSION_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 200),
+    ADMISSION_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 500),
     /** Public base URL, used to build join links. */
     APP_URL: z.url().default("http://localhost:3000"),
     /** Secret for join-token derivation and submission receipts (HMAC). At least 32 characters. */

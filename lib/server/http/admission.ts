@@ -63,8 +63,8 @@ export type AdmissionController = {
 };
 
 /**
- * This process's admission control: the in-flight count, and the event-loop delay (perf_hooks) over the
- * last window of WINDOW_MS. A refusal happens before the body is read or the database is touched, so it
+ * This process's admission control: the in-flight count, and the event-loop delay (perf_hooks): the lower of
+ * the p99 delays of the last two windows of WINDOW_MS, so only a delay that lasts counts. A refusal happens before the body is read or the database is touched, so it
  * costs microseconds: past capacity the instance keeps answering the requests it admitted at their usual
  * speed instead of letting a queue grow that outlives the burst (docs/decisions/020).
  */
@@ -76,10 +76,15 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
   if (bounds.maxEventLoopDelayMs > 0) {
     histogram = monitorEventLoopDelay({ resolution: 10 });
     histogram.enable();
+    let previousWindowMs = 0;
     const sampler = setInterval(() => {
-      eventLoopDelayMs = histogram!.count > 0 ? histogram!.percentile(99) / 1e6 : 0;
+      const windowMs = histogram!.count > 0 ? histogram!.percentile(99) / 1e6 : 0;
       histogram!.reset();
-      metrics.eventLoopDelay.set(eventLoopDelayMs / 1000);
+      // Saturation is a delay that lasts: one long render or a GC pause makes one slow window, not two, and
+      // must not turn requests away for the next half second.
+      eventLoopDelayMs = Math.min(windowMs, previousWindowMs);
+      previousWindowMs = windowMs;
+      metrics.eventLoopDelay.set(windowMs / 1000);
     }, WINDOW_MS);
     sampler.unref();
   }
