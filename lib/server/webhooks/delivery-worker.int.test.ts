@@ -450,9 +450,11 @@ describe("webhook delivery: a cohort against a receiver that is down for a while
       const started = await call(startRoute, { method: "POST", params: { examId: attempt.examId }, cookie });
       papers.push({ attemptId: started.body.attemptId, cookie } as StartedAttempt);
     }
-    downUntil = Date.now() + outageMs;
     await Promise.all(papers.map((paper) => submitted(paper)));
     expect(await deliveriesOf(endpoint.id)).toHaveLength(20);
+    // The outage starts with the workers, not before the submits: on a loaded machine 20 submits may take
+    // most of it, leaving the breaker nothing to trip on.
+    downUntil = Date.now() + outageMs;
 
     const cooldownMs = 300;
     const options = { ...FAST, breakerThreshold: 3, breakerCooldownMs: cooldownMs, schedule: Array(8).fill(0.2) };
@@ -466,10 +468,11 @@ describe("webhook delivery: a cohort against a receiver that is down for a while
       await Promise.all(workers.map((worker) => worker.stop()));
     }
     const failed = hook.requests.filter((request) => request.at < downUntil);
-    const firstBatch = failed.filter((request) => request.at < failed[0]!.at + 100);
-    // After the first batch tripped the breaker, only probes reach the receiver: about one per cooldown.
-    const probes = failed.length - firstBatch.length;
-    expect(probes).toBeLessThanOrEqual(Math.ceil(outageMs / cooldownMs) + 2);
+    // Each delivery may fail once in the first batch (sent together, before the breaker has seen a failure);
+    // after that only probes reach the receiver, about one per cooldown. Without the breaker every delivery is
+    // retried on the 0.2 s schedule through the outage: about 20 × 7 failed requests.
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThanOrEqual(papers.length + Math.ceil(outageMs / cooldownMs) + 2);
     const delivered = hook.requests.filter((request) => request.at >= downUntil);
     expect(new Set(delivered.map((request) => request.id)).size).toBe(20);
     expect(delivered).toHaveLength(20);
