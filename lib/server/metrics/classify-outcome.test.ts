@@ -15,5 +15,10 @@ describe("classifyOutcome", () => {
     for (const status of [400, 401, 404, 413, 422]) expect(classifyOutcome(response(status))).toBe("rejected");
     expect(classifyOutcome(response(500))).toBe("error");
     expect(classifyOutcome(response(503))).toBe("error");
+    expect(classifyOutcome(response(503), "UNAVAILABLE")).toBe("error");
+  });
+
+  it("counts a request shed by admission control (503 OVERLOADED) as limited, not as an error", () => {
+    expect(classifyOutcome(response(503, { "Retry-After": "2" }), "OVERLOADED")).toBe("limited");
   });
 });

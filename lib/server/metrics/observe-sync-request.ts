@@ -31,7 +31,7 @@ export type SyncRequestRecord = {
  */
 export function observeSyncRequest(record: SyncRequestRecord): void {
   const { endpoint, seconds } = record;
-  const outcome = classifyOutcome(record.response);
+  const outcome = classifyOutcome(record.response, record.errorCode);
   const metrics = getMetrics();
   metrics.requests[endpoint].inc({ outcome });
   metrics.durations[endpoint].observe({ outcome }, seconds);
