@@ -298,7 +298,7 @@ export const redisFreezeScenario: Scenario<RedisFreezeOptions> = {
     "Redis frozen (SIGSTOP) under a population at browser timings: autosave p99 before/during/after; breaker vs none",
   usage: [
     "  --candidates N           simulated candidates (light client, browser timings)          500",
-    "  --ramp S                 they arrive (join, start) evenly over S seconds                10",
+    "  --ramp S                 they arrive (join, start) evenly over S seconds                30",
     "  --warmup S               then answer this long before Redis freezes                    20",
     "  --freeze S               Redis frozen with SIGSTOP this long, then SIGCONT             20",
     "  --after S                then answer this long before the submits                      20",
@@ -315,7 +315,7 @@ export const redisFreezeScenario: Scenario<RedisFreezeOptions> = {
   options(flags: Flags): RedisFreezeOptions {
     return {
       candidates: flags.number("candidates", 500, { min: 1, max: 20_000, isInteger: true }),
-      rampSeconds: flags.number("ramp", 10, { min: 0, max: 3_600 }),
+      rampSeconds: flags.number("ramp", 30, { min: 0, max: 3_600 }),
       warmupSeconds: flags.number("warmup", 20, { min: 1, max: 3_600 }),
       freezeSeconds: flags.number("freeze", 20, { min: 1, max: 3_600 }),
       afterSeconds: flags.number("after", 20, { min: 1, max: 3_600 }),
