@@ -6,6 +6,7 @@ import { TimelineRecorder } from "./timeline";
 import {
   alignedStart,
   countingTransport,
+  firstRecoveredMs,
   latencyWindows,
   operationOf,
   recoveryMs,
@@ -67,6 +68,21 @@ describe("recoveryMs", () => {
     expect(recoveryMs(windows, burstEnd)).toBe(10_000);
     expect(recoveryMs([window(60, NaN, { count: 0 })], burstEnd)).toBeNull();
     expect(recoveryMs([], burstEnd)).toBeNull();
+  });
+});
+
+describe("firstRecoveredMs", () => {
+  it("is the first good window after the burst, even when a later one relapses", () => {
+    const windows = [window(55, 50), window(60, 900), window(65, 150), window(70, 700), window(75, 100)];
+    expect(firstRecoveredMs(windows, { fromMs: 60_000, limitMs: 200 })).toBe(5_000);
+    expect(recoveryMs(windows, { fromMs: 60_000, limitMs: 200 })).toBe(15_000);
+  });
+
+  it("judges a window as recoveryMs does, and is null when none after the burst is good", () => {
+    expect(
+      firstRecoveredMs([window(60, 30, { ok: 5, errors: 1 }), window(65, 30)], { fromMs: 60_000, limitMs: 200 }),
+    ).toBe(5_000);
+    expect(firstRecoveredMs([window(55, 30), window(60, 300)], { fromMs: 60_000, limitMs: 200 })).toBeNull();
   });
 });
 

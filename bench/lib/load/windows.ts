@@ -68,11 +68,28 @@ export function recoveryMs(
   let recoveredFrom: LatencyWindow | null = null;
   for (const window of windows) {
     if (window.fromMs < options.fromMs || window.count === 0) continue;
-    const isGood = window.ok > 0 && window.errors === 0 && window.p99 < options.limitMs;
-    if (!isGood) recoveredFrom = null;
+    if (!isRecovered(window, options.limitMs)) recoveredFrom = null;
     else recoveredFrom ??= window;
   }
   return recoveredFrom ? recoveredFrom.fromMs - options.fromMs : null;
+}
+
+/**
+ * The first time after `fromMs` the requests were answered well (as `recoveryMs` judges a window), whatever came
+ * after: with `recoveryMs`, it tells a slow return from one later spike. Null when no window after `fromMs` was.
+ */
+export function firstRecoveredMs(
+  windows: readonly LatencyWindow[],
+  options: { fromMs: number; limitMs: number },
+): number | null {
+  const first = windows.find(
+    (window) => window.fromMs >= options.fromMs && window.count > 0 && isRecovered(window, options.limitMs),
+  );
+  return first ? first.fromMs - options.fromMs : null;
+}
+
+function isRecovered(window: LatencyWindow, limitMs: number): boolean {
+  return window.ok > 0 && window.errors === 0 && window.p99 < limitMs;
 }
 
 /** What the candidates' requests were answered, by operation and status, over the time they were sent. */
