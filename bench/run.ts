@@ -19,6 +19,8 @@ import { deadlineStormScenario } from "./scenarios/deadline-storm";
 import { deltaVsFullScenario } from "./scenarios/delta-vs-full";
 import { enrollmentCsvScenario } from "./scenarios/enrollment-csv";
 import { examDayScenario } from "./scenarios/exam-day";
+import { overloadScenario } from "./scenarios/overload";
+import { redisFreezeScenario } from "./scenarios/redis-freeze";
 import { regradeScenario } from "./scenarios/regrade";
 import { resultsCsvScenario } from "./scenarios/results-csv";
 import { syncScenario } from "./scenarios/sync";
@@ -33,6 +35,8 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [deadlineStormScenario.name]: deadlineStormScenario,
   [chaosScenario.name]: chaosScenario,
   [examDayScenario.name]: examDayScenario,
+  [redisFreezeScenario.name]: redisFreezeScenario,
+  [overloadScenario.name]: overloadScenario,
   [deltaVsFullScenario.name]: deltaVsFullScenario,
   [badInputScenario.name]: badInputScenario,
   [dashboardScenario.name]: dashboardScenario,

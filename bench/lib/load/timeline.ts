@@ -119,6 +119,21 @@ export class TimelineRecorder {
     return buckets;
   }
 
+  /**
+   * One bucket for the requests sent in [fromMs, toMs) (ms since the run's start, rounded down to the
+   * resolution), whatever the bucket grid: a phase of a run (a freeze, a burst) or a window aligned to an
+   * event rather than to the run's start. `t` is `fromMs` in seconds; `kinds` as in `summary`.
+   */
+  between(fromMs: number, toMs: number, options: { kinds?: readonly TimelineKind[] } = {}): TimelineBucket {
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs)
+      throw new RangeError(`between(${fromMs}, ${toMs}): need finite bounds, from ≤ to`);
+    const first = Math.floor(fromMs / this.resolutionMs);
+    const last = Math.floor(toMs / this.resolutionMs);
+    const slots: Slot[] = [];
+    for (const [index, slot] of this.slots) if (index >= first && index < last) slots.push(slot);
+    return summarise(fromMs / 1000, slots, options.kinds ?? KINDS);
+  }
+
   /** Every kept latency of the run (of `kinds`, all by default), sorted ascending: the input of a distribution chart. */
   sortedLatencies(kinds: readonly TimelineKind[] = KINDS): Float32Array {
     return gather([...this.slots.values()], kinds).sort();
