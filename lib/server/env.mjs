@@ -54,7 +54,7 @@ const EnvSchema = z
      * new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
      * shed first; submits are admitted up to twice the bounds. 0 turns a bound off; `next dev` ignores the delay.
      */
-    ADMISSION_MAX_IN_FLIGHT: wholeNumber(0, 100_000, 64),
+    ADMISSION_MAX_IN_FLIGHT: wholeNumber(0, 100_000, 256),
     ADMISSION_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 500),
     /** Public base URL, used to build join links. */
     APP_URL: z.url().default("http://localhost:3000"),
