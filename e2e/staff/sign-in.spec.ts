@@ -148,7 +148,9 @@ test.describe("Staff sign-in", () => {
     await page.goto("/signin");
     await signInThroughTheForm(page, admin);
 
-    await expect(page.getByRole("alert")).toHaveText(/^Too many failed sign-ins\. Try again in [1-4] seconds?\.$/);
+    await expect(page.locator("#signin-error")).toHaveText(
+      /^Too many failed sign-ins\. Try again in [1-4] seconds?\.$/,
+    );
     await expect(page).toHaveURL("/signin");
   });
 });
