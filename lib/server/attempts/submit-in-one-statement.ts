@@ -7,6 +7,7 @@ import { answersDigest } from "@/lib/shared/digest";
 import { AppError } from "@/lib/shared/errors";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { SubmitResponse } from "@/lib/shared/schemas/sync";
+import { compareEdits } from "@/lib/shared/versions";
 
 import type { ValidatedAnswer } from "../answers/validate-delta";
 import { isLockTimeout } from "../db/errors";
@@ -87,7 +88,8 @@ export function mergeDelta(
   const merged = new Map(paper.map((answer) => [answer.q, answer]));
   for (const answer of answers) {
     const stored = merged.get(answer.questionId);
-    const isGreater = !stored || answer.version > stored.n || (answer.version === stored.n && deviceId > stored.d);
+    const isGreater =
+      !stored || compareEdits({ version: answer.version, deviceId }, { version: stored.n, deviceId: stored.d }) > 0;
     if (isGreater)
       merged.set(answer.questionId, { q: answer.questionId, v: answer.value, n: answer.version, d: deviceId });
   }
