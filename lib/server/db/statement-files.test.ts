@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { describe, expect, it } from "vitest";
 
-import { bindStatement, compileStatement, loadStatement, type StatementName } from "./statement-files";
+import { bindStatement, compileStatement, expandIncludes, loadStatement, type StatementName } from "./statement-files";
 
 const NAMES: StatementName[] = [
   "apply-answer-delta",
@@ -10,6 +10,7 @@ const NAMES: StatementName[] = [
   "freeze-attempt",
   "read-paper-for-submit",
   "submit-attempt",
+  "enqueue-submission-created",
 ];
 
 describe("compileStatement", () => {
@@ -28,6 +29,20 @@ describe("compileStatement", () => {
     const statement = compileStatement("lock-attempt", "SELECT :b, :a, :b");
     expect(bindStatement(statement, { a: 1, b: null })).toEqual([null, 1]);
     expect(() => bindStatement(statement, { a: 1 })).toThrow(/no value for :b/);
+  });
+});
+
+describe("expandIncludes", () => {
+  it("replaces a whole `-- @include name.sql` line with the fragment, and nothing else", () => {
+    const read = (name: string) => `-- fragment ${name}\nx AS (SELECT 1),\n`;
+    expect(expandIncludes("WITH\n-- @include part.sql (why)\ny AS (SELECT 2)\nSELECT 1", read)).toBe(
+      "WITH\n-- fragment part\nx AS (SELECT 1),\ny AS (SELECT 2)\nSELECT 1",
+    );
+    expect(expandIncludes("SELECT 1 -- @include part.sql", read)).toBe("SELECT 1 -- @include part.sql");
+  });
+
+  it("refuses a fragment that does not exist", () => {
+    expect(() => expandIncludes("-- @include no-such-part.sql")).toThrow(/no statement fragment no-such-part/);
   });
 });
 

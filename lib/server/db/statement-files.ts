@@ -21,7 +21,32 @@ const FILES = {
   "read-paper-for-submit": () =>
     readFileSync(new URL("./statements/read-paper-for-submit.sql", import.meta.url), "utf8"),
   "submit-attempt": () => readFileSync(new URL("./statements/submit-attempt.sql", import.meta.url), "utf8"),
+  "enqueue-submission-created": () =>
+    readFileSync(new URL("./statements/enqueue-submission-created.sql", import.meta.url), "utf8"),
 } as const;
+
+/**
+ * Parts written once and included by several statements with a whole line `-- @include <name>.sql` (the same rule
+ * in every statement that applies it: e.g. the autosave rule, in the autosave and in the one-statement submit).
+ */
+const FRAGMENTS = {
+  "upsert-answers": () => readFileSync(new URL("./statements/upsert-answers.sql", import.meta.url), "utf8"),
+  "outbox-submission-created": () =>
+    readFileSync(new URL("./statements/outbox-submission-created.sql", import.meta.url), "utf8"),
+} as const;
+
+const INCLUDE = /^--\s*@include\s+([\w-]+)\.sql\b.*$/gm;
+
+/** A statement file's text with each `-- @include <name>.sql` line replaced by that fragment's text. */
+export function expandIncludes(source: string, read: (name: string) => string = readFragment): string {
+  return source.replace(INCLUDE, (_, name: string) => read(name).trimEnd());
+}
+
+function readFragment(name: string): string {
+  const fragment = FRAGMENTS[name as keyof typeof FRAGMENTS];
+  if (!fragment) throw new Error(`no statement fragment ${name}.sql`);
+  return fragment();
+}
 
 export type StatementName = keyof typeof FILES;
 
@@ -54,7 +79,7 @@ const compiled = (globalForStatements.holdfastStatements ??= new Map());
 export function loadStatement(name: StatementName): CompiledStatement {
   let statement = compiled.get(name);
   if (!statement) {
-    statement = compileStatement(name, FILES[name]());
+    statement = compileStatement(name, expandIncludes(FILES[name]()));
     compiled.set(name, statement);
   }
   return statement;

@@ -2,6 +2,7 @@ import "server-only";
 
 import type { Prisma } from "../db/client";
 import { queryRows, sql } from "../db/sql";
+import { fileStatement } from "../db/statement-files";
 
 type Tx = Prisma.TransactionClient;
 
@@ -11,21 +12,13 @@ type Tx = Prisma.TransactionClient;
  * The payload (the `data` of the Standard Webhooks body) is frozen here; the id is the webhook-id.
  */
 
-/** `submission.created` for one new submission (called by freeze-attempt.ts). */
+/**
+ * `submission.created` for one new submission (called by freeze-attempt.ts): the statement file
+ * (lib/server/db/statements/enqueue-submission-created.sql) shares its INSERT with the one-statement submit, so
+ * both write the same payload.
+ */
 export async function enqueueSubmissionCreated(tx: Tx, submissionId: string): Promise<void> {
-  const statement = sql`INSERT INTO webhook_deliveries (id, endpoint_id, exam_id, event_type, attempt_id, submission_id,
-                                        payload, occurred_at)
-      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, a.exam_id, 'submission.created', a.id, s.id,
-             jsonb_build_object('examId', a.exam_id, 'attemptId', a.id, 'enrollmentId', e.id, 'candidate', jsonb_build_object('name', e.name, 'email', e.email),
-                                'submissionId', s.id, 'submittedAt', to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'submissionVersion', s.version),
-             s.submitted_at
-      FROM submissions s
-      JOIN attempts a ON a.id = s.attempt_id
-      JOIN enrollments e ON e.id = a.enrollment_id
-      JOIN webhook_endpoints w ON w.exam_id = a.exam_id AND w.enabled AND w.deleted_at IS NULL
-                              AND 'submission.created' = ANY(w.events)
-      WHERE s.id = ${submissionId}::uuid`;
-  await queryRows(statement, tx);
+  await queryRows(fileStatement("enqueue-submission-created", { submissionId }), tx);
 }
 
 /**

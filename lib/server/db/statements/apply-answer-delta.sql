@@ -23,23 +23,7 @@ att AS (
     AND (a.paused_at IS NOT NULL OR clock_timestamp() <= a.deadline + make_interval(secs => e.grace_seconds))
   FOR UPDATE OF a
 ),
-input AS (
-  SELECT * FROM unnest(:questionIds::uuid[], :values::text[], :versions::int[]) AS t(question_id, value, version)
-),
-upserted AS (
-  INSERT INTO answers (id, attempt_id, question_id, value, version, device_id, saved_at, first_saved_at)
-  SELECT gen_random_uuid(), att.id, input.question_id, input.value::jsonb, input.version, :deviceId, clock_timestamp(),
-         clock_timestamp()
-  FROM input CROSS JOIN att
-  -- Answer rows are locked in question id order, whatever order the delta lists them in (lock order,
-  -- docs/sync-protocol.md): the attempt's row lock above already serialises writers; this keeps it so if not.
-  -- first_saved_at is set once, by the insert: an update keeps it (statistics, time from first to last edit).
-  ORDER BY input.question_id
-  ON CONFLICT (attempt_id, question_id) DO UPDATE
-    SET value = EXCLUDED.value, version = EXCLUDED.version, device_id = EXCLUDED.device_id, saved_at = EXCLUDED.saved_at
-    WHERE (answers.version, answers.device_id COLLATE "C") < (EXCLUDED.version, EXCLUDED.device_id COLLATE "C")
-  RETURNING question_id
-),
+-- @include upsert-answers.sql
 bumped AS (
   UPDATE attempts SET revision = attempts.revision + 1
   FROM att

@@ -39,20 +39,7 @@ WITH att AS (
   -- for it on the locked path, with its lock_timeout. The one statement never queues behind a lock.
   FOR UPDATE OF a NOWAIT
 ),
-input AS (
-  SELECT * FROM unnest(:questionIds::uuid[], :values::text[], :versions::int[]) AS t(question_id, value, version)
-),
-upserted AS (
-  INSERT INTO answers (id, attempt_id, question_id, value, version, device_id, saved_at, first_saved_at)
-  SELECT gen_random_uuid(), att.id, input.question_id, input.value::jsonb, input.version, :deviceId, clock_timestamp(),
-         clock_timestamp()
-  FROM input CROSS JOIN att
-  ORDER BY input.question_id
-  ON CONFLICT (attempt_id, question_id) DO UPDATE
-    SET value = EXCLUDED.value, version = EXCLUDED.version, device_id = EXCLUDED.device_id, saved_at = EXCLUDED.saved_at
-    WHERE (answers.version, answers.device_id COLLATE "C") < (EXCLUDED.version, EXCLUDED.device_id COLLATE "C")
-  RETURNING question_id
-),
+-- @include upsert-answers.sql (the autosave rule on the answer rows: `input`, `upserted`)
 frozen AS (
   -- One UPDATE of the row for both the revision bump and the freeze (a row updated twice in one statement
   -- keeps only one of the changes).
@@ -80,19 +67,7 @@ job AS (
     SET cause = EXCLUDED.cause, actor_type = EXCLUDED.actor_type, staff_user_id = EXCLUDED.staff_user_id,
         actor_label = EXCLUDED.actor_label, reason = EXCLUDED.reason, queued_at = EXCLUDED.queued_at
 ),
-outbox AS (
-  -- lib/server/webhooks/enqueue-deliveries.ts, enqueueSubmissionCreated (ADR 018): a row per enabled endpoint.
-  INSERT INTO webhook_deliveries (id, endpoint_id, exam_id, event_type, attempt_id, submission_id, payload, occurred_at)
-  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, f.exam_id, 'submission.created', f.id, s.id,
-         jsonb_build_object('examId', f.exam_id, 'attemptId', f.id, 'enrollmentId', e.id, 'candidate', jsonb_build_object('name', e.name, 'email', e.email),
-                            'submissionId', s.id, 'submittedAt', to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'submissionVersion', s.version),
-         s.submitted_at
-  FROM submission s
-  JOIN frozen f ON f.id = s.attempt_id
-  JOIN enrollments e ON e.id = f.enrollment_id
-  JOIN webhook_endpoints w ON w.exam_id = f.exam_id AND w.enabled AND w.deleted_at IS NULL
-                          AND 'submission.created' = ANY(w.events)
-),
+-- @include outbox-submission-created.sql (the `submission.created` outbox rows, ADR 018)
 audit AS (
   -- lib/server/audit/record-audit-event.ts, as freeze-attempt.ts records it.
   INSERT INTO audit_events (id, actor_type, actor_id, action, exam_id, enrollment_id, attempt_id, data)
