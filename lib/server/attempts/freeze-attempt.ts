@@ -26,6 +26,34 @@ export type FreezeOptions = {
 };
 
 /**
+ * The answer to a submit, as stored with the submission and replayed byte for byte: the same for every way a
+ * submission is made (the locked freeze here, the one-statement submit).
+ */
+export function submitResponse(options: {
+  submissionId: string;
+  attemptId: string;
+  submittedAt: Date;
+  source: SubmitResponse["source"];
+  digest: string;
+  clientDigest: string | null;
+  deadline: Date;
+}): SubmitResponse {
+  const { submissionId, attemptId, submittedAt, digest, clientDigest } = options;
+  return {
+    submissionId,
+    attemptId,
+    submittedAt: submittedAt.toISOString(),
+    source: options.source,
+    digest,
+    clientDigest,
+    digestMatches: clientDigest === null ? null : clientDigest === digest,
+    receipt: signReceipt({ attemptId, submittedAt, digest }),
+    serverTime: submittedAt.toISOString(),
+    deadline: options.deadline.toISOString(),
+  };
+}
+
+/**
  * Freezes an attempt and creates its one current submission. Called only through with-locked-attempt.ts
  * (`LockedAttempt.freeze`, and the auto-submit of an overdue attempt), so the attempt row is always held
  * FOR UPDATE. The conditional transition `in_progress -> submitted` (lib/server/db/statements/
@@ -52,18 +80,16 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;
-  const response: SubmitResponse = {
+  const response = submitResponse({
     submissionId,
     attemptId: options.attemptId,
-    submittedAt: submittedAt.toISOString(),
+    submittedAt,
     source: options.source,
     digest,
     clientDigest,
-    digestMatches: clientDigest === null ? null : clientDigest === digest,
-    receipt: signReceipt({ attemptId: options.attemptId, submittedAt, digest }),
-    serverTime: submittedAt.toISOString(),
-    deadline: deadline.toISOString(),
-  };
+    deadline,
+  });
+
   await tx.submission.create({
     data: {
       id: submissionId,

@@ -18,7 +18,7 @@ import { publishAttemptSubmitted } from "../live/exam-bus";
 import { SYSTEM_ACTOR } from "../results/recompute-results";
 import type { AttemptForWrite } from "./load-attempt-for-write";
 import { examQuestions } from "./load-attempt-for-write";
-import { signReceipt } from "./receipt";
+import { submitResponse } from "./freeze-attempt";
 
 type StoredAnswer = { q: string; v: AnswerValue; n: number; d: string };
 
@@ -122,18 +122,16 @@ export async function trySubmitInOneStatement(options: {
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;
-  const response: SubmitResponse = {
+  const response = submitResponse({
     submissionId,
     attemptId: attempt.id,
-    submittedAt: submittedAt.toISOString(),
+    submittedAt,
     source: "candidate",
     digest,
     clientDigest,
-    digestMatches: clientDigest === null ? null : clientDigest === digest,
-    receipt: signReceipt({ attemptId: attempt.id, submittedAt, digest }),
-    serverTime: submittedAt.toISOString(),
-    deadline: attempt.deadline.toISOString(),
-  };
+    deadline: attempt.deadline,
+  });
+
   let rows: { created: number }[];
   try {
     rows = await queryRows<{ created: number }>(
