@@ -1,32 +1,11 @@
 // The app keeps working when Redis stops or hangs: Postgres is the source of truth (ADR 003).
 // This file runs its own redis-server on a free port, so it can kill and freeze it without touching
 // the machine's Redis.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("condition not met in time");
-}
+import { freePort, startRedisServer, waitUntil } from "@/test-support/server/private-redis";
 
 const port = await freePort();
 let redis: ChildProcess;
@@ -41,9 +20,7 @@ const { call } = await import("@/test-support/server/http");
 const { getRedis } = await import("@/lib/server/redis/client");
 
 function startRedis(): ChildProcess {
-  return spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
+  return startRedisServer(port);
 }
 
 async function candidateFlow(): Promise<number> {
@@ -57,7 +34,7 @@ async function candidateFlow(): Promise<number> {
 beforeAll(async () => {
   redis = startRedis();
   const client = await getRedis();
-  await waitFor(async () => client?.status === "ready");
+  await waitUntil(async () => client?.status === "ready");
 });
 
 afterAll(() => {
@@ -98,7 +75,7 @@ describe("GET /api/health and the app without Redis", () => {
 
     redis = startRedis();
     const client = await getRedis();
-    await waitFor(async () => client?.status === "ready");
+    await waitUntil(async () => client?.status === "ready");
     const healed = await call(healthRoute);
     expect(healed.body).toMatchObject({ status: "ok", redis: "up" });
   });

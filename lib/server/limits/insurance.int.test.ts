@@ -1,32 +1,12 @@
 // The limits keep working when Redis goes away: each Redis limiter's in-memory insuranceLimiter takes
 // over. This file runs its own redis-server on a free port (as the health check's test does), so it can
 // freeze and kill it without touching the machine's Redis.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { freePort, startRedisServer, waitUntil } from "@/test-support/server/private-redis";
 
 const port = await freePort();
 process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
@@ -66,11 +46,9 @@ async function allowedOutOf(times: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
+  redis = startRedisServer(port);
   const client = await getRedis();
-  await waitFor(() => client?.status === "ready");
+  await waitUntil(() => client?.status === "ready");
   setSyncLimiters(
     createSyncLimiters({
       redis: client,
@@ -114,7 +92,7 @@ describe("rate limits without Redis", () => {
     redis.kill("SIGKILL");
     await new Promise((resolve) => redis.once("exit", resolve));
     const client = await getRedis();
-    await waitFor(() => client?.status !== "ready");
+    await waitUntil(() => client?.status !== "ready");
 
     expect(await allowedOutOf(POINTS + 2)).toBe(POINTS);
 
