@@ -58,7 +58,10 @@ async function main() {
   const { workers, reason } = plan;
   const env = workerEnvironment(process.env, workers);
   say(`starting ${workers} Next.js worker${workers === 1 ? "" : "s"} (${reason}), primary pid ${process.pid}`);
-  cluster.setupPrimary({ exec: NEXT_BIN, args: ["start", ...process.argv.slice(2)] });
+  // HOLDFAST_WORKER_PROGRAM replaces Next.js in each worker: only the supervisor's own test
+  // (scripts/start.int.test.ts) sets it, to kill workers of a tiny server without a build.
+  const program = process.env.HOLDFAST_WORKER_PROGRAM || NEXT_BIN;
+  cluster.setupPrimary({ exec: program, args: ["start", ...process.argv.slice(2)] });
 
   let isStopping = false;
   let deaths = 0;
