@@ -26,7 +26,7 @@ import { RunStats, type OperationSummary } from "../lib/load/op-stats";
 import { arrivalAt, httpTransport, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
 import { formatOperation } from "../lib/load/population-run";
 import { populationReport } from "../lib/reporting/population-report";
-import { publishCharts } from "../lib/reporting/publish";
+import { endRun } from "../lib/reporting/publish";
 import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
 import type { Scenario } from "../lib/run/scenario";
 import { enrollCandidates } from "../lib/candidates/seed";
@@ -501,12 +501,6 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         },
       ],
     });
-    say(`results: ${json}; report: ${report}`);
-    if (options.isPublished) {
-      const published = publishCharts(json);
-      say(`published ${published.charts.length} charts to docs/benchmarks/:\n${published.markdown}`);
-    }
-    if (problems.length) shout(problems.join("\n"));
-    return { isOk: problems.length === 0 };
+    return endRun({ json, report, isPublished: options.isPublished, problems });
   },
 };

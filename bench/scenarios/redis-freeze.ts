@@ -23,12 +23,12 @@ import { formatCheck, type CheckResult } from "../lib/checking/checker";
 import { createMigratedDatabase } from "../lib/servers/database";
 import { startPrivateRedis, type PrivateRedis } from "../lib/faults/private-redis";
 import { createAgent } from "../lib/load/http-client";
-import { errorMessage, say, shout } from "../lib/run/log";
+import { errorMessage, say } from "../lib/run/log";
 import { RunStats, type OperationSummary } from "../lib/load/op-stats";
 import { httpTransport, runPopulation } from "../lib/load/population";
 import { formatOperation } from "../lib/load/population-run";
 import { populationReport } from "../lib/reporting/population-report";
-import { publishCharts } from "../lib/reporting/publish";
+import { endRun } from "../lib/reporting/publish";
 import { environment, figureLines, writeResults } from "../lib/reporting/report";
 import type { Scenario } from "../lib/run/scenario";
 import { enrollCandidates } from "../lib/candidates/seed";
@@ -468,12 +468,6 @@ export const redisFreezeScenario: Scenario<RedisFreezeOptions> = {
         },
       ],
     });
-    say(`results: ${json}; report: ${report}`);
-    if (options.isPublished) {
-      const published = publishCharts(json);
-      say(`published ${published.charts.length} charts to docs/benchmarks/:\n${published.markdown}`);
-    }
-    if (problems.length) shout(problems.join("\n"));
-    return { isOk: problems.length === 0 };
+    return endRun({ json, report, isPublished: options.isPublished, problems });
   },
 };

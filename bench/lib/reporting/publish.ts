@@ -5,6 +5,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 
+import { say, shout } from "../run/log";
 import { PROJECT_ROOT } from "../servers/database";
 
 export const PUBLISHED_DIR = join(PROJECT_ROOT, "docs", "benchmarks");
@@ -44,4 +45,20 @@ export function publishCharts(jsonFile: string, options: { into?: string } = {})
     )
     .join("\n");
   return { scenario, stamp, charts: charts.map((chart) => relative(PROJECT_ROOT, join(into, chart))), markdown };
+}
+
+/**
+ * How a scenario that can publish ends: says where its results and report are, publishes its charts when asked
+ * (`--publish`), shouts its problems; ok when there are none.
+ */
+export function endRun(options: { json: string; report: string; isPublished: boolean; problems: readonly string[] }): {
+  isOk: boolean;
+} {
+  say(`results: ${options.json}; report: ${options.report}`);
+  if (options.isPublished) {
+    const published = publishCharts(options.json);
+    say(`published ${published.charts.length} charts to docs/benchmarks/:\n${published.markdown}`);
+  }
+  if (options.problems.length) shout(options.problems.join("\n"));
+  return { isOk: options.problems.length === 0 };
 }
