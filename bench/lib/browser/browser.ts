@@ -24,27 +24,35 @@ export const CHROMIUM_ARGS = [
 const LAUNCH_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
-export async function launchChromium(): Promise<{ browser: Browser; version: string; close: () => Promise<void> }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    timeout: LAUNCH_TIMEOUT_MS,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  const version = browser.version();
-  const close = onCleanup(`close Chromium ${version}`, async () => {
+/** How both launches start Debian's Chromium: headless, with the run's cleanup as the one signal path. */
+const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM_PATH,
+  args: CHROMIUM_ARGS,
+  headless: true,
+  timeout: LAUNCH_TIMEOUT_MS,
+  handleSIGINT: false,
+  handleSIGTERM: false,
+  handleSIGHUP: false,
+} as const;
+
+/** Registers closing the browser with the run's cleanup, given up after CLOSE_TIMEOUT_MS. */
+function closeAtCleanup(label: string, close: () => Promise<void>): () => Promise<void> {
+  return onCleanup(label, async () => {
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([browser.close(), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
+      await Promise.race([close(), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
     } catch (error) {
       say(`closing Chromium: ${errorMessage(error)}`);
     } finally {
       clearTimeout(timer);
     }
   });
+}
+
+export async function launchChromium(): Promise<{ browser: Browser; version: string; close: () => Promise<void> }> {
+  const browser = await chromium.launch(LAUNCH_OPTIONS);
+  const version = browser.version();
+  const close = closeAtCleanup(`close Chromium ${version}`, () => browser.close());
   say(`Chromium ${version} started (${CHROMIUM_PATH}, headless)`);
   return { browser, version, close };
 }
@@ -59,27 +67,9 @@ export async function launchPersistentChromium(
 ): Promise<{ context: BrowserContext; version: string; userDataDir: string; close: () => Promise<void> }> {
   const userDataDir = mkdtempSync(join(tmpdir(), "holdfast-bench-profile-"));
   onCleanup(`remove ${userDataDir}`, () => rmSync(userDataDir, { recursive: true, force: true }));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    ...contextOptions,
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    timeout: LAUNCH_TIMEOUT_MS,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  const context = await chromium.launchPersistentContext(userDataDir, { ...contextOptions, ...LAUNCH_OPTIONS });
   const version = context.browser()?.version() ?? "(persistent context)";
-  const close = onCleanup(`close Chromium (profile ${userDataDir})`, async () => {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([context.close(), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
-    } catch (error) {
-      say(`closing Chromium: ${errorMessage(error)}`);
-    } finally {
-      clearTimeout(timer);
-    }
-  });
+  const close = closeAtCleanup(`close Chromium (profile ${userDataDir})`, () => context.close());
   say(`Chromium started with a persistent profile in ${userDataDir} (${CHROMIUM_PATH}, headless)`);
   return { context, version, userDataDir, close };
 }
