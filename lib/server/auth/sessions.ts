@@ -30,8 +30,28 @@ export type ApiTokenPrincipal = { kind: "api-token" };
 export type Principal = StaffPrincipal | CandidatePrincipal | ApiTokenPrincipal;
 
 /** When a session made now expires. */
-export function sessionExpiry(): Date {
+function sessionExpiry(): Date {
   return new Date(Date.now() + env.SESSION_TTL_HOURS * 3600 * 1000);
+}
+
+/**
+ * What a new session is made of: its token (the only copy, for the cookie), the hash the database keeps, its
+ * expiry, and the user agent as stored. createSession writes it with Prisma; the one-statement join
+ * (redeem-join-token.ts) writes the same row in its own statement.
+ */
+export function newSession(userAgent: string | null | undefined): {
+  token: string;
+  tokenHash: string;
+  expiresAt: Date;
+  userAgent: string | null;
+} {
+  const token = randomToken();
+  return {
+    token,
+    tokenHash: sha256Hex(token),
+    expiresAt: sessionExpiry(),
+    userAgent: userAgent?.slice(0, 500) ?? null,
+  };
 }
 
 /** Creates a session and returns the only copy of its token (the database keeps its hash). */
@@ -41,15 +61,14 @@ export async function createSession(
     | { kind: "candidate"; enrollmentId: string; userAgent?: string | null },
   client: Pick<typeof db, "session"> = db,
 ): Promise<{ token: string; expiresAt: Date; sessionId: string }> {
-  const token = randomToken();
-  const expiresAt = sessionExpiry();
+  const { token, tokenHash, expiresAt, userAgent } = newSession(options.userAgent);
   const session = await client.session.create({
     data: {
-      tokenHash: sha256Hex(token),
+      tokenHash,
       kind: options.kind,
       staffUserId: options.kind === "staff" ? options.staffUserId : null,
       enrollmentId: options.kind === "candidate" ? options.enrollmentId : null,
-      userAgent: options.userAgent?.slice(0, 500) ?? null,
+      userAgent,
       expiresAt,
     },
     select: { id: true },

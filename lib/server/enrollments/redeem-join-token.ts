@@ -2,8 +2,7 @@ import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
 
-import { sessionExpiry } from "../auth/sessions";
-import { randomToken, sha256Hex } from "../crypto";
+import { newSession } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import { uuidv7 } from "../db/uuid7";
 import { publishExamChange } from "../live/exam-bus";
@@ -21,8 +20,7 @@ export async function redeemJoinToken(options: {
   ip?: string | null;
 }): Promise<RedeemedJoin> {
   const hash = hashJoinToken(options.joinToken);
-  const token = randomToken();
-  const expiresAt = sessionExpiry();
+  const { token, tokenHash, expiresAt, userAgent } = newSession(options.userAgent);
   const now = Date.now();
   const sessionId = uuidv7(now);
   // ONE statement, no interactive transaction (issue 17: the start storm's first request). In order:
@@ -45,8 +43,8 @@ export async function redeemJoinToken(options: {
         ),
         session AS (
           INSERT INTO sessions (id, token_hash, kind, staff_user_id, enrollment_id, user_agent, expires_at)
-          SELECT ${sessionId}::uuid, ${sha256Hex(token)}, 'candidate'::"SessionKind", NULL, f.id,
-                 ${options.userAgent?.slice(0, 500) ?? null}, ${expiresAt}::timestamptz
+          SELECT ${sessionId}::uuid, ${tokenHash}, 'candidate'::"SessionKind", NULL, f.id, ${userAgent},
+                 ${expiresAt}::timestamptz
           FROM facts f WHERE NOT f.refused
           RETURNING id, enrollment_id
         ),
