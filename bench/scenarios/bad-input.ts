@@ -471,6 +471,9 @@ export const badInputScenario: Scenario<BadInputOptions> = {
         METRICS_TOKEN: metricsToken,
         SIGN_IN_LIMIT_PER_EMAIL: "100000",
         SIGN_IN_LIMIT_PER_ADDRESS: "100000",
+        // The (email, address) pair's doubling waits too: this run refuses ~100 passwords for one account.
+        SIGN_IN_LIMIT_FREE_FAILURES: "1000",
+        SIGN_IN_LIMIT_MAX_WAIT_SECONDS: "1",
       },
     });
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
