@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff, staffHome } from "@/lib/server/auth/current-principal";
 import { safeNextPath } from "@/lib/shared/safe-next-path";
 

@@ -5,7 +5,7 @@ import { NewExamButton } from "@/components/authoring/new-exam-button";
 import { ExamsTable } from "@/components/exams-table";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";
 

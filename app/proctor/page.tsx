@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 
 import { ExamsTable } from "@/components/exams-table";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";
 

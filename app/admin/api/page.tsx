@@ -3,7 +3,7 @@ import { useTranslations } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { SESSION_COOKIES } from "@/lib/server/auth/cookies";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { openApiDocument, type OpenApiOperation } from "@/lib/server/openapi/build-document";

@@ -5,7 +5,7 @@ import { getTimeZone, getTranslations } from "next-intl/server";
 import { AuditLog } from "@/components/admin/audit-log";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { listAuditEvents } from "@/lib/server/audit/list-audit-events";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";

@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { ReceiptVerifier } from "@/components/admin/receipts/receipt-verifier";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 
 export async function generateMetadata(): Promise<Metadata> {

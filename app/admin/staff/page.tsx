@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 
 import { StaffManager } from "@/components/admin/staff-manager";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listStaffUsers } from "@/lib/server/staff/list-staff-users";
 

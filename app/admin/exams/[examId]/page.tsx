@@ -13,7 +13,7 @@ import { ClientMessages } from "@/components/i18n/client-messages";
 import { ExamWindow } from "@/components/i18n/exam-window";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QuestionCard } from "@/components/question-card";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import {
   findExamForStaff,

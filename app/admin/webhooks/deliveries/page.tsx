@@ -6,7 +6,7 @@ import { DeliveryList, type DeliveryFilters } from "@/components/admin/webhooks/
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/shared/schemas/webhooks";

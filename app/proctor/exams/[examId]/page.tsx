@@ -6,7 +6,7 @@ import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { ProctorDashboard } from "@/components/proctor/proctor-dashboard";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findWatchedExam } from "@/lib/server/proctor/find-watched-exam";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";

@@ -5,7 +5,7 @@ import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 
 import { ResultsNav } from "@/components/admin/results-nav";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { readStaffResult } from "@/lib/server/results/staff-result";
 import { AppError } from "@/lib/shared/errors";

@@ -9,7 +9,7 @@ import { CsvImport } from "@/components/admin/enrollment/csv-import";
 import styles from "@/components/admin/enrollment/enrollment.module.css";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { findReopenWindow } from "@/lib/server/attempts/find-reopen-window";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";

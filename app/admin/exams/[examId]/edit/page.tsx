@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 
 import { ExamEditor } from "@/components/authoring/exam-editor";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findAdminExam } from "@/lib/server/exams/find-admin-exam";
 import { listExamEdits } from "@/lib/server/exams/list-exam-edits";

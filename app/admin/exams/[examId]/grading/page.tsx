@@ -5,7 +5,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 
 import styles from "@/components/admin/grading/grading.module.css";
 import { ResultsNav } from "@/components/admin/results-nav";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { readGradingOverview } from "@/lib/server/grading/read-grading-overview";

@@ -7,7 +7,7 @@ import { LateAnswerList } from "@/components/admin/late-answers/late-answer-list
 import { ResultsNav } from "@/components/admin/results-nav";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { findLateAnswersPage } from "@/lib/server/results/find-late-answers-page";

@@ -8,7 +8,7 @@ import { ResultsDashboard } from "@/components/admin/results/results-dashboard";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listExamResults } from "@/lib/server/results/list-exam-results";

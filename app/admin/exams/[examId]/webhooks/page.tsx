@@ -8,7 +8,7 @@ import { WebhookEndpoints } from "@/components/admin/webhooks/webhook-endpoints"
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";

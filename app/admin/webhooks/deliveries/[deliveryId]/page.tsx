@@ -7,7 +7,7 @@ import { DeliveryDetail } from "@/components/admin/webhooks/delivery-detail";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { DeliveryIdSchema } from "@/lib/shared/schemas/webhooks";
 

@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 
 import { PrintButton } from "@/components/admin/enrollment/print-button";
 import styles from "@/components/admin/enrollment/slips.module.css";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";

@@ -6,7 +6,7 @@ import { getTranslations } from "next-intl/server";
 import { GradingQueueView } from "@/components/admin/grading/grading-queue";
 import { ResultsNav } from "@/components/admin/results-nav";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { StaffHeader } from "@/components/site-header";
+import { StaffHeader } from "@/components/staff-header";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { readGradingQueue } from "@/lib/server/grading/grading-queue";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
