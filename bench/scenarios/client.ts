@@ -8,6 +8,8 @@
 //    and a short-text field, once online and once with the context offline. Per keystroke: keydown →
 //    the `drafts` transaction that holds its text has committed (`complete`), measured by an init script
 //    (bench/lib/browser/idb-commit-probe.ts). Afterwards the server must hold exactly the typed text.
+//    Then the floor, the same typing in the same browser into a bare page that does only what any client
+//    must do per key (bench/lib/browser/floor-page.ts): the exam page's figures are quoted against it.
 // 4. First-load JS of the exam page (/attempts/[id]) and, as the baseline, of the start page
 //    (/exam/[id]), each in a fresh context: wire, decoded and gzip sizes, and the largest chunks.
 // 5. One line per figure, and the whole run in bench/results/client-<time>.json.
@@ -24,6 +26,7 @@ import { launchChromium, launchPersistentChromium } from "../lib/browser/browser
 import { allCpus, cpuCount, hasTaskset, pinProcesses, processTree } from "../lib/run/cpu-affinity";
 import { createMigratedDatabase } from "../lib/servers/database";
 import { kb, measureFirstLoadJs, type FirstLoadJs } from "../lib/browser/first-load-js";
+import { FLOOR_PATH, floorPageHtml } from "../lib/browser/floor-page";
 import { createAgent } from "../lib/load/http-client";
 import {
   clearPending,
@@ -443,6 +446,129 @@ async function runPhase(options: {
   };
 }
 
+/** The same typing into the bare floor page (bench/lib/browser/floor-page.ts), in a context of its own. */
+type FloorPhase = {
+  typed: number;
+  elapsedMs: number;
+  loadAverage: number;
+  cpuSeconds: { chromium: number };
+  total: LatencySummary;
+  handled: LatencySummary;
+  toTransaction: LatencySummary;
+  commit: LatencySummary;
+  pendingAfterSettle: number;
+};
+
+async function runFloor(options: {
+  context: BrowserContext;
+  baseUrl: string;
+  parties: Parties;
+  clientOptions: ClientOptions;
+  problems: string[];
+  signal: AbortSignal;
+}): Promise<FloorPhase> {
+  const { context, clientOptions, signal, problems } = options;
+  await context.route(`${options.baseUrl}${FLOOR_PATH}`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: floorPageHtml() }),
+  );
+  const page = await context.newPage();
+  await installIdbCommitProbe(page);
+  await page.goto(`${options.baseUrl}${FLOOR_PATH}`, { waitUntil: "load" });
+  await waitFor(
+    "the floor page is ready",
+    async () => (await page.locator("body[data-ready=true]").count()) === 1,
+    READY_TIMEOUT_MS,
+    signal,
+  );
+  const positions = FIELDS.online;
+  const essayChars = Math.ceil(clientOptions.chars / 2);
+  const fields = [
+    { position: positions.essay, text: textOf(essayChars) },
+    { position: positions.shortText, text: textOf(clientOptions.chars - essayChars) },
+  ];
+  if (clientOptions.warmup > 0) {
+    await typeInto(
+      page,
+      answerField(page, FIELDS.warmup.shortText),
+      textOf(clientOptions.warmup),
+      clientOptions,
+      signal,
+      {
+        before: 0,
+        total: clientOptions.warmup,
+      },
+    );
+    await sleep(clientOptions.pauseMs, signal);
+  }
+  await clearPending(page);
+  await takeProbe(page);
+  const loadAverage = Math.round((loadavg()[0] ?? 0) * 100) / 100;
+  say(
+    `floor: typing ${clientOptions.chars} characters into the bare page (questions ${positions.essay} and ${positions.shortText}), load ${loadAverage}`,
+  );
+  const cpuBefore = cpuSecondsOf(options.parties.chromium());
+  const startedAt = performance.now();
+  let typed = 0;
+  let lastKeyAt = startedAt;
+  for (const field of fields) {
+    const result = await typeInto(page, answerField(page, field.position), field.text, clientOptions, signal, {
+      before: typed,
+      total: clientOptions.chars,
+    });
+    typed += result.typed;
+    lastKeyAt = result.lastKeyAt;
+  }
+  const chromium = Math.round((cpuSecondsOf(options.parties.chromium()) - cpuBefore) * 100) / 100;
+  let pendingAfterSettle = 0;
+  try {
+    await waitFor(
+      "floor: every keystroke committed",
+      async () => (await pendingKeystrokes(page)) === 0,
+      clientOptions.settleTimeoutMs,
+      signal,
+    );
+  } catch (error) {
+    if (signal.aborted) throw error;
+    pendingAfterSettle = await pendingKeystrokes(page);
+    problems.push(
+      `floor: ${pendingAfterSettle} keystrokes were not committed to IndexedDB within ${clientOptions.settleTimeoutMs / 1000} s`,
+    );
+  }
+  const { samples } = await takeProbe(page);
+  if (samples.length !== typed) problems.push(`floor: ${typed} keys typed, ${samples.length} keystroke commits seen`);
+  await page.close();
+  return {
+    typed,
+    elapsedMs: Math.round(lastKeyAt - startedAt),
+    loadAverage,
+    cpuSeconds: { chromium },
+    total: summarise(samples.map((sample) => sample.totalMs)),
+    handled: summarise(samples.flatMap((sample) => (sample.handledMs === null ? [] : [sample.handledMs]))),
+    toTransaction: summarise(samples.map((sample) => sample.toTransactionMs)),
+    commit: summarise(samples.map((sample) => sample.commitMs)),
+    pendingAfterSettle,
+  };
+}
+
+function formatFloor(floor: FloorPhase, phases: readonly Phase[]): string {
+  const { total, handled, toTransaction, commit } = floor;
+  const ms = (value: number): string => value.toFixed(1).padStart(6);
+  const against = phases
+    .map(
+      (phase) =>
+        `${phase.name} / floor p50 ${formatRatio(ratio(phase.total.p50, total.p50))} p99 ${formatRatio(ratio(phase.total.p99, total.p99))}`,
+    )
+    .join("; ");
+  return (
+    `keystroke→IndexedDB ${"floor".padEnd(12)}  p50 ${ms(total.p50)} ms  p95 ${ms(total.p95)} ms  p99 ${ms(total.p99)} ms  max ${ms(total.max)} ms  n=${total.count}` +
+    `  [keydown→input handled p50 ${handled.p50.toFixed(1)} / p99 ${handled.p99.toFixed(1)} ms;` +
+    ` keydown→transaction opened p50 ${toTransaction.p50.toFixed(1)} / p99 ${toTransaction.p99.toFixed(1)} ms;` +
+    ` opened→complete p50 ${commit.p50.toFixed(1)} / p99 ${commit.p99.toFixed(1)} ms]` +
+    `  pending ${floor.pendingAfterSettle}  ${(floor.elapsedMs / 1000).toFixed(1)} s of typing  load ${floor.loadAverage.toFixed(1)}  Chromium CPU ${floor.cpuSeconds.chromium.toFixed(2)} s` +
+    `\n    the bare page of bench/lib/browser/floor-page.ts, same browser and typing; ${against}`
+  );
+}
+
 function formatPhase(phase: Phase): string {
   const { total, toTransaction, commit, handled } = phase;
   const ms = (value: number): string => value.toFixed(1).padStart(6);
@@ -681,6 +807,16 @@ export const clientScenario: Scenario<ClientOptions> = {
     if (closePersistent) await closePersistent();
     else await context.close();
 
+    // The floor, in a fresh context of the same browser (in memory, as the fresh profile is).
+    if (signal.aborted) return { isOk: false };
+    const floorContext = await chromium.browser.newContext({ viewport });
+    floorContext.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    const floor = await runFloor({ context: floorContext, baseUrl, parties, clientOptions: options, problems, signal });
+    await floorContext.close();
+    const floorLine = formatFloor(floor, phases);
+    lines.push(floorLine);
+    console.log(floorLine);
+
     // 4.
     const contextOptions = { viewport: { width: 1280, height: 900 }, storageState: { cookies, origins: [] } };
     const startPage = await measureFirstLoadJs({
@@ -769,6 +905,7 @@ export const clientScenario: Scenario<ClientOptions> = {
       attemptId,
       examReadyMs: Math.round(readyMs),
       phases,
+      floor,
       firstLoadJs: { examPage, startPage, ratios: sizeRatios },
       problems,
       lines,
