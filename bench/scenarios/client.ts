@@ -261,6 +261,39 @@ async function typeInto(
   return { typed, lastKeyAt };
 }
 
+/** A phase's typing: each field's text in turn, `options.chars` keys in all. */
+async function typeFields(
+  page: Page,
+  fields: readonly { position: number; text: string }[],
+  options: ClientOptions,
+  signal: AbortSignal,
+  startedAt: number,
+): Promise<{ typed: number; lastKeyAt: number }> {
+  let typed = 0;
+  let lastKeyAt = startedAt;
+  for (const field of fields) {
+    const result = await typeInto(page, answerField(page, field.position), field.text, options, signal, {
+      before: typed,
+      total: options.chars,
+    });
+    typed += result.typed;
+    lastKeyAt = result.lastKeyAt;
+  }
+  return { typed, lastKeyAt };
+}
+
+/** The four latency figures of a phase's keystrokes (see KeystrokeSample). */
+function summariseSamples(
+  samples: readonly KeystrokeSample[],
+): Pick<Phase, "total" | "handled" | "toTransaction" | "commit"> {
+  return {
+    total: summarise(samples.map((sample) => sample.totalMs)),
+    handled: summarise(samples.flatMap((sample) => (sample.handledMs === null ? [] : [sample.handledMs]))),
+    toTransaction: summarise(samples.map((sample) => sample.toTransactionMs)),
+    commit: summarise(samples.map((sample) => sample.commitMs)),
+  };
+}
+
 async function runPhase(options: {
   name: PhaseName;
   cpus: string;
@@ -310,16 +343,7 @@ async function runPhase(options: {
     chromium: cpuSecondsOf(options.parties.chromium()),
   };
   const startedAt = performance.now();
-  let typed = 0;
-  let lastKeyAt = startedAt;
-  for (const field of fields) {
-    const result = await typeInto(page, answerField(page, field.position), field.text, clientOptions, signal, {
-      before: typed,
-      total: clientOptions.chars,
-    });
-    typed += result.typed;
-    lastKeyAt = result.lastKeyAt;
-  }
+  const { typed, lastKeyAt } = await typeFields(page, fields, clientOptions, signal, startedAt);
   const elapsedMs = lastKeyAt - startedAt;
   const cpuSeconds = {
     server: Math.round((cpuSecondsOf(options.parties.server()) - cpuBefore.server) * 100) / 100,
@@ -421,10 +445,7 @@ async function runPhase(options: {
     loadAverage,
     cpus: options.cpus,
     cpuSeconds,
-    total: summarise(samples.map((sample) => sample.totalMs)),
-    handled: summarise(samples.flatMap((sample) => (sample.handledMs === null ? [] : [sample.handledMs]))),
-    toTransaction: summarise(samples.map((sample) => sample.toTransactionMs)),
-    commit: summarise(samples.map((sample) => sample.commitMs)),
+    ...summariseSamples(samples),
     superseded: samples.filter((sample) => sample.isSuperseded).length,
     pendingAfterSettle,
     probe,
@@ -508,16 +529,7 @@ async function runFloor(options: {
   );
   const cpuBefore = cpuSecondsOf(options.parties.chromium());
   const startedAt = performance.now();
-  let typed = 0;
-  let lastKeyAt = startedAt;
-  for (const field of fields) {
-    const result = await typeInto(page, answerField(page, field.position), field.text, clientOptions, signal, {
-      before: typed,
-      total: clientOptions.chars,
-    });
-    typed += result.typed;
-    lastKeyAt = result.lastKeyAt;
-  }
+  const { typed, lastKeyAt } = await typeFields(page, fields, clientOptions, signal, startedAt);
   const chromium = Math.round((cpuSecondsOf(options.parties.chromium()) - cpuBefore) * 100) / 100;
   let pendingAfterSettle = 0;
   try {
@@ -542,10 +554,7 @@ async function runFloor(options: {
     elapsedMs: Math.round(lastKeyAt - startedAt),
     loadAverage,
     cpuSeconds: { chromium },
-    total: summarise(samples.map((sample) => sample.totalMs)),
-    handled: summarise(samples.flatMap((sample) => (sample.handledMs === null ? [] : [sample.handledMs]))),
-    toTransaction: summarise(samples.map((sample) => sample.toTransactionMs)),
-    commit: summarise(samples.map((sample) => sample.commitMs)),
+    ...summariseSamples(samples),
     pendingAfterSettle,
   };
 }
