@@ -294,6 +294,35 @@ function summariseSamples(
   };
 }
 
+/**
+ * Waits until every keystroke of the phase is committed to IndexedDB; returns how many were not within
+ * `timeoutMs` of the last key (0 when all were), and records them as a problem.
+ */
+async function settleKeystrokes(
+  page: Page,
+  name: string,
+  timeoutMs: number,
+  problems: string[],
+  signal: AbortSignal,
+): Promise<number> {
+  try {
+    await waitFor(
+      `${name}: every keystroke committed to IndexedDB`,
+      async () => (await pendingKeystrokes(page)) === 0,
+      timeoutMs,
+      signal,
+    );
+    return 0;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const pending = await pendingKeystrokes(page);
+    problems.push(
+      `${name}: ${pending} keystrokes were not committed to IndexedDB within ${timeoutMs / 1000} s of the last one`,
+    );
+    return pending;
+  }
+}
+
 async function runPhase(options: {
   name: PhaseName;
   cpus: string;
@@ -351,21 +380,7 @@ async function runPhase(options: {
   };
   if (signal.aborted) throw new Error("stopped");
 
-  let pendingAfterSettle = 0;
-  try {
-    await waitFor(
-      `${name}: every keystroke committed to IndexedDB`,
-      async () => (await pendingKeystrokes(page)) === 0,
-      clientOptions.settleTimeoutMs,
-      signal,
-    );
-  } catch (error) {
-    if (signal.aborted) throw error;
-    pendingAfterSettle = await pendingKeystrokes(page);
-    problems.push(
-      `${name}: ${pendingAfterSettle} keystrokes were not committed to IndexedDB within ${clientOptions.settleTimeoutMs / 1000} s of the last one`,
-    );
-  }
+  const pendingAfterSettle = await settleKeystrokes(page, name, clientOptions.settleTimeoutMs, problems, signal);
   const take = await takeProbe(page);
   const { samples, longTasks, ...probe } = take;
 
@@ -531,21 +546,7 @@ async function runFloor(options: {
   const startedAt = performance.now();
   const { typed, lastKeyAt } = await typeFields(page, fields, clientOptions, signal, startedAt);
   const chromium = Math.round((cpuSecondsOf(options.parties.chromium()) - cpuBefore) * 100) / 100;
-  let pendingAfterSettle = 0;
-  try {
-    await waitFor(
-      "floor: every keystroke committed",
-      async () => (await pendingKeystrokes(page)) === 0,
-      clientOptions.settleTimeoutMs,
-      signal,
-    );
-  } catch (error) {
-    if (signal.aborted) throw error;
-    pendingAfterSettle = await pendingKeystrokes(page);
-    problems.push(
-      `floor: ${pendingAfterSettle} keystrokes were not committed to IndexedDB within ${clientOptions.settleTimeoutMs / 1000} s`,
-    );
-  }
+  const pendingAfterSettle = await settleKeystrokes(page, "floor", clientOptions.settleTimeoutMs, problems, signal);
   const { samples } = await takeProbe(page);
   if (samples.length !== typed) problems.push(`floor: ${typed} keys typed, ${samples.length} keystroke commits seen`);
   await page.close();
