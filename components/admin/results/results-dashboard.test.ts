@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ExamResultsView, ExamStatisticsView } from "@/lib/shared/schemas/statistics";
 import { MESSAGES } from "@/messages";
 
-import { ResultsDashboard } from "./results-dashboard";
+import { refreshInterval, ResultsDashboard } from "./results-dashboard";
 
 const examId = "0190f3a0-0000-7000-8000-000000000001";
 const statistics: ExamStatisticsView = {
@@ -115,5 +115,30 @@ describe("ResultsDashboard (server render)", () => {
     expect(html).toContain("待人工评分");
     expect(html).toContain("未开始");
     expect(html).not.toMatch(/statistics\.[a-z]/);
+  });
+});
+
+describe("refreshInterval", () => {
+  const complete: ExamStatisticsView = { ...statistics, submitted: 3, scored: 3, waitingForPerson: 0 };
+  const row = results.candidates[0]!;
+  const allGraded: ExamResultsView = { ...results, candidates: [{ ...row, score: 3, graded: true }] };
+
+  it("reads again soon while the statistics say a paper is not scored or waits for a grader", () => {
+    expect(refreshInterval(undefined)).toBe(5_000);
+    expect(refreshInterval({ ...complete, scored: 2 })).toBe(5_000);
+    expect(refreshInterval({ ...complete, waitingForPerson: 1 })).toBe(5_000);
+    expect(refreshInterval(complete)).toBe(30_000);
+    expect(refreshInterval(complete, allGraded)).toBe(30_000);
+  });
+
+  it("keeps the candidates' list busy when it was read before the last paper was scored, though the statistics are complete", () => {
+    const stale: ExamResultsView = { ...results, candidates: [{ ...row, score: null, graded: false }] };
+    expect(refreshInterval(complete, stale)).toBe(5_000);
+    // A candidate still writing is not a paper waiting to be scored.
+    const writing: ExamResultsView = {
+      ...results,
+      candidates: [{ ...row, status: "in_progress", score: null, graded: false }],
+    };
+    expect(refreshInterval(complete, writing)).toBe(30_000);
   });
 });

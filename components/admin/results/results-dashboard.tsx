@@ -19,12 +19,16 @@ import styles from "./results-dashboard.module.css";
 const REFRESH_BUSY_MS = 5_000;
 const REFRESH_QUIET_MS = 30_000;
 
-/** Sooner while some paper is not scored yet or waits for a grader: the figures are about to change. */
-function refreshInterval(statistics: ExamStatisticsView | undefined): number {
+/**
+ * Sooner while some paper is not scored yet or waits for a grader: the figures are about to change. The two
+ * queries answer at slightly different moments, so each also looks at its own answer: a candidates' list read
+ * just before the last paper was scored stays busy even when the statistics, read just after, are complete.
+ */
+export function refreshInterval(statistics: ExamStatisticsView | undefined, results?: ExamResultsView): number {
   if (!statistics) return REFRESH_BUSY_MS;
-  return statistics.scored < statistics.submitted || statistics.waitingForPerson > 0
-    ? REFRESH_BUSY_MS
-    : REFRESH_QUIET_MS;
+  const statisticsBusy = statistics.scored < statistics.submitted || statistics.waitingForPerson > 0;
+  const resultsBusy = results?.candidates.some((row) => row.status === "submitted" && !row.graded) ?? false;
+  return statisticsBusy || resultsBusy ? REFRESH_BUSY_MS : REFRESH_QUIET_MS;
 }
 
 class ApiError extends Error {
@@ -76,7 +80,8 @@ export function ResultsDashboard({
     queryKey: ["results", examId, "candidates"],
     queryFn: () => read<ExamResultsView>(`${base}/results`),
     initialData: initialResults,
-    refetchInterval: () => refreshInterval(queryClient.getQueryData(["results", examId, "statistics"])),
+    refetchInterval: (query) =>
+      refreshInterval(queryClient.getQueryData(["results", examId, "statistics"]), query.state.data),
   });
   const stats = statistics.data;
   const list = results.data;
