@@ -18,7 +18,7 @@ import { startAppCluster, type AppCluster } from "../lib/servers/app-cluster";
 import { type BuildMode } from "../lib/servers/app-server";
 import { startBaseline } from "../lib/servers/baseline";
 import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
-import { defaultChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/faults/chaos";
+import { cycledChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/faults/chaos";
 import { formatCheck } from "../lib/checking/checker";
 import { createMigratedDatabase } from "../lib/servers/database";
 import { EngineCandidate } from "../lib/candidates/engine-candidate";
@@ -45,6 +45,8 @@ export type ChaosOptions = {
   instances: number;
   rampSeconds: number;
   durationSeconds: number;
+  /** The fault plan repeats every ~this many seconds over the duration (a soak); the duration itself by default. */
+  faultCycleSeconds: number;
   editEverySeconds: number;
   windowSeconds: number;
   crashShare: number;
@@ -180,6 +182,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     "  --instances N            app instances behind the proxy (round robin)               3",
     "  --ramp S                 they arrive (join, start) evenly over S seconds             10",
     "  --duration S             edit and autosave for S seconds, faults during them          60",
+    "  --fault-cycle S          repeat the fault plan every ~S seconds of the duration (a soak)  the duration",
     "  --edit-every S           mean seconds between two edits of one candidate              3",
     "  --window S               then every candidate presses Submit within S seconds        10",
     "  --crash-share R          share of candidates whose tab crashes once and reopens     0.2",
@@ -194,12 +197,18 @@ export const chaosScenario: Scenario<ChaosOptions> = {
   ].join("\n"),
 
   options(flags: Flags): ChaosOptions {
+    const durationSeconds = flags.number("duration", 60, { min: 10, max: 14_400 });
     return {
       candidates: flags.number("candidates", 200, { min: 1, max: 20_000, isInteger: true }),
       client: flags.choice("client", ["engine", "sim"] as const, "engine"),
       instances: flags.number("instances", 3, { min: 1, max: 8, isInteger: true }),
       rampSeconds: flags.number("ramp", 10, { min: 0, max: 3_600 }),
-      durationSeconds: flags.number("duration", 60, { min: 10, max: 3_600 }),
+      durationSeconds,
+      // Shorter than 20 s, a cycle's killed instance and hung Redis would overlap the next cycle's.
+      faultCycleSeconds: flags.number("fault-cycle", durationSeconds, {
+        min: Math.min(20, durationSeconds),
+        max: 14_400,
+      }),
       editEverySeconds: flags.number("edit-every", 3, { min: 0.05, max: 3_600 }),
       windowSeconds: flags.number("window", 10, { min: 0.1, max: 3_600 }),
       crashShare: flags.number("crash-share", 0.2, { min: 0, max: 1 }),
@@ -243,7 +252,7 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const chaosEvents: (ChaosEvent & { runAtMs: number })[] = [];
     // The faults run over the editing period, after the arrivals: every fault is cleared before the submits.
     // Against a deployment elsewhere, only the network faults: its processes are not this run's to kill.
-    const plan = defaultChaosPlan(durationMs, options.instances).filter(
+    const plan = cycledChaosPlan(durationMs, options.faultCycleSeconds * 1_000, options.instances).filter(
       (step) => !options.target || step.action.kind === "set-faults",
     );
     say(

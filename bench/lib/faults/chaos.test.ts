@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { AppCluster } from "../servers/app-cluster";
-import { defaultChaosPlan, runChaos, type ChaosAction } from "./chaos";
+import { cycledChaosPlan, defaultChaosPlan, runChaos, type ChaosAction } from "./chaos";
 import type { PrivateRedis } from "./private-redis";
 
 describe("defaultChaosPlan", () => {
@@ -36,6 +36,40 @@ describe("defaultChaosPlan", () => {
       defaultChaosPlan(60_000, instances).flatMap(({ action }) => (action.kind === "kill-app" ? [action.index] : []));
     expect(killed(3)).toEqual([0, 1]);
     expect(killed(1)).toEqual([0, 0]);
+  });
+});
+
+describe("cycledChaosPlan", () => {
+  it("is the default plan when the cycle is the whole run", () => {
+    expect(cycledChaosPlan(60_000, 60_000, 3)).toEqual(defaultChaosPlan(60_000, 3));
+  });
+
+  it("repeats the plan in whole cycles, each undone before the next begins, turning through the instances", () => {
+    const plan = cycledChaosPlan(3_000_000, 290_000, 3);
+    const cycles = 10; // 3,000 s in whole cycles of about 290 s: ten of 300 s
+    expect(plan).toHaveLength(cycles * defaultChaosPlan(300_000, 3).length);
+    expect(plan.map((step) => step.atMs)).toEqual([...plan.map((step) => step.atMs)].sort((a, b) => a - b));
+    expect(plan.every((step) => step.atMs >= 0 && step.atMs < 3_000_000)).toBe(true);
+    for (let cycle = 0; cycle < cycles; cycle += 1) {
+      const inCycle = plan.filter((step) => step.atMs >= cycle * 300_000 && step.atMs < (cycle + 1) * 300_000);
+      expect(inCycle.filter((step) => step.action.kind === "restart-postgres")).toHaveLength(1);
+      const down = new Set<number>();
+      for (const { action } of inCycle) {
+        if (action.kind === "kill-app") down.add(action.index);
+        if (action.kind === "restart-app") down.delete(action.index);
+      }
+      expect(down.size).toBe(0);
+      expect(inCycle.at(-1)?.action).toEqual({
+        kind: "set-faults",
+        faults: { dropResponseRate: 0, resetRate: 0, latencyMs: { min: 0, max: 0 } },
+      });
+    }
+    const killed = new Set(plan.flatMap(({ action }) => (action.kind === "kill-app" ? [action.index] : [])));
+    expect([...killed].sort()).toEqual([0, 1, 2]);
+  });
+
+  it("runs at least one cycle when the run is shorter than a cycle", () => {
+    expect(cycledChaosPlan(30_000, 600_000, 1)).toEqual(defaultChaosPlan(30_000, 1));
   });
 });
 

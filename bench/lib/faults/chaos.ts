@@ -54,6 +54,26 @@ export function defaultChaosPlan(durationMs: number, instances: number): ChaosSt
   return plan.sort((a, b) => a.atMs - b.atMs);
 }
 
+/**
+ * The default plan again and again for a long run (a soak): `durationMs` is split into as many whole cycles of about
+ * `cycleMs` as fit (at least one), each cycle is the default plan on its own length, and each cycle kills the next
+ * instances in turn, so every instance is killed over a long run. Every fault is undone within its cycle.
+ */
+export function cycledChaosPlan(durationMs: number, cycleMs: number, instances: number): ChaosStep[] {
+  const cycles = Math.max(1, Math.floor(durationMs / cycleMs));
+  const length = durationMs / cycles;
+  const turn = (action: ChaosAction, cycle: number): ChaosAction =>
+    action.kind === "kill-app" || action.kind === "restart-app"
+      ? { ...action, index: (action.index + cycle) % instances }
+      : action;
+  return Array.from({ length: cycles }, (_, cycle) =>
+    defaultChaosPlan(length, instances).map((step) => ({
+      atMs: Math.round(cycle * length + step.atMs),
+      action: turn(step.action, cycle),
+    })),
+  ).flat();
+}
+
 export function describeAction(action: ChaosAction): string {
   switch (action.kind) {
     case "kill-app":
