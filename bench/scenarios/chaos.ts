@@ -18,7 +18,7 @@ import { startAppCluster, type AppCluster } from "../lib/servers/app-cluster";
 import { type BuildMode } from "../lib/servers/app-server";
 import { startBaseline } from "../lib/servers/baseline";
 import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
-import { cycledChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/faults/chaos";
+import { chaosCycles, cycledChaosPlan, describeAction, runChaos, type ChaosEvent } from "../lib/faults/chaos";
 import { formatCheck } from "../lib/checking/checker";
 import { createMigratedDatabase } from "../lib/servers/database";
 import { EngineCandidate } from "../lib/candidates/engine-candidate";
@@ -252,12 +252,17 @@ export const chaosScenario: Scenario<ChaosOptions> = {
     const chaosEvents: (ChaosEvent & { runAtMs: number })[] = [];
     // The faults run over the editing period, after the arrivals: every fault is cleared before the submits.
     // Against a deployment elsewhere, only the network faults: its processes are not this run's to kill.
+    const cycles = chaosCycles(durationMs, options.faultCycleSeconds * 1_000);
     const plan = cycledChaosPlan(durationMs, options.faultCycleSeconds * 1_000, options.instances).filter(
       (step) => !options.target || step.action.kind === "set-faults",
     );
     say(
       `chaos: ${options.candidates} ${options.client} candidates, ${postgres && redis ? `${options.instances} instances, private Postgres :${postgres.port} and Redis :${redis.port}` : `the deployment on 127.0.0.1:${firstUp()}`}; ` +
-        `faults from ${rampMs / 1000} s for ${options.durationSeconds} s: ${plan.map((step) => `${(step.atMs / 1000).toFixed(0)} s ${describeAction(step.action)}`).join(", ")}`,
+        `faults from ${rampMs / 1000} s for ${options.durationSeconds} s${cycles > 1 ? ` in ${cycles} cycles, the first` : ""}: ` +
+        plan
+          .slice(0, plan.length / cycles)
+          .map((step) => `${(step.atMs / 1000).toFixed(0)} s ${describeAction(step.action)}`)
+          .join(", "),
     );
     stats.startWindow();
     const chaosRun = sleep(rampMs, signal).then(() => {

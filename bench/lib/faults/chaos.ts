@@ -54,13 +54,18 @@ export function defaultChaosPlan(durationMs: number, instances: number): ChaosSt
   return plan.sort((a, b) => a.atMs - b.atMs);
 }
 
+/** How many whole cycles of about `cycleMs` a run of `durationMs` holds (at least one). */
+export function chaosCycles(durationMs: number, cycleMs: number): number {
+  return Math.max(1, Math.floor(durationMs / cycleMs));
+}
+
 /**
  * The default plan again and again for a long run (a soak): `durationMs` is split into as many whole cycles of about
  * `cycleMs` as fit (at least one), each cycle is the default plan on its own length, and each cycle kills the next
  * instances in turn, so every instance is killed over a long run. Every fault is undone within its cycle.
  */
 export function cycledChaosPlan(durationMs: number, cycleMs: number, instances: number): ChaosStep[] {
-  const cycles = Math.max(1, Math.floor(durationMs / cycleMs));
+  const cycles = chaosCycles(durationMs, cycleMs);
   const length = durationMs / cycles;
   const turn = (action: ChaosAction, cycle: number): ChaosAction =>
     action.kind === "kill-app" || action.kind === "restart-app"
