@@ -1,11 +1,18 @@
 import Papa from "papaparse";
 
 /**
- * A cell a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) is kept as text with a
- * leading apostrophe. Every CSV this application writes passes its text cells through here (`csvLines`).
+ * What a spreadsheet may run as a formula: a cell starting with tab or CR, or with =, +, - or @ — also after
+ * leading spaces (some spreadsheets trim them on import) and in their full-width forms ＝ ＋ － ＠, which a
+ * Chinese or Japanese input method types and some spreadsheets read as the ASCII signs.
+ */
+const FORMULA_START = /^(?:[\t\r]|[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/;
+
+/**
+ * A cell a spreadsheet would run as a formula (FORMULA_START) is kept as text with a leading apostrophe. Every CSV
+ * this application writes passes its text cells through here (`csvLines`).
  */
 export function inertCsvCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 /** What every CSV file this application writes starts with: spreadsheets then read UTF-8 (Chinese names) right. */
