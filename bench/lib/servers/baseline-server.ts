@@ -44,6 +44,7 @@ function deltaValues(attemptId: string, body: Body): Record<string, unknown> {
     attemptId,
     // The app scopes an autosave to the caller's enrollment; the baseline has no callers (null: unscoped).
     enrollmentId: null,
+    sessionHash: null,
     deviceId: body.deviceId,
     questionIds: answers.map((answer) => answer.questionId),
     values: answers.map((answer) => JSON.stringify(answer.value)),

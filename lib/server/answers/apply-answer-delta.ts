@@ -8,17 +8,22 @@ import { fileStatement } from "../db/statement-files";
 export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
 
 export type ApplyOutcome =
+  /** The session given (`sessionHash`) is not valid any more: nothing was applied, nothing else is known. */
+  | { isSessionValid: false; isFound: false; isOpen: false }
   /** No attempt with this id (within the enrollment, when one was given): nothing was applied. */
-  | { isFound: false; isOpen: false }
+  | { isSessionValid: true; isFound: false; isOpen: false }
   /** The attempt was open: `applied` lists the question ids whose row changed. */
-  | { isFound: true; isOpen: true; deadline: Date; revision: number; applied: Set<string> }
+  | { isSessionValid: true; isFound: true; isOpen: true; deadline: Date; revision: number; applied: Set<string> }
   /** The attempt is frozen (submitted) or past deadline + grace: nothing was applied. */
-  | { isFound: true; isOpen: false; deadline: Date };
+  | { isSessionValid: true; isFound: true; isOpen: false; deadline: Date };
 
 /**
  * Applies a delta with the contract's rule, in ONE statement (docs/sync-protocol.md, "Autosave"), kept in
  * lib/server/db/statements/apply-answer-delta.sql (the benchmark's baseline runs the same file):
  *
+ * 0. With `sessionHash` (the autosave of a session this process already knew, route.ts `foldsSessionCheck`):
+ *    the session must still be valid and the attempt its enrollment's, or nothing is applied (`isSessionValid`
+ *    false: the caller answers 401). The check costs the autosave no round trip of its own.
  * 1. Find the attempt, scoped to `enrollmentId` when given (autosave: someone else's attempt id applies
  *    nothing and is reported as not found), with its deadline for the response.
  * 2. Lock the attempt row (FOR UPDATE), and only if it is still open: in progress and before
@@ -38,16 +43,24 @@ export type ApplyOutcome =
  */
 export async function applyAnswerDelta(
   client: RawQueryable | undefined,
-  options: { attemptId: string; enrollmentId?: string; deviceId: string; answers: readonly DeltaAnswer[] },
+  options: {
+    attemptId: string;
+    enrollmentId?: string;
+    sessionHash?: string;
+    deviceId: string;
+    answers: readonly DeltaAnswer[];
+  },
 ): Promise<ApplyOutcome> {
   const { attemptId, deviceId, answers } = options;
   const enrollmentId = options.enrollmentId ?? null;
+  const sessionHash = options.sessionHash ?? null;
   const questionIds = answers.map((answer) => answer.questionId);
   const values = answers.map((answer) => JSON.stringify(answer.value));
   const versions = answers.map((answer) => answer.version);
 
   // lib/server/db/statements/apply-answer-delta.sql
   const rows = await queryRows<{
+    session: number;
     found: number;
     deadline: Date | null;
     open: number;
@@ -56,14 +69,30 @@ export async function applyAnswerDelta(
   }>(
     prepared(
       "apply-answer-delta",
-      fileStatement("apply-answer-delta", { attemptId, enrollmentId, questionIds, values, versions, deviceId }),
+      fileStatement("apply-answer-delta", {
+        attemptId,
+        enrollmentId,
+        sessionHash,
+        questionIds,
+        values,
+        versions,
+        deviceId,
+      }),
     ),
     client,
   );
 
   const row = rows[0];
-  if (!row || row.found === 0 || row.deadline === null) return { isFound: false, isOpen: false };
+  if (!row || row.session === 0) return { isSessionValid: false, isFound: false, isOpen: false };
+  if (row.found === 0 || row.deadline === null) return { isSessionValid: true, isFound: false, isOpen: false };
   const deadline = new Date(row.deadline);
-  if (row.open === 0 || row.revision === null) return { isFound: true, isOpen: false, deadline };
-  return { isFound: true, isOpen: true, deadline, revision: row.revision, applied: new Set(row.applied) };
+  if (row.open === 0 || row.revision === null) return { isSessionValid: true, isFound: true, isOpen: false, deadline };
+  return {
+    isSessionValid: true,
+    isFound: true,
+    isOpen: true,
+    deadline,
+    revision: row.revision,
+    applied: new Set(row.applied),
+  };
 }

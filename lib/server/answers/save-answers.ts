@@ -7,7 +7,7 @@ import type { AnswerResult, AutosaveResponse } from "@/lib/shared/schemas/sync";
 import { autoSubmitAttempt } from "../attempts/auto-submit";
 import { attemptBusy } from "../attempts/with-locked-attempt";
 import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/load-attempt-for-write";
-import type { CandidatePrincipal } from "../auth/sessions";
+import { forgetCandidateSession, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { publishExamChange } from "../live/exam-bus";
 import { applyAnswerDelta } from "./apply-answer-delta";
@@ -22,7 +22,8 @@ import { validateDelta, type ValidatedAnswer } from "./validate-delta";
  *    questions come from the per-exam cache before the attempt is read. A caller who names someone
  *    else's or no attempt still gets the 404 first, as the order of checks requires.
  * 2. Apply it in one statement, scoped to the caller's enrollment (404 when that finds no attempt):
- *    per answer, the greater (version, deviceId) wins.
+ *    per answer, the greater (version, deviceId) wins. The same statement checks the caller's session when the
+ *    route did not read it (route.ts, `foldsSessionCheck`): not valid any more is a 401 and nothing applied.
  * 3. Report per answer: applied, duplicate (this exact version is stored), or stale (the server holds a
  *    greater one, returned so the client adopts it).
  * 4. A frozen attempt keeps the delta as late answers and answers 409 ALREADY_SUBMITTED or
@@ -45,13 +46,20 @@ export async function saveAnswers(options: {
     throw error;
   }
 
-  // 2.
+  // 2. A session this process already knew is checked by the statement itself (route.ts, `foldsSessionCheck`).
+  const check = candidate.sessionCheck;
   const outcome = await applyAnswerDelta(undefined, {
     attemptId,
     enrollmentId: candidate.enrollmentId,
+    sessionHash: check && !check.isConfirmed ? check.tokenHash : undefined,
     deviceId,
     answers,
   });
+  if (!outcome.isSessionValid) {
+    forgetCandidateSession(check!.tokenHash);
+    throw new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
+  }
+  if (check) check.isConfirmed = true;
   if (!outcome.isFound) throw new AppError("NOT_FOUND", "No such attempt.");
   if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
   if (outcome.applied.size > 0) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");

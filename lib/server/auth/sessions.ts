@@ -22,6 +22,13 @@ export type CandidatePrincipal = {
   enrollmentId: string;
   examId: string;
   name: string;
+  /**
+   * Set only for a route whose operation checks the session in its own statement (route.ts, `foldsSessionCheck`):
+   * this process knew the session, so whose it is was not read again — whether it is still valid (not expired,
+   * not signed out, the join link not revoked) is for the operation's statement to say, which then sets
+   * `isConfirmed`. Until then nothing may be written or answered for this principal but through that statement.
+   */
+  sessionCheck?: { tokenHash: string; isConfirmed: boolean };
 };
 
 /** A script holding ADMIN_API_TOKEN. It may do what an admin may do. */
@@ -112,28 +119,73 @@ export async function findStaffSession(token: string | undefined): Promise<Staff
 }
 
 /**
+ * Candidate sessions this process has read, by token hash: whose session it is (enrollment, exam) never changes,
+ * so a route that checks the session's validity in its own statement (the autosave, ADR 021) need not read it first.
+ * Bounded: past the bound, the oldest entry goes. Never the proof that a session is valid.
+ */
+const KNOWN_SESSIONS_MAX = 50_000;
+const globalForSessions = globalThis as unknown as { holdfastKnownSessions?: Map<string, CandidatePrincipal> };
+function knownSessions(): Map<string, CandidatePrincipal> {
+  return (globalForSessions.holdfastKnownSessions ??= new Map());
+}
+
+function rememberCandidateSession(tokenHash: string, principal: CandidatePrincipal): void {
+  const known = knownSessions();
+  known.delete(tokenHash);
+  known.set(tokenHash, principal);
+  if (known.size > KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value!);
+}
+
+/** A session found not valid any more (signed out, expired, link revoked): the next request reads it again. */
+export function forgetCandidateSession(tokenHash: string): void {
+  knownSessions().delete(tokenHash);
+}
+
+/**
+ * The candidate a session token belongs to as this process last read it, with `sessionCheck` unconfirmed — or,
+ * when this process has not read it yet, findCandidateSession's answer (valid now, confirmed). For routes whose
+ * operation checks the session in its own statement only (route.ts, `foldsSessionCheck`).
+ */
+export async function recallCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
+  if (!token) return null;
+  const tokenHash = sha256Hex(token);
+  const known = knownSessions().get(tokenHash);
+  if (known) return { ...known, sessionCheck: { tokenHash, isConfirmed: false } };
+  const principal = await findCandidateSession(token);
+  return principal && { ...principal, sessionCheck: { tokenHash, isConfirmed: true } };
+}
+
+/**
  * A candidate session stays valid until it expires or staff revoke the enrollment's join link. Every
  * candidate request starts here, so it is one raw statement on the pool rather than a Prisma relation read.
+ * The autosave's statement checks the same conditions itself (`live_session` in apply-answer-delta.sql, ADR 021):
+ * change both together.
  */
 export async function findCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
   if (!token) return null;
+  const tokenHash = sha256Hex(token);
   const rows = await queryRows<{ session_id: string; enrollment_id: string; exam_id: string; name: string }>(
     prepared(
       "find-candidate-session",
       sql`
     SELECT s.id::text AS session_id, en.id::text AS enrollment_id, en.exam_id::text AS exam_id, en.name
     FROM sessions s JOIN enrollments en ON en.id = s.enrollment_id
-    WHERE s.token_hash = ${sha256Hex(token)} AND s.kind = 'candidate' AND s.expires_at > now()
+    WHERE s.token_hash = ${tokenHash} AND s.kind = 'candidate' AND s.expires_at > now()
       AND en.join_revoked_at IS NULL`,
     ),
   );
   const row = rows[0];
-  if (!row) return null;
-  return {
+  if (!row) {
+    forgetCandidateSession(tokenHash);
+    return null;
+  }
+  const principal: CandidatePrincipal = {
     kind: "candidate",
     sessionId: row.session_id,
     enrollmentId: row.enrollment_id,
     examId: row.exam_id,
     name: row.name,
   };
+  rememberCandidateSession(tokenHash, principal);
+  return principal;
 }

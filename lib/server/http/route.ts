@@ -9,6 +9,8 @@ import { readCookie, SESSION_COOKIES } from "../auth/cookies";
 import {
   findCandidateSession,
   findStaffSession,
+  forgetCandidateSession,
+  recallCandidateSession,
   type ApiTokenPrincipal,
   type CandidatePrincipal,
   type StaffPrincipal,
@@ -84,6 +86,14 @@ type RouteConfig<
    */
   allowsPendingPasswordChange?: boolean;
   /**
+   * The operation checks the candidate's session in its own statement (the autosave's one statement:
+   * apply-answer-delta.sql), so a session this process already knows is not read first: the principal comes
+   * with `sessionCheck` (sessions.ts) and the operation confirms it or answers 401. Any failure before it did
+   * reads the session here first, so a signed-out or revoked session is a 401 before any other error, as
+   * everywhere else (docs/decisions/021-autosave-checks-its-session-in-its-statement.md).
+   */
+  foldsSessionCheck?: A extends "candidate" ? boolean : never;
+  /**
    * A sync request with a rate limit of its own (lib/server/limits): one point from the candidate's budget
    * and the cluster's, taken once the body is valid and before the handler runs; 429 RATE_LIMITED when spent.
    */
@@ -129,6 +139,7 @@ async function resolvePrincipal(
   access: Access,
   allowsPendingPasswordChange = false,
   params: unknown = {},
+  foldsSessionCheck = false,
 ): Promise<unknown> {
   if (access === "public") return null;
   if (access === "operator") {
@@ -139,8 +150,9 @@ async function resolvePrincipal(
   }
 
   if (access === "candidate") {
-    const principal = await findCandidateSession(readCookie(request, SESSION_COOKIES.candidate));
-    if (!principal) throw new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
+    const token = readCookie(request, SESSION_COOKIES.candidate);
+    const principal = foldsSessionCheck ? await recallCandidateSession(token) : await findCandidateSession(token);
+    if (!principal) throw candidateUnauthenticated();
     return principal;
   }
 
@@ -178,6 +190,27 @@ async function resolvePrincipal(
   return staff;
 }
 
+function candidateUnauthenticated(): AppError {
+  return new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
+}
+
+/**
+ * With `foldsSessionCheck`, a request whose operation did not confirm the session (it failed before its statement,
+ * or never ran): the session is read now, and a session that is not valid any more makes the answer a 401
+ * whatever else went wrong. Null when the answer stands.
+ */
+async function unconfirmedSessionFailure(request: Request, principal: unknown): Promise<AppError | null> {
+  const check = (principal as CandidatePrincipal | null)?.sessionCheck;
+  if (!check || check.isConfirmed) return null;
+  const current = await findCandidateSession(readCookie(request, SESSION_COOKIES.candidate));
+  if (current) {
+    check.isConfirmed = true;
+    return null;
+  }
+  forgetCandidateSession(check.tokenHash);
+  return candidateUnauthenticated();
+}
+
 /**
  * Wraps a route handler and owns the whole request:
  *
@@ -186,7 +219,9 @@ async function resolvePrincipal(
  * 1. A state-changing staff request from another site is refused (same-origin.ts); then path params (404
  *    when they cannot name anything), then the body's size and syntax (readJsonBody), before
  *    authentication costs a database round trip on junk.
- * 2. The session and the role (401, 403), and a password that must be changed first (403).
+ * 2. The session and the role (401, 403), and a password that must be changed first (403). With
+ *    `foldsSessionCheck`, a session this process knows is checked by the operation's statement instead, and
+ *    re-read here if anything fails first (so 401 still comes before every later error).
  * 3. The body's fields (422): after authentication, so an anonymous caller learns nothing of a schema.
  * 4. The rate limit (`limit`), then the handler, which only calls an operation.
  * 5. Every thrown error becomes the one error body (errors.ts).
@@ -209,6 +244,7 @@ export function route<
     let response: Response;
     let failure: AppError | undefined;
     let release: (() => void) | undefined;
+    let principal: unknown = null;
     try {
       // 0.
       release = admission().enter(config.admission ?? config.limit ?? "other");
@@ -229,12 +265,13 @@ export function route<
       const raw = config.body && csv === undefined && zip === undefined ? await readJsonBody(request) : undefined;
 
       // 2.
-      const principal = (await resolvePrincipal(
+      principal = await resolvePrincipal(
         request,
         config.access,
         config.allowsPendingPasswordChange,
         params,
-      )) as PrincipalFor<A>;
+        config.foldsSessionCheck,
+      );
       const candidate = config.access === "candidate" ? (principal as CandidatePrincipal) : null;
       examId = candidate?.examId;
 
@@ -251,15 +288,20 @@ export function route<
       if (config.limit && candidate) await consumeSyncCapacity(config.limit, candidate.enrollmentId);
       response = await handler({
         request,
-        principal,
+        principal: principal as PrincipalFor<A>,
         body: body as HandlerContext<A, B, P, C>["body"],
         csv: csv as HandlerContext<A, B, P, C>["csv"],
         zip,
         params: params as HandlerContext<A, B, P, C>["params"],
       });
+      // 2, folded: an operation that answered without confirming the session (it never should) answers nothing.
+      const unconfirmed = await unconfirmedSessionFailure(request, principal);
+      if (unconfirmed) throw unconfirmed;
     } catch (error) {
       // 5.
-      failure = toAppError(error, { operation: `${request.method} ${new URL(request.url).pathname}` });
+      failure =
+        (await unconfirmedSessionFailure(request, principal).catch(() => null)) ??
+        toAppError(error, { operation: `${request.method} ${new URL(request.url).pathname}` });
       response = appErrorResponse(failure);
     } finally {
       release?.();

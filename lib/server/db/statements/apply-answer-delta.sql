@@ -3,16 +3,31 @@
 --
 -- :attemptId     uuid
 -- :enrollmentId  uuid, or null: unscoped (a submit, an emergency import, the benchmark's baseline)
+-- :sessionHash   text, or null: the caller's candidate session token hash, checked here (the autosave: the
+--                session must still be valid — not expired, not signed out, the join link not revoked — and the
+--                enrollment's own); null when the caller's session was read before (or there is no caller)
 -- :questionIds   uuid[]   } one element per answer, in the same order
 -- :values        text[]   } each value as JSON text, cast to jsonb here
 -- :versions      int[]    }
 -- :deviceId      text
 --
--- One row: found (0/1), deadline, open (0/1), revision (after the bump), applied (question ids whose row changed).
-WITH target AS (
+-- One row: session (0/1: the session is valid, or none was to be checked; 0 applies nothing), found (0/1),
+-- deadline, open (0/1), revision (after the bump), applied (question ids whose row changed).
+WITH live_session AS (
+  -- The same conditions as findCandidateSession (lib/server/auth/sessions.ts).
+  SELECT s.enrollment_id
+  FROM sessions s JOIN enrollments en ON en.id = s.enrollment_id
+  WHERE :sessionHash::text IS NOT NULL AND s.token_hash = :sessionHash::text AND s.kind = 'candidate'
+    AND s.expires_at > now() AND en.join_revoked_at IS NULL
+),
+session_ok AS (
+  SELECT :sessionHash::text IS NULL OR EXISTS (SELECT 1 FROM live_session) AS ok
+),
+target AS (
   SELECT a.id, a.deadline
   FROM attempts a
   WHERE a.id = :attemptId::uuid AND (:enrollmentId::uuid IS NULL OR a.enrollment_id = :enrollmentId::uuid)
+    AND (:sessionHash::text IS NULL OR a.enrollment_id IN (SELECT enrollment_id FROM live_session))
 ),
 att AS (
   SELECT a.id, a.revision
@@ -31,6 +46,7 @@ bumped AS (
   RETURNING attempts.revision
 )
 SELECT
+  (SELECT ok FROM session_ok)::int AS session,
   (SELECT count(*) FROM target)::int AS found,
   (SELECT deadline FROM target) AS deadline,
   (SELECT count(*) FROM att)::int AS open,

@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { createSession } from "@/lib/server/auth/sessions";
+import { sha256Hex } from "@/lib/server/crypto";
 import { db } from "@/lib/server/db/client";
 import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
 import { call } from "@/test-support/server/http";
@@ -259,6 +261,120 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
       expect(await snapshot(other.attemptId)).toEqual(otherBefore);
       const missing = await autosave({ attemptId: randomUUID(), cookie: other.cookie }, valid);
       expect(missing.status).toBe(404);
+    });
+  });
+
+  // The autosave checks a session this process already knows in its own statement (route.ts,
+  // `foldsSessionCheck`) instead of reading it first. Each case warms that knowledge with a save that succeeds,
+  // then ends the session behind this process's back, as another instance (or an admin) would.
+  describe("a session ended since this process last read it", () => {
+    const ends = {
+      "signed out": (attempt: { cookie: string }) =>
+        db.session.deleteMany({ where: { tokenHash: sha256Hex(attempt.cookie.split("=")[1]!) } }),
+      expired: (attempt: { cookie: string }) =>
+        db.session.updateMany({
+          where: { tokenHash: sha256Hex(attempt.cookie.split("=")[1]!) },
+          data: { expiresAt: new Date(Date.now() - 1_000) },
+        }),
+      "its join link revoked": (attempt: { enrollmentId: string }) =>
+        db.enrollment.update({ where: { id: attempt.enrollmentId }, data: { joinRevokedAt: new Date() } }),
+    };
+
+    // Each request is the first after the session ended (a 401 makes this process forget the session, and the
+    // next request would read it again): a valid delta, which the statement itself refuses; then requests that
+    // fail before the statement runs, where 401 must still come first.
+    type Started = Awaited<ReturnType<typeof startedAttempt>>;
+    const requests: Record<string, (attempt: Started, other: Started) => ReturnType<typeof autosave>> = {
+      "a valid delta": (attempt) =>
+        autosave(attempt, {
+          deviceId: "d",
+          answers: [{ questionId: attempt.questions[2]!.id, value: "second", version: 2 }],
+        }),
+      "a delta the exam refuses": (attempt) =>
+        autosave(attempt, {
+          deviceId: "d",
+          answers: [{ questionId: attempt.questions[2]!.id, value: { not: "text" }, version: 3 }],
+        }),
+      "a body of the wrong shape": (attempt) => autosave(attempt, { deviceId: "d", answers: "none" }),
+      "someone else's attempt": (attempt, other) =>
+        autosave(
+          { attemptId: other.attemptId, cookie: attempt.cookie },
+          { deviceId: "d", answers: [{ questionId: other.questions[2]!.id, value: "x", version: 1 }] },
+        ),
+      "no such attempt": (attempt) =>
+        autosave(
+          { attemptId: randomUUID(), cookie: attempt.cookie },
+          { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "x", version: 4 }] },
+        ),
+    };
+
+    for (const [how, end] of Object.entries(ends)) {
+      for (const [what, send] of Object.entries(requests)) {
+        it(`${how}, then ${what} → 401 UNAUTHENTICATED, and nothing applied`, async () => {
+          const attempt = await startedAttempt();
+          const other = await startedAttempt();
+          const warm = await autosave(attempt, {
+            deviceId: "d",
+            answers: [{ questionId: attempt.questions[2]!.id, value: "first", version: 1 }],
+          });
+          expect(warm.status).toBe(200);
+          await end(attempt);
+          const before = await snapshot(attempt.attemptId);
+          const otherBefore = await snapshot(other.attemptId);
+
+          const response = await send(attempt, other);
+          expect(response.status).toBe(401);
+          expect(response.body).toEqual({
+            error: { code: "UNAUTHENTICATED", message: "Open your personal join link to start a session." },
+          });
+          expect(await snapshot(attempt.attemptId)).toEqual(before);
+          expect(await snapshot(other.attemptId)).toEqual(otherBefore);
+          expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]?.value).toBe("first");
+        });
+      }
+    }
+
+    it("a session still valid keeps saving, one save after another (the statement confirms it each time)", async () => {
+      const attempt = await startedAttempt();
+      for (let version = 1; version <= 3; version += 1) {
+        const response = await autosave(attempt, {
+          deviceId: "d",
+          answers: [{ questionId: attempt.questions[2]!.id, value: `v${version}`, version }],
+        });
+        expect(response.status).toBe(200);
+        expect(response.body.results).toEqual([{ questionId: attempt.questions[2]!.id, status: "applied", version }]);
+      }
+      expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]).toEqual({
+        value: "v3",
+        version: 3,
+        deviceId: "d",
+      });
+    });
+
+    it("a new session of the same candidate (the join link opened again) saves at once", async () => {
+      const attempt = await startedAttempt();
+      await autosave(attempt, {
+        deviceId: "d",
+        answers: [{ questionId: attempt.questions[2]!.id, value: "old", version: 1 }],
+      });
+      await ends["signed out"](attempt);
+      expect(
+        (
+          await autosave(attempt, {
+            deviceId: "d",
+            answers: [{ questionId: attempt.questions[2]!.id, value: "x", version: 2 }],
+          })
+        ).status,
+      ).toBe(401);
+      const enrollment = await db.enrollment.findUniqueOrThrow({ where: { id: attempt.enrollmentId } });
+      expect(enrollment.joinRevokedAt).toBeNull();
+      const session = await createSession({ kind: "candidate", enrollmentId: attempt.enrollmentId });
+      const again = await autosave(
+        { attemptId: attempt.attemptId, cookie: `${attempt.cookie.split("=")[0]}=${session.token}` },
+        { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "new", version: 3 }] },
+      );
+      expect(again.status).toBe(200);
+      expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]?.value).toBe("new");
     });
   });
 
