@@ -4,6 +4,9 @@ import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat
 import { POST as submitRoute } from "@/app/api/attempts/[attemptId]/submit/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 
+import { sha256Hex } from "@/lib/server/crypto";
+import { db } from "@/lib/server/db/client";
+
 import { createExam, enroll, join } from "./fixtures";
 import { call } from "./http";
 
@@ -68,3 +71,25 @@ export function heartbeat(
     json: heartbeatBody(overrides),
   });
 }
+
+/**
+ * Each way a candidate's session ends behind a process's back (another instance, an admin, the clock), for the
+ * routes that check a session they already know in their own statement (ADR 021).
+ */
+type EndSession = (attempt: Pick<StartedAttempt, "cookie" | "enrollmentId">) => Promise<unknown>;
+
+export const SESSION_ENDINGS: Record<"signed out" | "expired" | "its join link revoked", EndSession> = {
+  "signed out": (attempt) => db.session.deleteMany({ where: { tokenHash: sha256Hex(attempt.cookie.split("=")[1]!) } }),
+  expired: (attempt) =>
+    db.session.updateMany({
+      where: { tokenHash: sha256Hex(attempt.cookie.split("=")[1]!) },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    }),
+  "its join link revoked": (attempt) =>
+    db.enrollment.update({ where: { id: attempt.enrollmentId }, data: { joinRevokedAt: new Date() } }),
+};
+
+/** The one error body every candidate request without a valid session gets. */
+export const CANDIDATE_UNAUTHENTICATED = {
+  error: { code: "UNAUTHENTICATED", message: "Open your personal join link to start a session." },
+};

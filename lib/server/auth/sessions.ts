@@ -120,7 +120,8 @@ export async function findStaffSession(token: string | undefined): Promise<Staff
 
 /**
  * Candidate sessions this process has read, by token hash: whose session it is (enrollment, exam) never changes,
- * so a route that checks the session's validity in its own statement (the autosave, ADR 021) need not read it first.
+ * so a route that checks the session's validity in its own statement (autosave, heartbeat; ADR 021) need not
+ * read it first.
  * Bounded: past the bound, the oldest entry goes. Never the proof that a session is valid.
  */
 const KNOWN_SESSIONS_MAX = 50_000;
@@ -158,8 +159,8 @@ export async function recallCandidateSession(token: string | undefined): Promise
 /**
  * A candidate session stays valid until it expires or staff revoke the enrollment's join link. Every
  * candidate request starts here, so it is one raw statement on the pool rather than a Prisma relation read.
- * The autosave's statement checks the same conditions itself (`live_session` in apply-answer-delta.sql, ADR 021):
- * change both together.
+ * The autosave's and the heartbeat's statements check the same conditions themselves
+ * (lib/server/db/statements/live-candidate-session.sql, ADR 021): change both together.
  */
 export async function findCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
   if (!token) return null;

@@ -23,6 +23,8 @@ const FILES = {
   "submit-attempt": () => readFileSync(new URL("./statements/submit-attempt.sql", import.meta.url), "utf8"),
   "enqueue-submission-created": () =>
     readFileSync(new URL("./statements/enqueue-submission-created.sql", import.meta.url), "utf8"),
+  "read-attempt-for-heartbeat": () =>
+    readFileSync(new URL("./statements/read-attempt-for-heartbeat.sql", import.meta.url), "utf8"),
 } as const;
 
 /**
@@ -33,6 +35,8 @@ const FRAGMENTS = {
   "upsert-answers": () => readFileSync(new URL("./statements/upsert-answers.sql", import.meta.url), "utf8"),
   "outbox-submission-created": () =>
     readFileSync(new URL("./statements/outbox-submission-created.sql", import.meta.url), "utf8"),
+  "live-candidate-session": () =>
+    readFileSync(new URL("./statements/live-candidate-session.sql", import.meta.url), "utf8"),
 } as const;
 
 const INCLUDE = /^--\s*@include\s+([\w-]+)\.sql\b.*$/gm;

@@ -3,8 +3,10 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
 
-import type { CandidatePrincipal } from "../auth/sessions";
+import { forgetCandidateSession, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { prepared, queryRows } from "../db/sql";
+import { fileStatement } from "../db/statement-files";
 import { isForeignKeyViolation } from "../db/errors";
 import { publishExamChange } from "../live/exam-bus";
 import { trackOfflineSpans } from "../live/track-offline-spans";
@@ -18,10 +20,64 @@ import {
   type LiveHeartbeat,
 } from "./live-heartbeat";
 
+type AttemptFacts = {
+  id: string;
+  examId: string;
+  enrollmentId: string;
+  status: "in_progress" | "submitted";
+  deadline: Date;
+  revision: number;
+  pausedAt: Date | null;
+  pauseReason: string | null;
+};
+
+/** Step 1: the caller's attempt, or null; a session found not valid any more is a 401 (nothing else read). */
+async function readAttempt(attemptId: string, candidate: CandidatePrincipal): Promise<AttemptFacts | null> {
+  const check = candidate.sessionCheck;
+  const rows = await queryRows<{
+    session: number;
+    id: string | null;
+    exam_id: string;
+    enrollment_id: string;
+    status: AttemptFacts["status"];
+    deadline: Date;
+    revision: number;
+    paused_at: Date | null;
+    pause_reason: string | null;
+  }>(
+    prepared(
+      "read-attempt-for-heartbeat",
+      fileStatement("read-attempt-for-heartbeat", {
+        attemptId,
+        enrollmentId: candidate.enrollmentId,
+        sessionHash: check && !check.isConfirmed ? check.tokenHash : null,
+      }),
+    ),
+  );
+  const row = rows[0];
+  if (!row || row.session === 0) {
+    if (check) forgetCandidateSession(check.tokenHash);
+    throw new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
+  }
+  if (check) check.isConfirmed = true;
+  if (row.id === null) return null;
+  return {
+    id: row.id,
+    examId: row.exam_id,
+    enrollmentId: row.enrollment_id,
+    status: row.status,
+    deadline: new Date(row.deadline),
+    revision: row.revision,
+    pausedAt: row.paused_at && new Date(row.paused_at),
+    pauseReason: row.pause_reason,
+  };
+}
+
 /**
  * Keeps the latest heartbeat of a device (contract: "Heartbeat and live status"):
  *
- * 1. Load the attempt scoped to the caller's enrollment: someone else's attempt is a 404. A submitted
+ * 1. Load the attempt scoped to the caller's enrollment: someone else's attempt is a 404; the caller's session
+ *    checked in the same statement when the route did not read it (ADR 021: not valid any more is a 401). A submitted
  *    attempt still takes heartbeats (its page may be open) and answers with its status.
  * 2. Read the device's live copy from Redis. Null means Redis is away.
  * 3. Keep the device's offline spans (trackOfflineSpans, which needs the previous heartbeat), then
@@ -38,21 +94,10 @@ export async function recordHeartbeat(options: {
 }): Promise<HeartbeatResponse> {
   const { heartbeat } = options;
 
-  // 1. The answer's facts are stamped before they are read (a device orders facts by serverTime).
+  // 1. The answer's facts are stamped before they are read (a device orders facts by serverTime). A session this
+  // process already knew is checked in the same statement (route.ts `foldsSessionCheck`, ADR 021).
   const readAt = new Date();
-  const attempt = await db.attempt.findFirst({
-    where: { id: options.attemptId, enrollmentId: options.candidate.enrollmentId },
-    select: {
-      id: true,
-      examId: true,
-      enrollmentId: true,
-      status: true,
-      deadline: true,
-      revision: true,
-      pausedAt: true,
-      pauseReason: true,
-    },
-  });
+  const attempt = await readAttempt(options.attemptId, options.candidate);
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
 
   // 2.

@@ -90,7 +90,7 @@ type RouteConfig<
    * apply-answer-delta.sql), so a session this process already knows is not read first: the principal comes
    * with `sessionCheck` (sessions.ts) and the operation confirms it or answers 401. Any failure before it did
    * reads the session here first, so a signed-out or revoked session is a 401 before any other error, as
-   * everywhere else (docs/decisions/021-autosave-checks-its-session-in-its-statement.md).
+   * everywhere else (docs/decisions/021-candidate-sync-checks-its-session-in-its-statement.md).
    */
   foldsSessionCheck?: A extends "candidate" ? boolean : never;
   /**

@@ -13,16 +13,8 @@
 --
 -- One row: session (0/1: the session is valid, or none was to be checked; 0 applies nothing), found (0/1),
 -- deadline, open (0/1), revision (after the bump), applied (question ids whose row changed).
-WITH live_session AS (
-  -- The same conditions as findCandidateSession (lib/server/auth/sessions.ts).
-  SELECT s.enrollment_id
-  FROM sessions s JOIN enrollments en ON en.id = s.enrollment_id
-  WHERE :sessionHash::text IS NOT NULL AND s.token_hash = :sessionHash::text AND s.kind = 'candidate'
-    AND s.expires_at > now() AND en.join_revoked_at IS NULL
-),
-session_ok AS (
-  SELECT :sessionHash::text IS NULL OR EXISTS (SELECT 1 FROM live_session) AS ok
-),
+WITH
+-- @include live-candidate-session.sql
 target AS (
   SELECT a.id, a.deadline
   FROM attempts a

@@ -4,9 +4,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { createSession } from "@/lib/server/auth/sessions";
-import { sha256Hex } from "@/lib/server/crypto";
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
+import {
+  autosave,
+  CANDIDATE_UNAUTHENTICATED,
+  SESSION_ENDINGS,
+  startedAttempt,
+  submit,
+} from "@/test-support/server/attempts";
 import { call } from "@/test-support/server/http";
 import { compareEdits } from "@/lib/shared/versions";
 
@@ -268,17 +273,7 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
   // `foldsSessionCheck`) instead of reading it first. Each case warms that knowledge with a save that succeeds,
   // then ends the session behind this process's back, as another instance (or an admin) would.
   describe("a session ended since this process last read it", () => {
-    const ends = {
-      "signed out": (attempt: { cookie: string }) =>
-        db.session.deleteMany({ where: { tokenHash: sha256Hex(attempt.cookie.split("=")[1]!) } }),
-      expired: (attempt: { cookie: string }) =>
-        db.session.updateMany({
-          where: { tokenHash: sha256Hex(attempt.cookie.split("=")[1]!) },
-          data: { expiresAt: new Date(Date.now() - 1_000) },
-        }),
-      "its join link revoked": (attempt: { enrollmentId: string }) =>
-        db.enrollment.update({ where: { id: attempt.enrollmentId }, data: { joinRevokedAt: new Date() } }),
-    };
+    const ends = SESSION_ENDINGS;
 
     // Each request is the first after the session ended (a 401 makes this process forget the session, and the
     // next request would read it again): a valid delta, which the statement itself refuses; then requests that
@@ -324,9 +319,7 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
 
           const response = await send(attempt, other);
           expect(response.status).toBe(401);
-          expect(response.body).toEqual({
-            error: { code: "UNAUTHENTICATED", message: "Open your personal join link to start a session." },
-          });
+          expect(response.body).toEqual(CANDIDATE_UNAUTHENTICATED);
           expect(await snapshot(attempt.attemptId)).toEqual(before);
           expect(await snapshot(other.attemptId)).toEqual(otherBefore);
           expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]?.value).toBe("first");

@@ -8,7 +8,13 @@ import { createSyncLimiters } from "@/lib/server/limits/create-sync-limiters";
 import { setSyncLimiters } from "@/lib/server/limits/sync-limiters";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
+import {
+  CANDIDATE_UNAUTHENTICATED,
+  SESSION_ENDINGS,
+  startedAttempt,
+  submit,
+  type StartedAttempt,
+} from "@/test-support/server/attempts";
 import { call } from "@/test-support/server/http";
 
 import { POST as heartbeatRoute } from "./route";
@@ -182,6 +188,48 @@ describe("POST /api/attempts/{attemptId}/heartbeat", () => {
 
     expect(await db.deviceHeartbeat.count({ where: { attemptId: attempt.attemptId } })).toBe(0);
     expect(await (await getRedis())!.exists(redisKeys.heartbeats(attempt.attemptId))).toBe(0);
+  });
+
+  // A session this process already knows is checked in the statement that reads the attempt (ADR 021). Each case
+  // warms that knowledge with a heartbeat that succeeds, ends the session behind the process's back, and sends the
+  // first request after: 401 before any other error, and nothing stored.
+  describe("a session ended since this process last read it", () => {
+    const requests: Record<string, (attempt: StartedAttempt, other: StartedAttempt) => ReturnType<typeof heartbeat>> = {
+      "a valid heartbeat": (attempt) => heartbeat(attempt, { ...beat, deviceId: "phone" }),
+      "a heartbeat with bad fields": (attempt) => heartbeat(attempt, { ...beat, deviceId: "phone", pending: -1 }),
+      "someone else's attempt": (attempt, other) =>
+        heartbeat({ attemptId: other.attemptId, cookie: attempt.cookie }, { ...beat, deviceId: "phone" }),
+      "no such attempt": (attempt) =>
+        heartbeat({ attemptId: randomUUID(), cookie: attempt.cookie }, { ...beat, deviceId: "phone" }),
+    };
+    for (const [how, end] of Object.entries(SESSION_ENDINGS)) {
+      for (const [what, send] of Object.entries(requests)) {
+        it(`${how}, then ${what} → 401 UNAUTHENTICATED, nothing stored`, async () => {
+          const attempt = await startedAttempt();
+          const other = await startedAttempt();
+          expect((await heartbeat(attempt, beat)).status).toBe(200);
+          await end(attempt);
+          const response = await send(attempt, other);
+          expect(response.status).toBe(401);
+          expect(response.body).toEqual(CANDIDATE_UNAUTHENTICATED);
+          for (const attemptId of [attempt.attemptId, other.attemptId]) {
+            expect(await row(attemptId, "phone")).toBeNull();
+            expect(await liveCopy(attemptId, "phone")).toBeNull();
+          }
+        });
+      }
+    }
+
+    it("a session still valid keeps beating, and the answer carries the attempt's facts", async () => {
+      const attempt = await startedAttempt();
+      for (let clock = 0; clock < 3; clock += 1) {
+        const response = await heartbeat(attempt, { ...beat, clock });
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ status: "in_progress", revision: 0, pausedAt: null, pauseReason: null });
+        expect(new Date(response.body.deadline).getTime()).toBeGreaterThan(Date.now());
+      }
+      expect((await liveCopy(attempt.attemptId, "laptop"))?.clock).toBe(2);
+    });
   });
 
   it("429 with Retry-After past the heartbeat limit, without storing the limited heartbeat", async () => {

@@ -6,7 +6,15 @@ import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 
 /** The device's sync health, kept per attempt and device; answers with the attempt's server time facts. */
 export const POST = route(
-  { access: "candidate", params: AttemptParamsSchema, body: HeartbeatSchema, limit: "heartbeat", observe: "heartbeat" },
+  {
+    access: "candidate",
+    params: AttemptParamsSchema,
+    body: HeartbeatSchema,
+    limit: "heartbeat",
+    observe: "heartbeat",
+    // The session is checked in the statement that reads the attempt (record-heartbeat.ts, ADR 021).
+    foldsSessionCheck: true,
+  },
   async ({ params, body, principal }) =>
     json(await recordHeartbeat({ attemptId: params.attemptId, candidate: principal, heartbeat: body })),
 );
