@@ -46,7 +46,7 @@ export async function applyAnswerDelta(
   options: {
     attemptId: string;
     enrollmentId?: string;
-    sessionHash?: string;
+    sessionHash?: string | null;
     deviceId: string;
     answers: readonly DeltaAnswer[];
   },

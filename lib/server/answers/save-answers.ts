@@ -7,7 +7,7 @@ import type { AnswerResult, AutosaveResponse } from "@/lib/shared/schemas/sync";
 import { autoSubmitAttempt } from "../attempts/auto-submit";
 import { attemptBusy } from "../attempts/with-locked-attempt";
 import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/load-attempt-for-write";
-import { forgetCandidateSession, type CandidatePrincipal } from "../auth/sessions";
+import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { publishExamChange } from "../live/exam-bus";
 import { applyAnswerDelta } from "./apply-answer-delta";
@@ -47,19 +47,14 @@ export async function saveAnswers(options: {
   }
 
   // 2. A session this process already knew is checked by the statement itself (route.ts, `foldsSessionCheck`).
-  const check = candidate.sessionCheck;
   const outcome = await applyAnswerDelta(undefined, {
     attemptId,
     enrollmentId: candidate.enrollmentId,
-    sessionHash: check && !check.isConfirmed ? check.tokenHash : undefined,
+    sessionHash: sessionHashToCheck(candidate),
     deviceId,
     answers,
   });
-  if (!outcome.isSessionValid) {
-    forgetCandidateSession(check!.tokenHash);
-    throw new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
-  }
-  if (check) check.isConfirmed = true;
+  settleSessionCheck(candidate, outcome.isSessionValid);
   if (!outcome.isFound) throw new AppError("NOT_FOUND", "No such attempt.");
   if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
   if (outcome.applied.size > 0) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");

@@ -1,5 +1,7 @@
 import "server-only";
 
+import { AppError } from "@/lib/shared/errors";
+
 import { db } from "../db/client";
 import { prepared, queryRows, sql } from "../db/sql";
 import { randomToken, sha256Hex } from "../crypto";
@@ -154,6 +156,30 @@ export async function recallCandidateSession(token: string | undefined): Promise
   if (known) return { ...known, sessionCheck: { tokenHash, isConfirmed: false } };
   const principal = await findCandidateSession(token);
   return principal && { ...principal, sessionCheck: { tokenHash, isConfirmed: true } };
+}
+
+/** The one 401 every candidate request without a valid session gets. */
+export function candidateUnauthenticated(): AppError {
+  return new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
+}
+
+/** The token hash an operation's statement must check (ADR 021), or null when the session was already read. */
+export function sessionHashToCheck(candidate: CandidatePrincipal): string | null {
+  const check = candidate.sessionCheck;
+  return check && !check.isConfirmed ? check.tokenHash : null;
+}
+
+/**
+ * What an operation's statement said of the session it checked (ADR 021): valid confirms it; not valid makes the
+ * process forget it and throws the 401.
+ */
+export function settleSessionCheck(candidate: CandidatePrincipal, isValid: boolean): void {
+  const check = candidate.sessionCheck;
+  if (!isValid) {
+    if (check) forgetCandidateSession(check.tokenHash);
+    throw candidateUnauthenticated();
+  }
+  if (check) check.isConfirmed = true;
 }
 
 /**

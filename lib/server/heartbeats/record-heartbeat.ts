@@ -3,7 +3,7 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
 
-import { forgetCandidateSession, type CandidatePrincipal } from "../auth/sessions";
+import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { prepared, queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
@@ -33,7 +33,6 @@ type AttemptFacts = {
 
 /** Step 1: the caller's attempt, or null; a session found not valid any more is a 401 (nothing else read). */
 async function readAttempt(attemptId: string, candidate: CandidatePrincipal): Promise<AttemptFacts | null> {
-  const check = candidate.sessionCheck;
   const rows = await queryRows<{
     session: number;
     id: string | null;
@@ -50,17 +49,13 @@ async function readAttempt(attemptId: string, candidate: CandidatePrincipal): Pr
       fileStatement("read-attempt-for-heartbeat", {
         attemptId,
         enrollmentId: candidate.enrollmentId,
-        sessionHash: check && !check.isConfirmed ? check.tokenHash : null,
+        sessionHash: sessionHashToCheck(candidate),
       }),
     ),
   );
   const row = rows[0];
-  if (!row || row.session === 0) {
-    if (check) forgetCandidateSession(check.tokenHash);
-    throw new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
-  }
-  if (check) check.isConfirmed = true;
-  if (row.id === null) return null;
+  settleSessionCheck(candidate, row !== undefined && row.session === 1);
+  if (!row || row.id === null) return null;
   return {
     id: row.id,
     examId: row.exam_id,

@@ -7,6 +7,7 @@ import { LIMITS } from "@/lib/shared/limits";
 
 import { readCookie, SESSION_COOKIES } from "../auth/cookies";
 import {
+  candidateUnauthenticated,
   findCandidateSession,
   findStaffSession,
   forgetCandidateSession,
@@ -188,10 +189,6 @@ async function resolvePrincipal(
     if (!isAssigned) throw new AppError("FORBIDDEN", "Only admins and this exam's graders may do this.");
   }
   return staff;
-}
-
-function candidateUnauthenticated(): AppError {
-  return new AppError("UNAUTHENTICATED", "Open your personal join link to start a session.");
 }
 
 /**
