@@ -2,6 +2,7 @@ import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
+import type { DeviceStatus } from "@/lib/shared/schemas/device-status";
 import type { AnswerResult, AutosaveResponse } from "@/lib/shared/schemas/sync";
 
 import { autoSubmitAttempt } from "../attempts/auto-submit";
@@ -9,7 +10,9 @@ import { attemptBusy } from "../attempts/with-locked-attempt";
 import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/load-attempt-for-write";
 import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { keepDeviceStatus } from "../heartbeats/record-heartbeat";
 import { publishExamChange } from "../live/exam-bus";
+import { log } from "../log";
 import { applyAnswerDelta } from "./apply-answer-delta";
 import { storeLateAnswers } from "./store-late-answers";
 import { validateDelta, type ValidatedAnswer } from "./validate-delta";
@@ -26,7 +29,9 @@ import { validateDelta, type ValidatedAnswer } from "./validate-delta";
  *    route did not read it (route.ts, `foldsSessionCheck`): not valid any more is a 401 and nothing applied.
  * 3. Report per answer: applied, duplicate (this exact version is stored), or stale (the server holds a
  *    greater one, returned so the client adopts it).
- * 4. A frozen attempt keeps the delta as late answers and answers 409 ALREADY_SUBMITTED or
+ * 4. The device's status when the autosave carries one (ADR 022), kept as a heartbeat's would be, before the
+ *    dashboards are told: it is about the delta just stored (pending counts what is left after it).
+ * 5. A frozen attempt keeps the delta as late answers and answers 409 ALREADY_SUBMITTED or
  *    DEADLINE_PASSED (auto-submitting first if the sweeper has not got to it yet), or 409 REQUEST_IN_PROGRESS
  *    (retried) when an admin reopened it in between.
  */
@@ -35,6 +40,7 @@ export async function saveAnswers(options: {
   candidate: CandidatePrincipal;
   deviceId: string;
   answers: readonly { questionId: string; value: unknown; version: number; editedAt?: string }[];
+  device?: DeviceStatus;
 }): Promise<AutosaveResponse> {
   const { attemptId, candidate, deviceId } = options;
   // 1.
@@ -57,7 +63,16 @@ export async function saveAnswers(options: {
   settleSessionCheck(candidate, outcome.isSessionValid);
   if (!outcome.isFound) throw new AppError("NOT_FOUND", "No such attempt.");
   if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
+  // 4.
+  // The revision this delta made is the device's last acknowledged one once it reads this answer.
+  if (options.device)
+    await keepStatusOfAutosave(candidate, attemptId, {
+      ...options.device,
+      deviceId,
+      lastAckRevision: outcome.revision,
+    });
   if (outcome.applied.size > 0) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");
+  else if (options.device) publishExamChange(candidate.examId, candidate.enrollmentId, "heartbeat");
 
   // 3.
   const notApplied = answers.filter((answer) => !outcome.applied.has(answer.questionId));
@@ -92,7 +107,29 @@ export async function saveAnswers(options: {
   };
 }
 
-/** Step 4. */
+/**
+ * Step 4, without the exam's announcement (the caller makes one for both). The answers are stored whatever
+ * happens here: a status that could not be kept is logged, not failed (the device reports again within ~15 s).
+ */
+async function keepStatusOfAutosave(
+  candidate: CandidatePrincipal,
+  attemptId: string,
+  heartbeat: Parameters<typeof keepDeviceStatus>[0]["heartbeat"],
+): Promise<void> {
+  try {
+    await keepDeviceStatus({
+      attemptId,
+      examId: candidate.examId,
+      enrollmentId: candidate.enrollmentId,
+      heartbeat,
+      announce: false,
+    });
+  } catch (error) {
+    log.warn("autosave stored; the device status it carried was not kept", { attemptId, error });
+  }
+}
+
+/** Step 5. */
 async function refuseFrozen(
   candidate: CandidatePrincipal,
   attemptId: string,

@@ -95,8 +95,40 @@ export async function recordHeartbeat(options: {
   const attempt = await readAttempt(options.attemptId, options.candidate);
   if (!attempt) throw new AppError("NOT_FOUND", "No such attempt.");
 
+  // 2.–4.
+  await keepDeviceStatus({
+    attemptId: attempt.id,
+    examId: options.candidate.examId,
+    enrollmentId: options.candidate.enrollmentId,
+    heartbeat,
+  });
+
+  return {
+    serverTime: readAt.toISOString(),
+    deadline: attempt.deadline.toISOString(),
+    revision: attempt.revision,
+    status: attempt.status,
+    pausedAt: attempt.pausedAt?.toISOString() ?? null,
+    pauseReason: attempt.pauseReason,
+  };
+}
+
+/**
+ * Steps 2–4 of `recordHeartbeat`, for a heartbeat or the status an autosave carried (ADR 022): the device's live
+ * copy in Redis, its offline spans, its durable row when the change matters, an extension it acknowledges, and
+ * the exam's live bus. The attempt is the caller's (already checked).
+ */
+export async function keepDeviceStatus(device: {
+  attemptId: string;
+  examId: string;
+  enrollmentId: string;
+  heartbeat: Heartbeat;
+  /** False when the caller tells the exam's live bus itself (an autosave's one announcement). */
+  announce?: boolean;
+}): Promise<void> {
+  const { heartbeat } = device;
   // 2.
-  const key = redisKeys.heartbeats(attempt.id);
+  const key = redisKeys.heartbeats(device.attemptId);
   const live = await withRedis(
     async (client) => ({ previous: parseLiveHeartbeat(await client.hget(key, heartbeat.deviceId)) }),
     null,
@@ -106,7 +138,7 @@ export async function recordHeartbeat(options: {
   // 3.
   const receivedAt = Date.now();
   await trackOfflineSpans({
-    attemptId: attempt.id,
+    attemptId: device.attemptId,
     deviceId: heartbeat.deviceId,
     online: heartbeat.online,
     previous,
@@ -115,7 +147,7 @@ export async function recordHeartbeat(options: {
   const isPersisted = live === null || shouldPersistHeartbeat(previous, heartbeat, receivedAt);
   if (isPersisted) {
     try {
-      await upsertDeviceHeartbeat(attempt.id, heartbeat, new Date(receivedAt));
+      await upsertDeviceHeartbeat(device.attemptId, heartbeat, new Date(receivedAt));
     } catch (error) {
       // The attempt (or its exam) was deleted between the read above and this write.
       if (isForeignKeyViolation(error)) throw new AppError("NOT_FOUND", "No such attempt.");
@@ -124,7 +156,7 @@ export async function recordHeartbeat(options: {
   }
 
   // A newly shown deadline may acknowledge a proctor's extension (before the live copy remembers it as seen).
-  const { examId, enrollmentId } = options.candidate;
+  const { examId, enrollmentId } = device;
   if (heartbeat.deadline && heartbeat.deadline !== previous?.deadline)
     await acknowledgeExtensions({
       examId,
@@ -145,16 +177,7 @@ export async function recordHeartbeat(options: {
       client.multi().hset(key, heartbeat.deviceId, JSON.stringify(next)).expire(key, LIVE_HEARTBEAT_TTL_SECONDS).exec(),
     null,
   );
-  publishExamChange(attempt.examId, attempt.enrollmentId, "heartbeat");
-
-  return {
-    serverTime: readAt.toISOString(),
-    deadline: attempt.deadline.toISOString(),
-    revision: attempt.revision,
-    status: attempt.status,
-    pausedAt: attempt.pausedAt?.toISOString() ?? null,
-    pauseReason: attempt.pauseReason,
-  };
+  if (device.announce !== false) publishExamChange(device.examId, device.enrollmentId, "heartbeat");
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "@/lib/shared/zod";
 
 import { DEVICE_ID_PATTERN, LIMITS } from "../limits";
 import { UuidSchema, type AnswerValue } from "./attempts";
+import { DeviceStatusSchema } from "./device-status";
 
 export const DeviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, "must be 1–64 characters of A–Z a–z 0–9 _ -");
 
@@ -24,6 +25,11 @@ export const AnswerDeltaItemSchema = z.object({
 export const AutosaveSchema = z.object({
   deviceId: DeviceIdSchema,
   answers: z.array(AnswerDeltaItemSchema).max(LIMITS.maxQuestionsPerExam),
+  /**
+   * The device's sync health as it stands once this delta is applied, in place of a heartbeat (ADR 022): kept
+   * for the proctors only when the delta is applied. Optional; a client that omits it sends heartbeats.
+   */
+  device: DeviceStatusSchema.optional(),
 });
 
 /** `POST /api/attempts/{attemptId}/submit` request body. */

@@ -5,7 +5,10 @@ import { recordAutosaveResults } from "@/lib/server/metrics/record-answer-outcom
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 import { AutosaveSchema } from "@/lib/shared/schemas/sync";
 
-/** Versioned delta autosave: per answer applied / duplicate / stale. Rate-limited, counted and timed. */
+/**
+ * Versioned delta autosave: per answer applied / duplicate / stale; the device status it may carry is kept as a
+ * heartbeat's (ADR 022). Rate-limited, counted and timed.
+ */
 export const POST = route(
   {
     access: "candidate",
@@ -22,6 +25,7 @@ export const POST = route(
       candidate: principal,
       deviceId: body.deviceId,
       answers: body.answers,
+      device: body.device,
     });
     recordAutosaveResults(result.results);
     return json(result);
