@@ -1,10 +1,11 @@
 import { LIMITS } from "@/lib/shared/limits";
+import type { DeviceStatus } from "@/lib/shared/schemas/device-status";
 import { HeartbeatResponseSchema } from "@/lib/shared/schemas/sync-responses";
 
 import { applyHeartbeatFacts } from "../offline/attempts";
 import type { AttemptPause } from "../offline/db";
 import { clockOffsetMs } from "./clock";
-import { classify, type SyncKernel } from "./kernel";
+import { classify, type StatusReporter, type SyncKernel } from "./kernel";
 import type { SyncSnapshot } from "./sync-state";
 
 /** Time facts from the server: a heartbeat's answer or a presence event (which may tell the pause). */
@@ -49,13 +50,43 @@ export async function recordServerFacts(
   return !wasClosed && Boolean(kernel.attempt?.closed);
 }
 
-/** Step H — the heartbeat (leader only). */
-export class Heartbeat {
+/** What a report says that matters at once to a proctor; a report whose key differs from the last one is news. */
+type ReportKey = { online: boolean; pending: boolean; failing: boolean; deadline: string | null };
+
+function sameKey(a: ReportKey | null, b: ReportKey): boolean {
+  return (
+    a !== null &&
+    a.online === b.online &&
+    a.pending === b.pending &&
+    a.failing === b.failing &&
+    a.deadline === b.deadline
+  );
+}
+
+function count(n: number): number {
+  return Math.min(LIMITS.maxVersion, Math.max(0, Math.floor(n)));
+}
+
+/**
+ * Step H — the device's status report (leader only). It reaches the server at least every `heartbeatMs` (15 s)
+ * and soon after news, as before; what changed (ADR 022) is that an autosave carries it when one is going anyway
+ * (`statusForAutosave`), so a device that saves often sends heartbeats only with news that no autosave is about
+ * to carry, or after a quiet spell.
+ */
+export class Heartbeat implements StatusReporter {
   private timer: unknown = null;
   private inFlight = false;
   private again = false;
-  private lastKey = "";
+  private lastKey: ReportKey | null = null;
+  /** The last heartbeat sent (change-triggered heartbeats keep `heartbeatMinGapMs` from it). */
   private lastAt = -Infinity;
+  /** The last report that left: a heartbeat sent or an autosave that carried one and was acknowledged. */
+  private lastReportAt = -Infinity;
+  /** When news (a key other than the last report's) was first seen, and whether the next autosave will carry it. */
+  private newsSince: number | null = null;
+  private newsWaitsForAutosave = false;
+  /** The browser's answer about persistent storage, as last asked (a heartbeat asks). */
+  private persisted: boolean | null = null;
 
   constructor(
     private readonly kernel: SyncKernel,
@@ -68,25 +99,27 @@ export class Heartbeat {
   }
 
   /**
-   * H1 — every 15 s while the page is open, and soon after a change of state (online/offline, pending 0 ↔ > 0,
-   * failures starting or stopping; coalesced to one per 5 s). Skipped while the breaker is open: the server
-   * is not being asked anything then.
+   * H1 — a heartbeat now (the page became leader, or a proctor's extension is to be acknowledged), and the next
+   * report `heartbeatMs` after it. Skipped while the breaker is open: the server is not being asked anything then.
    */
   send(): void {
     if (!this.host.active() || !this.kernel.deviceId) return;
-    if (this.timer !== null) this.kernel.timers.clearTimeout(this.timer);
-    this.timer = this.kernel.timers.setTimeout(() => {
-      this.timer = null;
-      this.send();
-    }, this.kernel.config.heartbeatMs);
     if (this.inFlight) {
       this.again = true;
       return;
     }
-    if (this.host.breakerOpen() || !this.kernel.attempt) return;
+    if (this.host.breakerOpen() || !this.kernel.attempt) {
+      // Tried again a period later, or with the next news.
+      this.lastReportAt = this.kernel.now();
+      this.newsSince = null;
+      this.schedule();
+      return;
+    }
     this.inFlight = true;
     this.lastKey = this.key();
-    this.lastAt = this.kernel.now();
+    this.newsSince = null;
+    this.lastAt = this.lastReportAt = this.kernel.now();
+    this.schedule();
     this.kernel.track(
       this.run()
         .catch(() => undefined)
@@ -100,28 +133,121 @@ export class Heartbeat {
     );
   }
 
-  /** What a heartbeat reports at once when it changes; a newly learnt deadline is its acknowledgement (H4). */
-  private key(): string {
+  private key(): ReportKey {
     const snapshot = this.host.snapshot();
-    return `${snapshot.online}|${snapshot.pendingCount + snapshot.rejectedCount > 0}|${snapshot.consecutiveFailures > 0}|${snapshot.deadline}`;
+    return {
+      online: snapshot.online,
+      pending: snapshot.pendingCount + snapshot.rejectedCount > 0,
+      failing: snapshot.consecutiveFailures > 0,
+      deadline: snapshot.deadline,
+    };
   }
 
+  /**
+   * H1 — news (online/offline, pending 0 ↔ > 0, failures starting or stopping, a new deadline shown) goes out
+   * soon, coalesced to one heartbeat per `heartbeatMinGapMs`. Work appearing while the device is online and
+   * saving well is news the autosave carries within its debounce: the heartbeat waits a debounce and a gap
+   * longer and is not sent at all when that autosave told the server first.
+   */
   sendOnChange(): void {
-    if (!this.host.active() || this.key() === this.lastKey) return;
+    if (!this.host.active()) return;
+    const key = this.key();
+    if (sameKey(this.lastKey, key)) {
+      this.newsSince = null; // the news went by itself (the autosave was answered)
+      return;
+    }
     if (this.inFlight) {
       this.again = true;
       return;
     }
-    const wait = this.lastAt + this.kernel.config.heartbeatMinGapMs - this.kernel.now();
-    if (wait <= 0) {
+    const waits = this.autosaveWillTell(key);
+    if (this.newsSince === null || (this.newsWaitsForAutosave && !waits)) {
+      this.newsSince ??= this.kernel.now();
+      this.newsWaitsForAutosave = waits;
+      this.schedule();
+    }
+  }
+
+  private autosaveWillTell(key: ReportKey): boolean {
+    const last = this.lastKey;
+    return (
+      last !== null &&
+      key.online &&
+      last.online &&
+      !key.failing &&
+      !last.failing &&
+      key.deadline === last.deadline &&
+      key.pending &&
+      !last.pending
+    );
+  }
+
+  /** One timer: at the next periodic report, or sooner for news (step H1). */
+  private schedule(): void {
+    if (this.timer !== null) this.kernel.timers.clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.host.active()) return;
+    const config = this.kernel.config;
+    let due = this.lastReportAt + config.heartbeatMs;
+    // News seen while a heartbeat is in flight is looked at again when it ends (`again`).
+    if (this.newsSince !== null && !this.inFlight) {
+      const delay = this.newsWaitsForAutosave ? config.debounceMs + config.heartbeatMinGapMs : 0;
+      due = Math.min(due, Math.max(this.lastAt + config.heartbeatMinGapMs, this.newsSince + delay));
+    }
+    this.timer = this.kernel.timers.setTimeout(
+      () => {
+        this.timer = null;
+        this.onTimer();
+      },
+      Math.max(0, due - this.kernel.now()),
+    );
+  }
+
+  private onTimer(): void {
+    if (this.kernel.now() >= this.lastReportAt + this.kernel.config.heartbeatMs) {
       this.send();
       return;
     }
-    if (this.timer !== null) this.kernel.timers.clearTimeout(this.timer);
-    this.timer = this.kernel.timers.setTimeout(() => {
-      this.timer = null;
+    if (this.newsSince !== null && !sameKey(this.lastKey, this.key())) {
       this.send();
-    }, wait);
+      return;
+    }
+    this.newsSince = null;
+    this.schedule();
+  }
+
+  /**
+   * The report for an autosave about to send `sentCount` of the pending drafts, as it will stand once that
+   * autosave is acknowledged (online, no failures, the other drafts still pending) — or undefined when no report
+   * is due: the last one left less than half a period ago and this one would say nothing new.
+   */
+  statusForAutosave(sentCount: number): DeviceStatus | undefined {
+    if (!this.host.active()) return undefined;
+    const snapshot = this.host.snapshot();
+    const now = this.kernel.now();
+    const pending = count(Math.max(0, snapshot.pendingCount - sentCount) + snapshot.rejectedCount);
+    const status: DeviceStatus = {
+      online: true,
+      pending,
+      oldestPendingMs: count(pending > 0 && snapshot.oldestPendingAt !== null ? now - snapshot.oldestPendingAt : 0),
+      lastAckRevision: count(snapshot.lastAckRevision),
+      clock: count(snapshot.clock),
+      consecutiveFailures: 0,
+      storagePersisted: this.persisted,
+      ...(snapshot.deadline !== null ? { deadline: snapshot.deadline } : {}),
+    };
+    const isDue =
+      now - this.lastReportAt >= this.kernel.config.heartbeatMs / 2 || !sameKey(this.lastKey, statusKey(status));
+    return isDue ? status : undefined;
+  }
+
+  /** The autosave that carried `status` was acknowledged: the server keeps it as this device's latest report. */
+  delivered(status: DeviceStatus): void {
+    this.lastKey = statusKey(status);
+    this.lastReportAt = this.kernel.now();
+    // The page's next emit looks for news again, against this report.
+    this.newsSince = null;
+    this.schedule();
   }
 
   /** H2 — the body: the device's own view of its sync health. H3 — the answer corrects time and notices a submission. */
@@ -129,7 +255,7 @@ export class Heartbeat {
     const kernel = this.kernel;
     const snapshot = this.host.snapshot();
     const storagePersisted = await this.host.storagePersisted();
-    const count = (n: number) => Math.min(LIMITS.maxVersion, Math.max(0, Math.floor(n)));
+    this.persisted = storagePersisted;
     const body = {
       deviceId: kernel.deviceId!,
       online: snapshot.online,
@@ -167,4 +293,13 @@ export class Heartbeat {
       receivedAt,
     );
   }
+}
+
+function statusKey(status: DeviceStatus): ReportKey {
+  return {
+    online: status.online,
+    pending: status.pending > 0,
+    failing: status.consecutiveFailures > 0,
+    deadline: status.deadline ?? null,
+  };
 }

@@ -71,8 +71,14 @@ export async function runAutosave(
   if (sent.length === 0) return { kind: "skipped" };
   for (const draft of sent) sending.set(draft.questionId, draft.version);
 
+  // The device's status rides along when a report is due (ADR 022): one request where there were two. A keepalive
+  // body without room for it goes without (the server's 1 MB limit leaves room over an ordinary body's budget).
+  let device = kernel.statusReporter?.statusForAutosave(sent.length);
+  if (device && keepalive && size + utf8Length(JSON.stringify({ device })) > budget) device = undefined;
   const sentAt = kernel.now();
-  const outcome = await kernel.request("POST", "/answers", JSON.stringify({ deviceId, answers }), { keepalive });
+  const outcome = await kernel.request("POST", "/answers", JSON.stringify({ deviceId, answers, device }), {
+    keepalive,
+  });
   const receivedAt = kernel.now();
   const verdict = classify(outcome);
 
@@ -97,6 +103,7 @@ export async function runAutosave(
       for (const draft of result.drafts) kernel.drafts.set(draft.questionId, draft);
       return result.drafts;
     });
+    if (device) kernel.statusReporter?.delivered(device);
     return {
       kind: "answered",
       changed: changed.map((draft) => draft.questionId),

@@ -1,4 +1,5 @@
 import { classifySyncResponse } from "@/lib/shared/backoff";
+import type { DeviceStatus } from "@/lib/shared/schemas/device-status";
 
 import { getAttemptRecord } from "../offline/attempts";
 import { getDb, type AttemptRecord, type DraftRecord, type HoldfastDb, type RecordedError } from "../offline/db";
@@ -48,6 +49,14 @@ export function recordedError(outcome: HttpOutcome): RecordedError {
   };
 }
 
+/** The device's status report, which an autosave carries when one is due (heartbeat.ts, ADR 022). */
+export type StatusReporter = {
+  /** The report to carry on an autosave of `sentCount` pending drafts, or undefined when none is due. */
+  statusForAutosave(sentCount: number): DeviceStatus | undefined;
+  /** The autosave that carried it was acknowledged. */
+  delivered(status: DeviceStatus): void;
+};
+
 /**
  * The engine's kernel, shared by every part: the injected clock, timers and fetch, the requests to the attempt's
  * routes, the serial queue of IndexedDB operations and the in-memory copy of IndexedDB they keep up to date, and the
@@ -70,6 +79,8 @@ export class SyncKernel {
   deviceId: string | null = null;
   attempt: AttemptRecord | null = null;
   drafts = new Map<string, DraftRecord>();
+  /** Set by the engine: the heartbeat, whose report rides on autosaves. */
+  statusReporter: StatusReporter | null = null;
 
   constructor(options: KernelOptions) {
     this.attemptId = options.attemptId;

@@ -119,6 +119,7 @@ export class SyncEngine {
       storagePersisted: () => this.env!.storagePersisted(),
       applyServerFacts,
     });
+    this.kernel.statusReporter = this.heartbeat;
     this.presence = new PresenceStream(this.kernel, {
       environment: () => this.env,
       running,
