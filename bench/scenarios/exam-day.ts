@@ -44,6 +44,8 @@ export type ExamDayOptions = {
   editEverySeconds: number;
   poolMax: number;
   isBaselineMeasured: boolean;
+  /** Autosaves carry the device status (ADR 022); false: the client before it, a heartbeat every period. */
+  isStatusOnAutosave: boolean;
   isTargetsChecked: boolean;
   isPublished: boolean;
   build: BuildMode;
@@ -171,6 +173,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "  --edit-every S           mean seconds between two edits of one candidate               10",
     "  --pool N                 database connections per worker process                      10",
     "  --baseline true|false    also run the bare baseline on the same schedule               true",
+    "  --status-on-autosave true|false  autosaves carry the device status, heartbeats only after a quiet period (ADR 022); false: a heartbeat every 15 s  true",
     "  --targets                fail the run on issue 17's latency targets (p99: join + start 1 s, autosave 200 ms, click → done 2 s)",
     "  --publish                copy the run's charts to docs/benchmarks/ (committed)",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
@@ -187,6 +190,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       editEverySeconds: flags.number("edit-every", 10, { min: 0.05, max: 3_600 }),
       poolMax: flags.number("pool", 10, { min: 1, max: 90, isInteger: true }),
       isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
+      isStatusOnAutosave: flags.choice("status-on-autosave", ["true", "false"] as const, "true") === "true",
       isTargetsChecked: flags.boolean("targets"),
       isPublished: flags.boolean("publish"),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
@@ -234,7 +238,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
 
     say(
       `exam day: ${options.candidates} candidates on ${options.workers} app worker(s) (pid ${app.child.pid}); start storm ${options.startWindowSeconds} s, ` +
-        `answers ${options.answerMinutes} min (an edit every ~${options.editEverySeconds} s, heartbeats every ${BROWSER_TIMINGS.heartbeatMs / 1000} s, channel open), ` +
+        `answers ${options.answerMinutes} min (an edit every ~${options.editEverySeconds} s, ${options.isStatusOnAutosave ? `status on autosaves, heartbeats after ${BROWSER_TIMINGS.heartbeatMs / 1000} s without a report` : `heartbeats every ${BROWSER_TIMINGS.heartbeatMs / 1000} s`}, channel open), ` +
         `submits in the last ${(deadlineAtMs - stormFromMs) / 1000} s with ${options.dropRate * 100} % of responses dropped; load average ${loadavg()
           .map((value) => value.toFixed(2))
           .join(" ")}`,
@@ -268,7 +272,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       questions: exam.questions,
       transport: httpTransport(agent, proxy.port),
       stats,
-      timings: BROWSER_TIMINGS,
+      timings: { ...BROWSER_TIMINGS, statusOnAutosave: options.isStatusOnAutosave },
       giveUpAtMs,
       signal,
     });

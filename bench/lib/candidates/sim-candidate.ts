@@ -53,6 +53,8 @@ export class SimCandidate {
   private lastAckRevision = 0;
   private isClosed = false;
   private oldestPendingAt: number | null = null;
+  /** The last status report that reached the server: a heartbeat, or an autosave carrying one (ADR 022). */
+  private lastReportAt = -Infinity;
   readonly idempotencyKey = randomUUID();
 
   constructor(
@@ -233,11 +235,13 @@ export class SimCandidate {
         value: draft.value,
         version: draft.version,
       }));
+      const device = this.statusForAutosave(sent.length);
       const { result, kind } = await this.untilAnswered("autosave", () => ({
         method: "POST",
         path: this.paths.answers(attemptId),
-        body: JSON.stringify({ deviceId: this.deviceId, answers: sent }),
+        body: JSON.stringify({ deviceId: this.deviceId, answers: sent, device }),
       }));
+      if (kind === "ok" && device) this.lastReportAt = Date.now();
       if (kind === "retry") return; // given up: the drafts stay dirty
       if (kind === "closed") {
         this.isClosed = true;
@@ -268,8 +272,32 @@ export class SimCandidate {
     }
   }
 
+  /** The status an autosave carries when a report is due (the browser's rule, lib/client/sync/heartbeat.ts). */
+  private statusForAutosave(sentCount: number) {
+    const timings = this.timings;
+    if (!timings.statusOnAutosave || timings.heartbeatMs <= 0) return undefined;
+    if (Date.now() - this.lastReportAt < timings.heartbeatMs / 2) return undefined;
+    const pending = Math.max(0, this.dirty.size - sentCount);
+    return {
+      online: true,
+      pending,
+      oldestPendingMs: pending > 0 && this.oldestPendingAt !== null ? Date.now() - this.oldestPendingAt : 0,
+      lastAckRevision: this.lastAckRevision,
+      clock: this.clock,
+      consecutiveFailures: 0,
+      storagePersisted: null,
+    };
+  }
+
   private scheduleHeartbeat(delayMs: number): void {
     this.heartbeatTimer = setTimeout(() => {
+      // A report an autosave carried since moves the next heartbeat a period after it.
+      const sinceReport = Date.now() - this.lastReportAt;
+      if (this.timings.statusOnAutosave && sinceReport < this.timings.heartbeatMs) {
+        this.scheduleHeartbeat(this.timings.heartbeatMs - sinceReport);
+        return;
+      }
+      this.lastReportAt = Date.now();
       void this.beat().finally(() => {
         if (!this.isClosed && !this.options.signal.aborted && this.heartbeatTimer)
           this.scheduleHeartbeat(this.timings.heartbeatMs);

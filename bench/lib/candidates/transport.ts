@@ -35,6 +35,12 @@ export type SimTimings = {
   heartbeatMs: number;
   requestTimeoutMs: number;
   submitTimeoutMs: number;
+  /**
+   * As the browser does (ADR 022): an autosave carries the device's status when half a heartbeat period has
+   * passed since the last report, and the periodic heartbeat is sent only a whole period after the last report.
+   * False: a heartbeat every period whatever the autosaves did (the client before ADR 022).
+   */
+  statusOnAutosave?: boolean;
 };
 
 export const BROWSER_TIMINGS: SimTimings = {
@@ -42,6 +48,7 @@ export const BROWSER_TIMINGS: SimTimings = {
   heartbeatMs: DEFAULT_SYNC_CONFIG.heartbeatMs,
   requestTimeoutMs: DEFAULT_SYNC_CONFIG.requestTimeoutMs,
   submitTimeoutMs: DEFAULT_SYNC_CONFIG.submitTimeoutMs,
+  statusOnAutosave: true,
 };
 
 /** How a response counts in the figures. */
