@@ -43,6 +43,8 @@ export type ExamDayOptions = {
   workers: number;
   editEverySeconds: number;
   poolMax: number;
+  /** Keep-alive sockets of the candidates' requests (channels apart): 10,000 candidates need fewer than 4,096. */
+  maxSockets: number;
   isBaselineMeasured: boolean;
   /** Autosaves carry the device status (ADR 022); false: the client before it, a heartbeat every period. */
   isStatusOnAutosave: boolean;
@@ -172,6 +174,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     `  --workers N              app worker processes (scripts/start.mjs, one port)          ${availableParallelism()} (cores)`,
     "  --edit-every S           mean seconds between two edits of one candidate               10",
     "  --pool N                 database connections per worker process                      10",
+    `  --sockets N              the candidates' keep-alive sockets to the app, through the fault proxy (each holds 3 descriptors here; the channels hold one each)  ${MAX_SOCKETS}`,
     "  --baseline true|false    also run the bare baseline on the same schedule               true",
     "  --status-on-autosave true|false  autosaves carry the device status, heartbeats only after a quiet period (ADR 022); false: a heartbeat every 15 s  true",
     "  --targets                fail the run on issue 17's latency targets (p99: join + start 1 s, autosave 200 ms, click → done 2 s)",
@@ -189,6 +192,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       workers: flags.number("workers", availableParallelism(), { min: 1, max: 64, isInteger: true }),
       editEverySeconds: flags.number("edit-every", 10, { min: 0.05, max: 3_600 }),
       poolMax: flags.number("pool", 10, { min: 1, max: 90, isInteger: true }),
+      maxSockets: flags.number("sockets", MAX_SOCKETS, { min: 16, max: 65_536, isInteger: true }),
       isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
       isStatusOnAutosave: flags.choice("status-on-autosave", ["true", "false"] as const, "true") === "true",
       isTargetsChecked: flags.boolean("targets"),
@@ -265,7 +269,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       }, stormFromMs),
     ];
 
-    const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
+    const agent = createAgent(Math.min(options.candidates, options.maxSockets));
     const channels = newEventStreamTally();
     const candidates = simCandidatesFor(tokens, {
       examId: exam.examId,
@@ -338,7 +342,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     );
     if (emfile > 0)
       problems.push(
-        `the load generator ran out of file descriptors ${emfile} times (ERR EMFILE): raise \`ulimit -n\` (${options.candidates} candidates hold about ${options.candidates * 4} sockets here, more while requests to a slow app pile up in the proxy)`,
+        `the load generator ran out of file descriptors ${emfile} times (ERR EMFILE): raise \`ulimit -n\` or lower \`--sockets\` (${options.candidates} channels and ${Math.min(options.candidates, options.maxSockets)} request sockets hold about ${options.candidates + 3 * Math.min(options.candidates, options.maxSockets)} descriptors here)`,
       );
     const faults = serverFaults(operations);
     if (faults.length) problems.push(`server faults (5xx other than 503): ${faults.join(", ")}`);
