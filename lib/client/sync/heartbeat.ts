@@ -129,6 +129,8 @@ export class Heartbeat implements StatusReporter {
             this.again = false;
             this.sendOnChange();
           }
+          // A timer that fired while this one flew found it in flight: the next report is due a period after it.
+          if (this.timer === null) this.schedule();
         }),
     );
   }

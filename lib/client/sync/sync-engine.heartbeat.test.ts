@@ -136,6 +136,21 @@ describe("heartbeat", () => {
     await h.settle();
   });
 
+  it("keeps its period after a heartbeat that hung past the next one's time", async () => {
+    const t0 = h.clock.now();
+    await started();
+    await h.advance(14_000);
+    const held = h.server.hold("heartbeat");
+    await h.advance(1_000); // the beat at 15 s hangs; the next one falls due at 30 s while it flies
+    await h.advance(30_000);
+    held.release();
+    await h.advance(30_000);
+    const times = beats().map((beat) => beat.at - t0);
+    expect(times.slice(0, 2)).toEqual([0, 15_000]);
+    // Timed out at 35 s (20 s); the report due at 30 s goes then, and the 15 s period goes on from it.
+    expect(times.slice(2)).toEqual([35_000, 50_000, 65_000]);
+  });
+
   it("reports the browser's own word on being offline", async () => {
     const { engine, env } = await started();
     env.setOnline(false);
