@@ -124,7 +124,7 @@ export async function submitAttempt(options: {
         },
       );
     }
-    return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
+    return await resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
   } finally {
     // 5.
     if (lock.status === "acquired") await releaseLock(lockKey, lock.token);
