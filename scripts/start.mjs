@@ -12,7 +12,7 @@ import { connect } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { restartDelayMs, workerCount, workerEnvironment } from "./start/workers.mjs";
+import { restartDelayMs, workerCount, workerEnvironment, workerNodeArgs } from "./start/workers.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const NEXT_BIN = join(root, "node_modules", "next", "dist", "bin", "next");
@@ -61,7 +61,14 @@ async function main() {
   // HOLDFAST_WORKER_PROGRAM replaces Next.js in each worker: only the supervisor's own test
   // (scripts/start.int.test.ts) sets it, to kill workers of a tiny server without a build.
   const program = process.env.HOLDFAST_WORKER_PROGRAM || NEXT_BIN;
-  cluster.setupPrimary({ exec: program, args: ["start", ...process.argv.slice(2)] });
+  cluster.setupPrimary({
+    exec: program,
+    args: ["start", ...process.argv.slice(2)],
+    execArgv: [
+      ...process.execArgv,
+      ...workerNodeArgs({ nodeOptions: process.env.NODE_OPTIONS, execArgv: process.execArgv }),
+    ],
+  });
 
   let isStopping = false;
   let deaths = 0;

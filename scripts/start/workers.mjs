@@ -46,3 +46,21 @@ export function workerEnvironment(env, workers) {
 export function restartDelayMs(recentDeaths) {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, recentDeaths - 1));
 }
+
+/** Young-generation semi-space per worker, in MB (V8's default is 16 on 64-bit machines, 1–2 cores). */
+export const SEMI_SPACE_MB = 64;
+
+/**
+ * Node options for each Next.js worker: a larger young generation, so the short-lived objects of every request
+ * (headers, JSON bodies, promises) die in fewer scavenges. Measured with `npm run bench -- sync` (docs/benchmarks.md,
+ * "Cheaper paths"): autosave 0.41× → 0.47× the baseline's throughput, same hour, for about 100 MB more memory per
+ * worker at most. An operator's own `--max-semi-space-size` (in NODE_OPTIONS or on the primary's command line)
+ * wins.
+ *
+ * @param {{ nodeOptions: string | undefined; execArgv: readonly string[] }} options
+ * @returns {string[]}
+ */
+export function workerNodeArgs({ nodeOptions, execArgv }) {
+  const given = [nodeOptions ?? "", ...execArgv].some((option) => option.includes("--max-semi-space-size"));
+  return given ? [] : [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { restartDelayMs, workerCount, workerEnvironment } from "./workers.mjs";
+import { restartDelayMs, SEMI_SPACE_MB, workerCount, workerEnvironment, workerNodeArgs } from "./workers.mjs";
 
 describe("workerCount", () => {
   it("runs one worker per core by default when Redis is there", () => {
@@ -37,5 +37,21 @@ describe("workerEnvironment", () => {
 describe("restartDelayMs", () => {
   it("doubles from 1 s up to 30 s", () => {
     expect([1, 2, 3, 5, 6, 20].map(restartDelayMs)).toEqual([1_000, 2_000, 4_000, 16_000, 30_000, 30_000]);
+  });
+});
+
+describe("workerNodeArgs", () => {
+  it("gives each worker a larger young generation", () => {
+    expect(workerNodeArgs({ nodeOptions: undefined, execArgv: [] })).toEqual([
+      `--max-semi-space-size=${SEMI_SPACE_MB}`,
+    ]);
+    expect(workerNodeArgs({ nodeOptions: "--enable-source-maps", execArgv: ["--cpu-prof"] })).toEqual([
+      `--max-semi-space-size=${SEMI_SPACE_MB}`,
+    ]);
+  });
+
+  it("leaves an operator's own semi-space size alone, from NODE_OPTIONS or the command line", () => {
+    expect(workerNodeArgs({ nodeOptions: "--max-semi-space-size=8", execArgv: [] })).toEqual([]);
+    expect(workerNodeArgs({ nodeOptions: undefined, execArgv: ["--max-semi-space-size=128"] })).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { isCleaningUp, onCleanup } from "../run/cleanup";
 import { PROJECT_ROOT } from "./database";
 import { errorMessage, say, shout, sleep } from "../run/log";
 import { freePort, runToCompletion, startChild, waitForHttp, type ManagedChild } from "./processes";
+import { workerNodeArgs } from "../../../scripts/start/workers.mjs";
 
 export type BuildMode = "auto" | "always" | "never";
 
@@ -179,7 +180,14 @@ export async function startAppInstance(options: {
     command: process.execPath,
     args:
       options.workers === undefined
-        ? [...(options.nodeArgs ?? []), NEXT_BIN, "start", ...serverArgs]
+        ? [
+            // What scripts/start.mjs gives each of its workers, so a bare `next start` measures the same server.
+            ...workerNodeArgs({ nodeOptions: options.env.NODE_OPTIONS, execArgv: options.nodeArgs ?? [] }),
+            ...(options.nodeArgs ?? []),
+            NEXT_BIN,
+            "start",
+            ...serverArgs,
+          ]
         : [...(options.nodeArgs ?? []), join(dir, "scripts", "start.mjs"), ...serverArgs],
     env: {
       APP_URL: `http://127.0.0.1:${port}`,
