@@ -10,7 +10,8 @@
 //  2. /api/**                                        → not handled: never cached, never answered from a cache.
 //  3. RSC requests (header `RSC: 1` or `?_rsc=`)     → network only, with a time limit (see rscNetworkOnly).
 //  4. Navigation to /join/**                         → not handled; the kept pages are forgotten first
-//                                                       (a join link may be another candidate's, on a shared computer).
+//                                                       (a join link may be another candidate's, on a shared computer),
+//                                                       and no page asked for before the join is kept after it.
 //  5. Navigation to /attempts/** or /exam/**         → network first; every 200 HTML answer is kept per URL
 //                                                       (the URL carries the attempt or exam id), whatever its
 //                                                       Cache-Control: Next sends `private, no-cache, no-store` for
@@ -104,7 +105,8 @@ sw.addEventListener("fetch", (event) => {
 sw.addEventListener("message", (event) => {
   const data = event.data;
   if (!data || typeof data !== "object" || data.type !== "holdfast:keep") return;
-  event.waitUntil(keep(data.page, data.assets, data.language));
+  const sourceId = event.source && "id" in event.source ? event.source.id : undefined;
+  event.waitUntil(keep(data.page, data.assets, data.language, sourceId));
 });
 
 /**
@@ -137,11 +139,12 @@ async function rscNetworkOnly(request) {
 async function navigate(event, request, url) {
   const isKept = KEPT_PAGE.test(url.pathname);
   const kept = isKept ? await matchPage(url) : undefined;
+  const since = pagesGeneration;
   const fromNetwork = fetch(request);
   if (isKept) {
     // The copy is taken at once, before the page starts reading the body; it lands in the cache even
     // when the kept copy was shown first.
-    event.waitUntil(fromNetwork.then((response) => storePage(url, response.clone())).catch(() => undefined));
+    event.waitUntil(fromNetwork.then((response) => storePage(url, response.clone(), since)).catch(() => undefined));
   }
 
   /** @type {Response | undefined} */
@@ -189,19 +192,31 @@ async function matchPage(url) {
 
 /** A navigation that may land in the kept pages is waited for, so a join's forgetting comes first. */
 let forgetting = Promise.resolve();
+/**
+ * Counts the joins this worker has seen. A page asked for before the latest join may be the previous
+ * candidate's (on a shared computer, their answer can land after the next candidate's join link was opened):
+ * it is never kept. A worker stopped and started again starts from 0, but its fetches died with it.
+ */
+let pagesGeneration = 0;
 
 function forgetPages() {
+  pagesGeneration += 1;
   forgetting = caches.delete(PAGES_CACHE).then(() => undefined);
   return forgetting;
 }
 
 /**
  * Keeps a 200 HTML answer for an offline reload, whatever its Cache-Control (see rule 5 above); forgets
- * the kept copy when the server now says the page is not this browser's to see.
+ * the kept copy when the server now says the page is not this browser's to see. Keeps nothing asked for
+ * before the latest join (`since`), nor for a window that has since left its page (`forClient`: the page
+ * that asked the worker to keep it; once it navigates away — to the next candidate's join link — the
+ * cookie the answer was made for may be the previous candidate's).
  * @param {URL} url
  * @param {Response} response one nobody else reads (a clone, when the page gets the original)
+ * @param {number} since the value of pagesGeneration when the page was asked for
+ * @param {string} [forClient] the id of the window whose page this is, when it asked by message
  */
-async function storePage(url, response) {
+async function storePage(url, response, since, forClient) {
   await forgetting;
   const cache = await caches.open(PAGES_CACHE);
   if ([401, 403, 404].includes(response.status)) {
@@ -210,6 +225,8 @@ async function storePage(url, response) {
   }
   const isHtml = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
   if (response.status !== 200 || response.type !== "basic" || response.redirected || !isHtml) return;
+  if (forClient !== undefined && (await sw.clients.get(forClient)) === undefined) return;
+  if (since !== pagesGeneration) return;
   await cache.put(pageKey(url), response);
   await trim(cache, MAX_PAGES);
 }
@@ -254,8 +271,9 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
  * @param {unknown} page
  * @param {unknown} assets
  * @param {unknown} language
+ * @param {string} [sourceId] the id of the window that sent the message
  */
-async function keep(page, assets, language) {
+async function keep(page, assets, language, sourceId) {
   const origin = sw.location.origin;
   const jobs = [];
   if (typeof page === "string") {
@@ -264,7 +282,12 @@ async function keep(page, assets, language) {
       /** @type {Record<string, string>} */
       const headers = { Accept: "text/html" };
       if (typeof language === "string" && LANGUAGE_TAG.test(language)) headers["Accept-Language"] = language;
-      jobs.push(fetch(url.href, { credentials: "same-origin", headers }).then((response) => storePage(url, response)));
+      const since = pagesGeneration;
+      jobs.push(
+        fetch(url.href, { credentials: "same-origin", headers }).then((response) =>
+          storePage(url, response, since, sourceId),
+        ),
+      );
     }
   }
   if (Array.isArray(assets)) {

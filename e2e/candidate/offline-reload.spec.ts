@@ -148,4 +148,60 @@ test.describe("A candidate who loses the connection", () => {
     await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
     await expect(page.getByText(exam.questions[0]?.prompt ?? "")).toHaveCount(0);
   });
+
+  test("on a shared computer, a copy of the previous candidate's exam that arrives after the next one joins is not kept", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const alice = await enrollCandidate(exam.id);
+    const bob = await enrollCandidate(exam.id);
+    await page.goto(alice.joinUrl);
+    await page.getByRole("button", { name: "Start" }).click();
+    await expect(page).toHaveURL(ATTEMPT_URL);
+    const alicesAttempt = new URL(page.url()).pathname;
+    await expect.poll(() => missingForOffline(page)).toEqual([]);
+
+    // Alice's page asks the worker to keep it again (as it does when her language or time zone changes), and
+    // the answer — made for her cookie — is held back until Bob's join link has been opened in the same tab.
+    let release!: () => void;
+    const bobJoined = new Promise<void>((resolve) => (release = resolve));
+    let heldBack = 0;
+    await context.route(`**${alicesAttempt}`, async (route) => {
+      if (route.request().isNavigationRequest()) return route.continue();
+      const response = await route.fetch();
+      heldBack += 1;
+      await bobJoined;
+      await route.fulfill({ response });
+    });
+    await page.evaluate(() => {
+      navigator.serviceWorker.controller?.postMessage({
+        type: "holdfast:keep",
+        page: location.href,
+        assets: [],
+        language: document.documentElement.lang,
+      });
+    });
+    await expect.poll(() => heldBack).toBe(1);
+
+    await page.goto(bob.joinUrl);
+    await expect(page.getByText(`Signed in as ${bob.name}`)).toBeVisible();
+    release();
+    // The held answer has reached the worker by the time its route is removed.
+    await context.unrouteAll({ behavior: "wait" });
+    await page.waitForTimeout(500);
+    expect(
+      await page.evaluate(
+        async (path) => (await caches.match(path, { ignoreVary: true })) !== undefined,
+        alicesAttempt,
+      ),
+    ).toBe(false);
+
+    await context.setOffline(true);
+    await page.goto(alicesAttempt);
+    await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
+    await expect(page.getByText(exam.questions[0]?.prompt ?? "")).toHaveCount(0);
+  });
 });
