@@ -9,15 +9,27 @@ import { expectReady, expectSaved, openExam, question, serverAnswers } from "./e
 // kept when the exam was opened, before any answer, and that copy must not make the acknowledged answers
 // pending again — not in the banner, not in the navigator, not in the heartbeat the proctor sees.
 
-/** The bodies of the heartbeats the page sends (offline they fail, but they are still sent, and recorded here). */
-function recordHeartbeats(page: Page): { pending: number; online: boolean }[] {
-  const beats: { pending: number; online: boolean }[] = [];
+type Report = { via: "heartbeat" | "autosave"; pending: number; online: boolean };
+
+/**
+ * The device's status reports the page sends, in order: every heartbeat's body (offline they fail, but they
+ * are still sent, and recorded here) and the `device` an autosave carries (ADR 022: the report rides on an
+ * autosave when one is going out, and no heartbeat follows).
+ */
+function recordReports(page: Page): Report[] {
+  const reports: Report[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith("/heartbeat")) {
-      beats.push(request.postDataJSON() as { pending: number; online: boolean });
+    if (request.method() !== "POST") return;
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith("/heartbeat")) {
+      const body = request.postDataJSON() as { pending: number; online: boolean };
+      reports.push({ via: "heartbeat", pending: body.pending, online: body.online });
+    } else if (path.endsWith("/answers")) {
+      const device = (request.postDataJSON() as { device?: { pending: number; online: boolean } }).device;
+      if (device) reports.push({ via: "autosave", pending: device.pending, online: device.online });
     }
   });
-  return beats;
+  return reports;
 }
 
 test.describe("A candidate who reloads the exam offline", () => {
@@ -52,7 +64,7 @@ test.describe("A candidate who reloads the exam offline", () => {
       await expect(question(page, position).getByText("On this device, waiting to send")).toBeVisible();
     }
 
-    const beats = recordHeartbeats(page);
+    const reports = recordReports(page);
     await page.reload();
     await expectReady(page);
     await expect(question(page, 3).getByLabel("Your answer")).toHaveValue("ARP, edited offline");
@@ -72,8 +84,10 @@ test.describe("A candidate who reloads the exam offline", () => {
     for (const position of [1, 2, 5]) await expectSaved(page, [position]);
 
     // The heartbeat the page sent as it started (it failed: offline) says what the proctor would see.
-    await expect.poll(() => beats.length).toBeGreaterThan(0);
-    for (const beat of beats) expect(beat).toMatchObject({ pending: 2, online: false });
+    const heartbeats = () => reports.filter((report) => report.via === "heartbeat");
+    await expect.poll(() => heartbeats().length).toBeGreaterThan(0);
+    for (const beat of heartbeats()) expect(beat).toMatchObject({ pending: 2, online: false });
+    const offlineReports = reports.length;
 
     // Back online, the two are sent and nothing waits.
     await context.setOffline(false);
@@ -87,6 +101,7 @@ test.describe("A candidate who reloads the exam offline", () => {
       [q4!]: "Both sides agree on sequence numbers, edited offline.",
       [q5!]: 6,
     });
-    await expect.poll(() => beats.at(-1)).toMatchObject({ pending: 0, online: true });
+    // The latest report back online — a heartbeat, or an autosave that carried the two — says nothing waits.
+    await expect.poll(() => reports.slice(offlineReports).at(-1)).toMatchObject({ pending: 0, online: true });
   });
 });
