@@ -155,6 +155,9 @@ test.describe("Extra time from the candidates page, en-US", () => {
 
     const admin = await createStaff("admin");
     await signIn(context, admin);
+    // A second tab, opened before the raise: its copy of the row still says no extra time.
+    const stale = await context.newPage();
+    await stale.goto(`/admin/exams/${exam.id}/candidates`);
     await page.goto(`/admin/exams/${exam.id}/candidates`);
     await page.getByRole("button", { name: fill(m.list.editExtraFor, { name: candidate.name }) }).click();
     const minutes = page.getByLabel(fill(m.list.extraMinutesFor, { name: candidate.name }));
@@ -170,6 +173,13 @@ test.describe("Extra time from the candidates page, en-US", () => {
     await page.getByRole("button", { name: m.list.save }).click();
     await expect(page.getByText(fill(m.list.extraCannotLower, { name: candidate.name }))).toBeVisible();
     await expect(minutes).toHaveAttribute("aria-invalid", "true");
+    expect((await deadlineOf()) - before).toBe(600_000);
+
+    // The stale tab tries 5: the server refuses, and the tab says why in the same words.
+    await stale.getByRole("button", { name: fill(m.list.editExtraFor, { name: candidate.name }) }).click();
+    await stale.getByLabel(fill(m.list.extraMinutesFor, { name: candidate.name })).fill("5");
+    await stale.getByRole("button", { name: m.list.save }).click();
+    await expect(stale.getByText(fill(m.list.extraCannotLower, { name: candidate.name }))).toBeVisible();
     expect((await deadlineOf()) - before).toBe(600_000);
   });
 });

@@ -127,6 +127,8 @@ function CandidateRow({
   const [isEditing, setIsEditing] = useState(false);
   const [minutes, setMinutes] = useState(String(extraMinutesOf(candidate.extraSeconds)));
   const [extraError, setExtraError] = useState("");
+  // What this admin saved last: the page's copy of the row catches up only when router.refresh() lands.
+  const [savedExtraSeconds, setSavedExtraSeconds] = useState(0);
   const [isPending, setIsPending] = useState(false);
   const [isReopening, setIsReopening] = useState(false);
   const { confirm, dialog } = useConfirm();
@@ -171,7 +173,8 @@ function CandidateRow({
       return;
     }
     const extraSeconds = Number(value) * 60;
-    if (hasStarted && extraSeconds < candidate.extraSeconds) {
+    // Once started, extra time only rises, so the larger of the two is the newest.
+    if (hasStarted && extraSeconds < Math.max(candidate.extraSeconds, savedExtraSeconds)) {
       setExtraError(t("extraCannotLower", { name }));
       return;
     }
@@ -180,9 +183,18 @@ function CandidateRow({
     const response = await callApi(base, { method: "PATCH", json: { extraSeconds } });
     setIsPending(false);
     if (!response.ok) {
-      setExtraError(describeFailure(response.failure));
+      const { failure } = response;
+      // The server knows of a higher value (another admin raised it): say so, and show it.
+      const isLowering =
+        hasStarted &&
+        failure.kind === "http" &&
+        failure.code === "VALIDATION_FAILED" &&
+        failure.issues.some((issue) => issue.path === "extraSeconds");
+      setExtraError(isLowering ? t("extraCannotLower", { name }) : describeFailure(failure));
+      if (isLowering) router.refresh();
       return;
     }
+    setSavedExtraSeconds(extraSeconds);
     const { deadline } = response.body as { deadline: string | null };
     announce(
       deadline
