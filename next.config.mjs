@@ -2,6 +2,7 @@ import createNextIntlPlugin from "next-intl/plugin";
 
 // Importing the env module validates the environment at build and at start.
 import "./lib/server/env.mjs";
+import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "./lib/server/http/security-headers.mjs";
 
 // next-intl without locale routing: i18n/request.ts picks the language per request (cookie, then
 // Accept-Language), so join links and bookmarks never change.
@@ -10,21 +11,6 @@ const withNextIntl = createNextIntlPlugin({
   requestConfig: "./i18n/request.ts",
   experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
 });
-
-/** Sent with every response (pages: proxy.ts replaces the CSP); e2e/security/headers.spec.ts checks each kind. */
-const SECURITY_HEADERS = [
-  {
-    key: "Content-Security-Policy",
-    value: "frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
-  },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Referrer-Policy", value: "no-referrer" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  {
-    key: "Permissions-Policy",
-    value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), midi=()",
-  },
-];
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -51,7 +37,7 @@ const nextConfig = {
       {
         source: "/:path*",
         has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
-        headers: [{ key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" }],
+        headers: HTTPS_ONLY_HEADERS,
       },
       // The offline worker (public/sw.js): always revalidated, so a fixed worker reaches candidates at once.
       {

@@ -38,6 +38,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 import { withSchemaEngine } from "./prisma-engine.mjs";
+import { RUNTIME_FILES } from "./start/runtime-files.mjs";
 import {
   createDatabase,
   databaseUrl as scratchDatabaseUrl,
@@ -174,9 +175,7 @@ function copyBuild() {
     verbatimSymlinks: true,
     filter: (source) => !skipped.has(source),
   });
-  for (const file of ["package.json", "next.config.mjs", join("lib", "server", "env.mjs")]) {
-    cpSync(join(root, file), join(dir, file), { recursive: true });
-  }
+  for (const file of RUNTIME_FILES) cpSync(join(root, file), join(dir, file), { recursive: true });
   if (existsSync(join(root, "public"))) cpSync(join(root, "public"), join(dir, "public"), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
   if (readBuildId(dir) !== buildId || readBuildId(root) !== buildId) {
@@ -200,7 +199,19 @@ function serve(dir, env) {
     // connection just as the server closes it would see "socket hang up" on a request that never arrived.
     child = spawn(
       process.execPath,
-      [nextBin, "start", dir, "--port", String(port), "--hostname", host, "--keepAliveTimeout", "65000"],
+      // One worker as `npm start` runs it (scripts/start/worker.mjs: Next.js, with the candidate's sync requests
+      // answered before Next's routing, ADR 023), so every spec goes through the production server's paths.
+      [
+        join(dir, "scripts", "start", "worker.mjs"),
+        "start",
+        dir,
+        "--port",
+        String(port),
+        "--hostname",
+        host,
+        "--keepAliveTimeout",
+        "65000",
+      ],
       {
         cwd: dir,
         env: { ...env, NODE_ENV: "production" },

@@ -1,9 +1,11 @@
 // `npm start`: Holdfast's production server on every core. The primary process forks HOLDFAST_WORKERS
 // workers (default: one per core when Redis is there, else 1; scripts/start/workers.mjs) that each run
-// Next.js's own `next start`; node:cluster lets them share one port. A worker that dies is started
+// Next.js (scripts/start/worker.mjs: Next as a custom server that answers the candidate's sync requests
+// before Next's routing, ADR 023); node:cluster lets them share one port. A worker that dies is started
 // again after a backoff; SIGTERM/SIGINT are passed to every worker for a graceful stop.
 //
-// `HOLDFAST_WORKERS=1` is the single `next start` of before. Arguments go to `next start` (`-p 3000`).
+// `HOLDFAST_WORKERS=1` runs one worker. Arguments are `next start`'s (`-p 3000`); with any but -p, -H and
+// --keepAliveTimeout, or with HOLDFAST_FAST_SYNC=0, each worker is Next's own `next start`.
 // Background jobs (the deadline sweeper, the results queue, webhook deliveries) run in every worker as
 // they run in every instance: each takes its work under a lock or a lease in Postgres (docs/scaling.md,
 // ADR 019).
@@ -15,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import { restartDelayMs, workerCount, workerEnvironment, workerNodeArgs } from "./start/workers.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const NEXT_BIN = join(root, "node_modules", "next", "dist", "bin", "next");
+/** Next.js as a custom server that answers the candidate's sync requests before Next's routing (ADR 023). */
+const WORKER = join(root, "scripts", "start", "worker.mjs");
 /** A worker that does not exit this long after SIGTERM is killed. */
 const STOP_GRACE_MS = 30_000;
 /** A death more than this long after the previous one starts the backoff again. */
@@ -60,7 +63,7 @@ async function main() {
   say(`starting ${workers} Next.js worker${workers === 1 ? "" : "s"} (${reason}), primary pid ${process.pid}`);
   // HOLDFAST_WORKER_PROGRAM replaces Next.js in each worker: only the supervisor's own test
   // (scripts/start.int.test.ts) sets it, to kill workers of a tiny server without a build.
-  const program = process.env.HOLDFAST_WORKER_PROGRAM || NEXT_BIN;
+  const program = process.env.HOLDFAST_WORKER_PROGRAM || WORKER;
   cluster.setupPrimary({
     exec: program,
     args: ["start", ...process.argv.slice(2)],

@@ -62,6 +62,22 @@ test.describe("security headers", () => {
     }
     const secure = await request.get("/signin", { headers: { "x-forwarded-proto": "https" } });
     expect(secure.headers()["strict-transport-security"]).toMatch(/^max-age=\d{7,}/);
+
+    // The candidate's sync requests, which the server answers before Next's routing (ADR 023): the same headers.
+    for (const endpoint of ["answers", "heartbeat", "submit"]) {
+      const path = `/api/attempts/00000000-0000-4000-8000-000000000000/${endpoint}`;
+      for (const proto of ["http", "https"]) {
+        const response = await request.post(path, { data: {}, headers: { "x-forwarded-proto": proto } });
+        // 401, or 422 for the empty body: this context opened the candidate's join link above.
+        expect([401, 422], `POST ${path}`).toContain(response.status());
+        const headers = response.headers();
+        for (const [name, pattern] of Object.entries(EXPECTED)) {
+          expect(headers[name], `${name} on POST ${path} (${proto})`).toMatch(pattern);
+        }
+        if (proto === "https") expect(headers["strict-transport-security"]).toMatch(/^max-age=\d{7,}/);
+        else expect(headers["strict-transport-security"], `no HSTS over plain HTTP on POST ${path}`).toBeUndefined();
+      }
+    }
   });
 
   test("a page of Holdfast cannot be framed by another site", async ({ page, server }) => {

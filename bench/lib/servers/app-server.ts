@@ -1,4 +1,5 @@
-// The real app as a production server: `next build` when needed, then `next start` on a free port.
+// The real app as a production server: `next build` when needed, then `npm start`'s worker (scripts/start/worker.mjs,
+// Next.js with the candidate's sync requests answered before Next's routing, ADR 023) on a free port.
 //
 // The build goes to the project's .next like every other build here. `next start` then runs from a
 // private copy of that build (in a temporary directory, with node_modules linked), so another engineer
@@ -11,6 +12,7 @@ import { isCleaningUp, onCleanup } from "../run/cleanup";
 import { PROJECT_ROOT } from "./database";
 import { errorMessage, say, shout, sleep } from "../run/log";
 import { freePort, runToCompletion, startChild, waitForHttp, type ManagedChild } from "./processes";
+import { RUNTIME_FILES } from "../../../scripts/start/runtime-files.mjs";
 import { workerNodeArgs } from "../../../scripts/start/workers.mjs";
 
 export type BuildMode = "auto" | "always" | "never";
@@ -105,7 +107,7 @@ export async function ensureBuild(options: {
   return { isBuilt: true, buildId: built, reason };
 }
 
-/** Copies the current build to a private directory `next start` can run from (several instances may share it). */
+/** Copies the current build to a private directory the server can run from (several instances may share it). */
 export function snapshotBuild(expectedBuildId: string): string {
   const dir = mkdtempSync(join(tmpdir(), `holdfast-bench-${process.pid}-`));
   onCleanup(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
@@ -115,15 +117,7 @@ export function snapshotBuild(expectedBuildId: string): string {
     verbatimSymlinks: true,
     filter: (source) => !skip.has(source),
   });
-  for (const file of [
-    "package.json",
-    "next.config.mjs",
-    join("lib", "server", "env.mjs"),
-    join("scripts", "start.mjs"),
-    join("scripts", "start", "workers.mjs"),
-  ]) {
-    cpSync(join(PROJECT_ROOT, file), join(dir, file), { recursive: true });
-  }
+  for (const file of RUNTIME_FILES) cpSync(join(PROJECT_ROOT, file), join(dir, file), { recursive: true });
   if (existsSync(join(PROJECT_ROOT, "public")))
     cpSync(join(PROJECT_ROOT, "public"), join(dir, "public"), { recursive: true });
   symlinkSync(join(PROJECT_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
@@ -151,7 +145,7 @@ export type AppServer = {
 };
 
 /**
- * Starts `next start` from a snapshot (see `snapshotBuild`) on `port` and waits for GET /api/health.
+ * Starts one worker (scripts/start/worker.mjs) from a snapshot (see `snapshotBuild`) on `port` and waits for GET /api/health.
  * An exit before the run's cleanup is shouted about unless it was asked for (`stop()`) or
  * `isExitExpected()` says it was on purpose (an instance a fault scenario killed).
  */
@@ -167,7 +161,7 @@ export async function startAppInstance(options: {
   nodeArgs?: readonly string[];
   /**
    * Run `npm start`'s scripts/start.mjs with this many Next.js worker processes (node:cluster, one port;
-   * `HOLDFAST_WORKERS`) instead of one bare `next start`. The process group holds them all, so CPU
+   * `HOLDFAST_WORKERS`) instead of one worker on its own. The process group holds them all, so CPU
    * figures and kills take in every worker.
    */
   workers?: number;
@@ -181,10 +175,10 @@ export async function startAppInstance(options: {
     args:
       options.workers === undefined
         ? [
-            // What scripts/start.mjs gives each of its workers, so a bare `next start` measures the same server.
+            // One of scripts/start.mjs's workers, with what it gives each, without the cluster's primary.
             ...workerNodeArgs({ nodeOptions: options.env.NODE_OPTIONS, execArgv: options.nodeArgs ?? [] }),
             ...(options.nodeArgs ?? []),
-            NEXT_BIN,
+            join(dir, "scripts", "start", "worker.mjs"),
             "start",
             ...serverArgs,
           ]
@@ -199,7 +193,7 @@ export async function startAppInstance(options: {
   });
   await waitForHttp({ port, path: "/api/health", child, timeoutMs: 90_000, signal: options.signal });
   say(
-    `${name} (${options.workers === undefined ? "next start" : `scripts/start.mjs, ${options.workers} worker(s)`}, pid ${child.pid}) answers on http://127.0.0.1:${port}`,
+    `${name} (${options.workers === undefined ? "one worker" : `scripts/start.mjs, ${options.workers} worker(s)`}, pid ${child.pid}) answers on http://127.0.0.1:${port}`,
   );
   let isStopping = false;
   void child.exited.then(({ code, signal }) => {
@@ -213,7 +207,7 @@ export async function startAppInstance(options: {
   return { port, buildId: options.buildId, child, stop };
 }
 
-/** Starts `next start` from a copy of build `buildId` on a free port and waits for GET /api/health. */
+/** Starts the app from a copy of build `buildId` on a free port and waits for GET /api/health. */
 export async function startApp(options: {
   buildId: string;
   env: NodeJS.ProcessEnv;

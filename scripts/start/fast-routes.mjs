@@ -1,0 +1,148 @@
+// Which requests a worker of `npm start` answers itself, before Next.js's routing (ADR 023), and the small
+// decisions around them. Plain Node (no TypeScript, no dependencies), like the rest of scripts/start; the
+// worker (worker.mjs) does the I/O.
+
+/**
+ * The candidate's sync requests: many per candidate per minute, each a small JSON body in and out. Their
+ * route handlers are the very ones Next.js serves (the built `route.js` of each), called with the same
+ * `Request` and params; only Next's routing and request/response plumbing are skipped. The event channel
+ * (a stream) and everything else stay with Next.
+ *
+ * @type {readonly { name: string; method: string; path: RegExp; module: string }[]}
+ */
+export const FAST_ROUTES = [
+  {
+    name: "autosave",
+    method: "POST",
+    path: /^\/api\/attempts\/([^/%]+)\/answers$/,
+    module: "app/api/attempts/[attemptId]/answers/route.js",
+  },
+  {
+    name: "heartbeat",
+    method: "POST",
+    path: /^\/api\/attempts\/([^/%]+)\/heartbeat$/,
+    module: "app/api/attempts/[attemptId]/heartbeat/route.js",
+  },
+  {
+    name: "submit",
+    method: "POST",
+    path: /^\/api\/attempts\/([^/%]+)\/submit$/,
+    module: "app/api/attempts/[attemptId]/submit/route.js",
+  },
+];
+
+/**
+ * The fast route for a request, with its params as Next.js would give them, or null (Next answers). A path
+ * with a `%` anywhere goes to Next (proxy.ts answers paths whose encoding does not decode); so does a
+ * trailing slash (Next redirects it) and every other method (Next answers 405 through the route's own
+ * `methodsNotAllowed`).
+ *
+ * @param {string | undefined} method
+ * @param {string | undefined} url the request target, path and query
+ * @returns {{ index: number; params: { attemptId: string } } | null}
+ */
+export function fastRouteFor(method, url) {
+  if (method !== "POST" || url === undefined || !url.startsWith("/api/attempts/")) return null;
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  for (let index = 0; index < FAST_ROUTES.length; index += 1) {
+    const match = FAST_ROUTES[index]?.path.exec(path);
+    if (match?.[1] !== undefined) return { index, params: { attemptId: match[1] } };
+  }
+  return null;
+}
+
+/**
+ * `next start`'s own arguments as scripts/start.mjs and the harnesses pass them on (`[directory] -p 3000
+ * -H 0.0.0.0 --keepAliveTimeout 65000`; `--port=3000` too). Returns null for anything else (`--inspect`,
+ * `--experimental-cpu-prof`, a second directory, a port that is not one): then the worker is Next's own
+ * `next start`, which knows them all and says what is wrong.
+ *
+ * @param {readonly string[]} args without the leading `start`
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ dir: string | undefined; port: number; hostname: string | undefined; keepAliveTimeout: number | undefined } | null}
+ */
+export function parseStartArgs(args, env) {
+  /** @type {string | undefined} */
+  let dir;
+  /** @type {string | undefined} */
+  let port = env.PORT;
+  /** @type {string | undefined} */
+  let hostname;
+  /** @type {string | undefined} */
+  let keepAliveTimeout;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? "";
+    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    const value = () => (equals === -1 ? args[(index += 1)] : arg.slice(equals + 1));
+    if (flag === "-p" || flag === "--port" || flag === "-H" || flag === "--hostname" || flag === "--keepAliveTimeout") {
+      const given = value();
+      if (given === undefined) return null;
+      if (flag === "-p" || flag === "--port") port = given;
+      else if (flag === "--keepAliveTimeout") keepAliveTimeout = given;
+      else hostname = given;
+    } else if (!arg.startsWith("-") && dir === undefined) dir = arg;
+    else return null;
+  }
+  const portNumber = port === undefined || port === "" ? 3000 : wholeNumber(port);
+  const keepAlive = keepAliveTimeout === undefined ? undefined : wholeNumber(keepAliveTimeout);
+  if (portNumber === null || portNumber > 65_535 || keepAlive === null) return null;
+  if (hostname !== undefined && hostname.trim() === "") return null;
+  return { dir, port: portNumber, hostname, keepAliveTimeout: keepAlive };
+}
+
+/** @param {string | undefined} text @returns {number | null} */
+function wholeNumber(text) {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * The URL a route handler sees, as Next.js builds it: the request target on the `Host` the client used
+ * (`http:`; a TLS-terminating proxy says https in `X-Forwarded-Proto`, which the handlers read). A `Host` that
+ * is not a host falls back to the address the worker listens on.
+ *
+ * @param {string} target path and query
+ * @param {string | undefined} host the `Host` header
+ * @param {string} fallbackHost
+ * @returns {string}
+ */
+export function requestUrl(target, host, fallbackHost) {
+  if (host !== undefined && /^[A-Za-z0-9.\-[\]:]+$/.test(host)) {
+    try {
+      return new URL(target, `http://${host}`).href;
+    } catch {
+      // fall through
+    }
+  }
+  return new URL(target, `http://${fallbackHost}`).href;
+}
+
+/**
+ * The headers next.config.mjs adds to every response, for a response Next did not write: the security
+ * headers, and HSTS when the request came over HTTPS (`X-Forwarded-Proto: https`, matched as Next matches a
+ * `has` condition: the whole value).
+ *
+ * @param {readonly { key: string; value: string }[]} always
+ * @param {readonly { key: string; value: string }[]} httpsOnly
+ * @param {string | string[] | undefined} forwardedProto
+ * @returns {{ key: string; value: string }[]}
+ */
+export function configuredHeaders(always, httpsOnly, forwardedProto) {
+  return forwardedProto === "https" ? [...always, ...httpsOnly] : [...always];
+}
+
+/**
+ * The `X-Forwarded-*` headers Next.js gives every request it hands a route when the client sent none
+ * (next/dist/server/base-server.js): the handlers read `X-Forwarded-Proto` and `X-Forwarded-For`, and must
+ * see what they would see under Next. A header the client or a proxy sent is kept as it is.
+ *
+ * @param {{ has(name: string): boolean; set(name: string, value: string): void; get(name: string): string | null }} headers
+ * @param {{ hostname: string; port: number; remoteAddress: string | undefined }} server
+ */
+export function addForwardedDefaults(headers, server) {
+  if (!headers.has("x-forwarded-host")) headers.set("x-forwarded-host", headers.get("host") ?? server.hostname);
+  if (!headers.has("x-forwarded-port")) headers.set("x-forwarded-port", String(server.port));
+  if (!headers.has("x-forwarded-proto")) headers.set("x-forwarded-proto", "http");
+  if (!headers.has("x-forwarded-for") && server.remoteAddress) headers.set("x-forwarded-for", server.remoteAddress);
+}

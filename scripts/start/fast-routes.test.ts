@@ -1,0 +1,147 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
+import {
+  addForwardedDefaults,
+  configuredHeaders,
+  FAST_ROUTES,
+  fastRouteFor,
+  parseStartArgs,
+  requestUrl,
+} from "./fast-routes.mjs";
+
+const ATTEMPT = "0b8e5639-5278-4fc8-8be6-44c853991670";
+
+describe("fastRouteFor", () => {
+  it("takes the three sync POSTs, with the attempt id as Next.js would give it", () => {
+    expect(fastRouteFor("POST", `/api/attempts/${ATTEMPT}/answers`)).toEqual({
+      index: 0,
+      params: { attemptId: ATTEMPT },
+    });
+    expect(fastRouteFor("POST", `/api/attempts/${ATTEMPT}/heartbeat`)).toMatchObject({ index: 1 });
+    expect(fastRouteFor("POST", `/api/attempts/${ATTEMPT}/submit?x=1`)).toMatchObject({ index: 2 });
+    // Not a UUID: the handler's own params schema answers 404, as under Next.
+    expect(fastRouteFor("POST", "/api/attempts/nope/answers")).toEqual({ index: 0, params: { attemptId: "nope" } });
+  });
+
+  it("leaves everything else to Next.js", () => {
+    for (const [method, url] of [
+      ["GET", `/api/attempts/${ATTEMPT}/answers`],
+      ["PUT", `/api/attempts/${ATTEMPT}/answers`],
+      ["HEAD", `/api/attempts/${ATTEMPT}/heartbeat`],
+      ["POST", `/api/attempts/${ATTEMPT}/answers/`],
+      ["POST", `/api/attempts/${ATTEMPT}/events`],
+      ["POST", `/api/attempts/${ATTEMPT}`],
+      ["POST", `/api/attempts/%ZZ/answers`],
+      ["POST", `/api/attempts/${ATTEMPT}%2Fx/answers`],
+      ["POST", `/api/attempts//answers`],
+      ["POST", `/api/attempts/a/b/answers`],
+      ["POST", `/API/attempts/${ATTEMPT}/answers`],
+      ["POST", `/api/admin/exams`],
+      [undefined, `/api/attempts/${ATTEMPT}/answers`],
+      ["POST", undefined],
+    ] as const) {
+      expect(fastRouteFor(method, url), `${method} ${url}`).toBeNull();
+    }
+  });
+
+  it("names route modules that a build puts where the worker loads them", () => {
+    for (const route of FAST_ROUTES) {
+      const source = join(process.cwd(), route.module.replace(/\.js$/, ".ts"));
+      expect(existsSync(source), source).toBe(true);
+    }
+  });
+});
+
+describe("parseStartArgs", () => {
+  it("reads next start's port, hostname, keep-alive and directory", () => {
+    expect(parseStartArgs(["-p", "3100", "-H", "0.0.0.0"], {})).toEqual({
+      dir: undefined,
+      port: 3100,
+      hostname: "0.0.0.0",
+      keepAliveTimeout: undefined,
+    });
+    expect(
+      parseStartArgs(["/tmp/copy", "--port=3210", "--hostname", "127.0.0.1", "--keepAliveTimeout", "65000"], {}),
+    ).toEqual({ dir: "/tmp/copy", port: 3210, hostname: "127.0.0.1", keepAliveTimeout: 65_000 });
+  });
+
+  it("takes PORT from the environment, 3000 without one, and a flag over PORT", () => {
+    expect(parseStartArgs([], { PORT: "8080" })).toMatchObject({ port: 8080 });
+    expect(parseStartArgs([], {})).toMatchObject({ port: 3000 });
+    expect(parseStartArgs(["-p", "4000"], { PORT: "8080" })).toMatchObject({ port: 4000 });
+  });
+
+  it("gives anything else back to next start, which knows every option and says what is wrong", () => {
+    for (const args of [
+      ["--inspect"],
+      ["--experimental-cpu-prof"],
+      ["-p", "http"],
+      ["-p", "70000"],
+      ["-p"],
+      ["--keepAliveTimeout", "-1"],
+      ["-H", ""],
+      ["one", "two"],
+    ]) {
+      expect(parseStartArgs(args, {}), args.join(" ")).toBeNull();
+    }
+    expect(parseStartArgs([], { PORT: "nope" })).toBeNull();
+  });
+});
+
+describe("requestUrl", () => {
+  it("puts the target on the Host the client used, as Next.js does", () => {
+    expect(requestUrl("/api/attempts/x/answers?a=1", "exam.example.org", "localhost:3000")).toBe(
+      "http://exam.example.org/api/attempts/x/answers?a=1",
+    );
+    expect(requestUrl("/p", "127.0.0.1:3100", "localhost:3000")).toBe("http://127.0.0.1:3100/p");
+    expect(requestUrl("/p", "[::1]:3100", "localhost:3000")).toBe("http://[::1]:3100/p");
+  });
+
+  it("falls back to the listening address for a Host that is not a host", () => {
+    for (const host of [undefined, "", "evil.example/path", "a b", "user@host"]) {
+      expect(requestUrl("/p", host, "localhost:3000"), String(host)).toBe("http://localhost:3000/p");
+    }
+  });
+});
+
+describe("configuredHeaders", () => {
+  it("adds the security headers always and HSTS only behind an HTTPS proxy", () => {
+    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, undefined)).toEqual(SECURITY_HEADERS);
+    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, "http")).toEqual(SECURITY_HEADERS);
+    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, "https")).toEqual([
+      ...SECURITY_HEADERS,
+      ...HTTPS_ONLY_HEADERS,
+    ]);
+    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, ["https", "https"])).toEqual(SECURITY_HEADERS);
+  });
+});
+
+describe("addForwardedDefaults", () => {
+  it("adds what Next.js adds when the client sent none", () => {
+    const headers = new Headers({ host: "exam.example.org" });
+    addForwardedDefaults(headers, { hostname: "localhost", port: 3000, remoteAddress: "203.0.113.7" });
+    expect(Object.fromEntries(headers)).toEqual({
+      host: "exam.example.org",
+      "x-forwarded-host": "exam.example.org",
+      "x-forwarded-port": "3000",
+      "x-forwarded-proto": "http",
+      "x-forwarded-for": "203.0.113.7",
+    });
+  });
+
+  it("keeps what a proxy sent", () => {
+    const sent = {
+      "x-forwarded-host": "exam.example.org",
+      "x-forwarded-port": "443",
+      "x-forwarded-proto": "https",
+      "x-forwarded-for": "198.51.100.1, 10.0.0.2",
+    };
+    const headers = new Headers(sent);
+    addForwardedDefaults(headers, { hostname: "localhost", port: 3000, remoteAddress: "10.0.0.2" });
+    expect(Object.fromEntries(headers)).toEqual(sent);
+  });
+});

@@ -1,0 +1,214 @@
+// One worker of `npm start` (scripts/start.mjs forks one per core): Next.js as a custom server, except that
+// the candidate's sync requests (fast-routes.mjs: autosave, heartbeat, submit) are handed straight to their
+// route handlers — the same built modules Next serves them from — without Next's routing and request
+// plumbing, which cost more CPU than the handlers themselves (ADR 023, docs/benchmarks.md). Everything else,
+// pages, the event channel and every other API route, goes to Next as before.
+//
+// Arguments are `next start`'s (`start -p 3000 -H 0.0.0.0 --keepAliveTimeout 65000`); with any other option
+// the worker runs Next's own CLI instead, as HOLDFAST_FAST_SYNC=0 does.
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+
+import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
+import {
+  addForwardedDefaults,
+  configuredHeaders,
+  FAST_ROUTES,
+  fastRouteFor,
+  parseStartArgs,
+  requestUrl,
+} from "./fast-routes.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const require = createRequire(import.meta.url);
+const NEXT_BIN = join(root, "node_modules", "next", "dist", "bin", "next");
+
+/** @param {string} line */
+function say(line) {
+  console.log(`holdfast: ${line}`);
+}
+
+/** @param {string} message @param {unknown} [error] */
+function logError(message, error) {
+  console.error(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "error",
+      message,
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error,
+    }),
+  );
+}
+
+/**
+ * Loads each fast route's built handler from `.next/server` (Next's own copy, so both share every module:
+ * the database pool, Redis, the session cache, the metrics). A route whose module is missing or not shaped
+ * as expected is left to Next, with a line saying so.
+ *
+ * @param {string} distDir
+ * @returns {Promise<((request: Request, context: { params: Promise<unknown> }) => Promise<Response>)[]>}
+ */
+async function loadHandlers(distDir) {
+  const handlers = [];
+  for (const fastRoute of FAST_ROUTES) {
+    let handler;
+    try {
+      const built = require(join(distDir, "server", fastRoute.module));
+      const routeModule = built.routeModule;
+      await routeModule.ensureUserland?.();
+      handler = routeModule.userland?.[fastRoute.method];
+    } catch (error) {
+      logError(`fast path: could not load the ${fastRoute.name} route; Next.js answers it`, error);
+    }
+    if (typeof handler !== "function") {
+      say(`the ${fastRoute.name} route is not where ADR 023 expects it in this build; Next.js answers it`);
+      handlers.push(undefined);
+    } else {
+      handlers.push(handler);
+    }
+  }
+  return handlers;
+}
+
+/**
+ * @param {import("node:http").IncomingMessage} req
+ * @param {string} url
+ * @param {{ hostname: string; port: number }} server
+ * @returns {Request}
+ */
+function toRequest(req, url, server) {
+  const headers = new Headers();
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    headers.append(req.rawHeaders[index] ?? "", req.rawHeaders[index + 1] ?? "");
+  }
+  addForwardedDefaults(headers, { ...server, remoteAddress: req.socket.remoteAddress });
+  // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
+  const init = /** @type {RequestInit} */ ({
+    method: req.method,
+    headers,
+    body: Readable.toWeb(req),
+    duplex: "half",
+  });
+  return new Request(url, init);
+}
+
+/**
+ * Writes a handler's response in one go (the sync answers are small JSON bodies), with the headers
+ * next.config.mjs would have added.
+ *
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {Response} response
+ */
+async function writeResponse(req, res, response) {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.statusCode = response.status;
+  for (const { key, value } of configuredHeaders(
+    SECURITY_HEADERS,
+    HTTPS_ONLY_HEADERS,
+    req.headers["x-forwarded-proto"],
+  )) {
+    res.setHeader(key, value);
+  }
+  for (const [key, value] of response.headers) {
+    if (key !== "set-cookie") res.setHeader(key, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  res.setHeader("content-length", body.length);
+  res.end(body);
+}
+
+/**
+ * The one answer for a request the handler itself could not answer (it catches everything it knows of).
+ * @param {import("node:http").ServerResponse} res
+ */
+function writeInternalError(res) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({
+    error: { code: "INTERNAL", message: "Something went wrong on our side. Nothing you sent was lost; retry shortly." },
+  });
+  res.statusCode = 500;
+  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  res.setHeader("content-type", "application/json");
+  res.setHeader("content-length", Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** @param {readonly string[]} args */
+async function runNextStart(args) {
+  process.argv = [process.argv[0] ?? process.execPath, NEXT_BIN, "start", ...args];
+  await import(NEXT_BIN);
+}
+
+async function main() {
+  const given = process.argv.slice(2);
+  const args = given[0] === "start" ? given.slice(1) : given;
+  const options = process.env.HOLDFAST_FAST_SYNC === "0" ? null : parseStartArgs(args, process.env);
+  if (!options) {
+    await runNextStart(args);
+    return;
+  }
+
+  const { default: next } = await import("next");
+  const dir = resolve(options.dir ?? ".");
+  const app = next({ dev: false, dir, hostname: options.hostname, port: options.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const handlers = await loadHandlers(join(dir, ".next"));
+  const shownHost = options.hostname ?? "localhost";
+  const fallbackHost = `${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${options.port}`;
+  const serverAddress = { hostname: shownHost, port: options.port };
+
+  const server = createServer((req, res) => {
+    const match = fastRouteFor(req.method, req.url);
+    const handler = match ? handlers[match.index] : undefined;
+    if (!match || !handler) {
+      void handle(req, res);
+      return;
+    }
+    const url = requestUrl(/** @type {string} */ (req.url), req.headers.host, fallbackHost);
+    handler(toRequest(req, url, serverAddress), { params: Promise.resolve(match.params) })
+      .then((response) => writeResponse(req, res, response))
+      .catch((error) => {
+        logError(`fast path: the ${FAST_ROUTES[match.index]?.name} route threw`, error);
+        writeInternalError(res);
+      });
+  });
+  if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+
+  let isStopping = false;
+  const stop = (/** @type {NodeJS.Signals} */ signal) => {
+    if (isStopping) return;
+    isStopping = true;
+    server.close(() => {
+      app
+        .close()
+        .catch((error) => logError("next.js did not close cleanly", error))
+        .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    });
+    server.closeIdleConnections();
+  };
+  for (const signal of /** @type {const} */ (["SIGTERM", "SIGINT"])) process.on(signal, () => stop(signal));
+
+  await new Promise((listening, failed) => {
+    server.once("error", failed);
+    // No hostname: every address, as `next start` listens.
+    server.listen(options.port, options.hostname, () => listening(undefined));
+  });
+  const served = handlers.filter(Boolean).length;
+  say(
+    `worker ${process.pid} answers on http://${fallbackHost} (${served} of ${FAST_ROUTES.length} sync routes before Next.js)`,
+  );
+}
+
+main().catch((error) => {
+  logError("the worker could not start", error);
+  process.exit(1);
+});
