@@ -28,6 +28,34 @@ async function expectReviewOpens(page: Page) {
   await expect(dialog).toBeHidden();
 }
 
+/**
+ * Two candidates of one exam on one computer: Alice starts, and the worker keeps her exam page for an offline
+ * reload. Bob's join link comes next.
+ */
+async function aliceStartsOnASharedComputer(
+  page: Page,
+  createExam: () => Promise<CreatedExam>,
+  enrollCandidate: (examId: string) => Promise<{ joinUrl: string; name: string }>,
+) {
+  const exam = await createExam();
+  const alice = await enrollCandidate(exam.id);
+  const bob = await enrollCandidate(exam.id);
+  await page.goto(alice.joinUrl);
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page).toHaveURL(ATTEMPT_URL);
+  const alicesAttempt = new URL(page.url()).pathname;
+  await expect.poll(() => missingForOffline(page)).toEqual([]);
+  return { exam, bob, alicesAttempt };
+}
+
+/** Offline, Alice's attempt opens the offline page: the device kept no copy of her exam. */
+async function expectNoCopyOfAlicesExam(page: Page, exam: CreatedExam, alicesAttempt: string) {
+  await page.context().setOffline(true);
+  await page.goto(alicesAttempt);
+  await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
+  await expect(page.getByText(exam.questions[0]?.prompt ?? "")).toHaveCount(0);
+}
+
 test.describe("A candidate who loses the connection", () => {
   test("reloads the exam page offline and gets it back", async ({ page, context, createExam, enrollCandidate }) => {
     const exam = await createExam();
@@ -121,18 +149,10 @@ test.describe("A candidate who loses the connection", () => {
 
   test("on a shared computer, keeps no copy of the previous candidate's exam once another joins", async ({
     page,
-    context,
     createExam,
     enrollCandidate,
   }) => {
-    const exam = await createExam();
-    const alice = await enrollCandidate(exam.id);
-    const bob = await enrollCandidate(exam.id);
-    await page.goto(alice.joinUrl);
-    await page.getByRole("button", { name: "Start" }).click();
-    await expect(page).toHaveURL(ATTEMPT_URL);
-    const alicesAttempt = new URL(page.url()).pathname;
-    await expect.poll(() => missingForOffline(page)).toEqual([]);
+    const { exam, bob, alicesAttempt } = await aliceStartsOnASharedComputer(page, createExam, enrollCandidate);
 
     await page.goto(bob.joinUrl);
     await expect(page.getByText(`Signed in as ${bob.name}`)).toBeVisible();
@@ -142,11 +162,7 @@ test.describe("A candidate who loses the connection", () => {
       )
       .toBe(false);
 
-    await context.setOffline(true);
-    await page.goto(alicesAttempt);
-
-    await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
-    await expect(page.getByText(exam.questions[0]?.prompt ?? "")).toHaveCount(0);
+    await expectNoCopyOfAlicesExam(page, exam, alicesAttempt);
   });
 
   test("on a shared computer, a copy of the previous candidate's exam that arrives after the next one joins is not kept", async ({
@@ -155,14 +171,7 @@ test.describe("A candidate who loses the connection", () => {
     createExam,
     enrollCandidate,
   }) => {
-    const exam = await createExam();
-    const alice = await enrollCandidate(exam.id);
-    const bob = await enrollCandidate(exam.id);
-    await page.goto(alice.joinUrl);
-    await page.getByRole("button", { name: "Start" }).click();
-    await expect(page).toHaveURL(ATTEMPT_URL);
-    const alicesAttempt = new URL(page.url()).pathname;
-    await expect.poll(() => missingForOffline(page)).toEqual([]);
+    const { exam, bob, alicesAttempt } = await aliceStartsOnASharedComputer(page, createExam, enrollCandidate);
 
     // Alice's page asks the worker to keep it again (as it does when her language or time zone changes), and
     // the answer — made for her cookie — is held back until Bob's join link has been opened in the same tab.
@@ -199,9 +208,6 @@ test.describe("A candidate who loses the connection", () => {
       ),
     ).toBe(false);
 
-    await context.setOffline(true);
-    await page.goto(alicesAttempt);
-    await expect(page.getByRole("heading", { level: 1, name: OFFLINE_PAGE_HEADING })).toBeVisible();
-    await expect(page.getByText(exam.questions[0]?.prompt ?? "")).toHaveCount(0);
+    await expectNoCopyOfAlicesExam(page, exam, alicesAttempt);
   });
 });
