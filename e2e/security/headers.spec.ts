@@ -63,19 +63,35 @@ test.describe("security headers", () => {
     const secure = await request.get("/signin", { headers: { "x-forwarded-proto": "https" } });
     expect(secure.headers()["strict-transport-security"]).toMatch(/^max-age=\d{7,}/);
 
-    // The candidate's sync requests, which the server answers before Next's routing (ADR 023): the same headers.
-    for (const endpoint of ["answers", "heartbeat", "submit"]) {
-      const path = `/api/attempts/00000000-0000-4000-8000-000000000000/${endpoint}`;
+    // The candidate's requests the server answers before Next's routing (ADR 023): the same headers. This context
+    // opened the candidate's join link above, so it has a session: 401 or 422 for the empty bodies, 404 for an
+    // attempt that is not theirs, a started attempt for the start.
+    const noAttempt = "/api/attempts/00000000-0000-4000-8000-000000000000";
+    const fastRequests: { method: "GET" | "POST"; path: string; statuses: number[] }[] = [
+      ...["answers", "heartbeat", "submit"].map((endpoint) => ({
+        method: "POST" as const,
+        path: `${noAttempt}/${endpoint}`,
+        statuses: [401, 422],
+      })),
+      { method: "POST", path: "/api/session", statuses: [422] },
+      { method: "POST", path: `/api/exams/${exam.id}/attempts`, statuses: [200, 201] },
+      { method: "GET", path: `${noAttempt}/events`, statuses: [404] },
+    ];
+    for (const { method, path, statuses } of fastRequests) {
       for (const proto of ["http", "https"]) {
-        const response = await request.post(path, { data: {}, headers: { "x-forwarded-proto": proto } });
-        // 401, or 422 for the empty body: this context opened the candidate's join link above.
-        expect([401, 422], `POST ${path}`).toContain(response.status());
+        const headersSent = { "x-forwarded-proto": proto };
+        const response =
+          method === "GET"
+            ? await request.get(path, { headers: headersSent })
+            : await request.post(path, { data: {}, headers: headersSent });
+        expect(statuses, `${method} ${path}`).toContain(response.status());
         const headers = response.headers();
         for (const [name, pattern] of Object.entries(EXPECTED)) {
-          expect(headers[name], `${name} on POST ${path} (${proto})`).toMatch(pattern);
+          expect(headers[name], `${name} on ${method} ${path} (${proto})`).toMatch(pattern);
         }
         if (proto === "https") expect(headers["strict-transport-security"]).toMatch(/^max-age=\d{7,}/);
-        else expect(headers["strict-transport-security"], `no HSTS over plain HTTP on POST ${path}`).toBeUndefined();
+        else
+          expect(headers["strict-transport-security"], `no HSTS over plain HTTP on ${method} ${path}`).toBeUndefined();
       }
     }
   });

@@ -3,51 +3,120 @@
 // worker (worker.mjs) does the I/O.
 
 /**
- * The candidate's sync requests: many per candidate per minute, each a small JSON body in and out. Their
- * route handlers are the very ones Next.js serves (the built `route.js` of each), called with the same
- * `Request` and params; only Next's routing and request/response plumbing are skipped. The event channel
- * (a stream) and everything else stay with Next.
+ * The candidate's requests a worker answers itself (ADR 023): the sync requests, many per candidate per
+ * minute, each a small JSON body in and out; and the start storm's three (join with the token, start the
+ * attempt, open the live channel), every candidate at once in the exam's first minute. Their route handlers are
+ * the very ones Next.js serves (the built `route.js` of each), called with the same `Request` and params; only
+ * Next's routing and request/response plumbing are skipped. `isStream`: the answer is a stream that stays open
+ * (the channel), written as it comes and ended when the client leaves. Everything else stays with Next.
  *
- * @type {readonly { name: string; method: string; path: RegExp; module: string }[]}
+ * @typedef {{ name: string; method: string; prefix: string; path: RegExp; params: readonly string[]; module: string; isStream: boolean }} FastRoute
+ * @type {readonly FastRoute[]}
  */
 export const FAST_ROUTES = [
   {
     name: "autosave",
     method: "POST",
+    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/answers$/,
+    params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/answers/route.js",
+    isStream: false,
   },
   {
     name: "heartbeat",
     method: "POST",
+    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/heartbeat$/,
+    params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/heartbeat/route.js",
+    isStream: false,
   },
   {
     name: "submit",
     method: "POST",
+    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/submit$/,
+    params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/submit/route.js",
+    isStream: false,
+  },
+  {
+    name: "join",
+    method: "POST",
+    prefix: "/api/session",
+    path: /^\/api\/session$/,
+    params: [],
+    module: "app/api/session/route.js",
+    isStream: false,
+  },
+  {
+    name: "start",
+    method: "POST",
+    prefix: "/api/exams/",
+    path: /^\/api\/exams\/([^/%]+)\/attempts$/,
+    params: ["examId"],
+    module: "app/api/exams/[examId]/attempts/route.js",
+    isStream: false,
+  },
+  {
+    name: "channel",
+    method: "GET",
+    prefix: "/api/attempts/",
+    path: /^\/api\/attempts\/([^/%]+)\/events$/,
+    params: ["attemptId"],
+    module: "app/api/attempts/[attemptId]/events/route.js",
+    isStream: true,
   },
 ];
+
+/**
+ * Which fast routes this worker takes: all of them, or those `HOLDFAST_FAST_ROUTES` names (a comma list of
+ * FAST_ROUTES names; "none" for none). An unknown name is an error, said at start, so a typo never silently
+ * measures the wrong thing.
+ *
+ * @param {string | undefined} setting
+ * @returns {{ names: Set<string> } | { error: string }}
+ */
+export function chosenFastRoutes(setting) {
+  const all = FAST_ROUTES.map((route) => route.name);
+  if (setting === undefined || setting.trim() === "" || setting.trim() === "all") return { names: new Set(all) };
+  if (setting.trim() === "none") return { names: new Set() };
+  const names = setting.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !all.includes(name));
+  if (unknown.length > 0) {
+    return { error: `HOLDFAST_FAST_ROUTES names ${unknown.join(", ")}; known: ${all.join(", ")}, all, none` };
+  }
+  return { names: new Set(names) };
+}
 
 /**
  * The fast route for a request, with its params as Next.js would give them, or null (Next answers). A path
  * with a `%` anywhere goes to Next (proxy.ts answers paths whose encoding does not decode); so does a
  * trailing slash (Next redirects it) and every other method (Next answers 405 through the route's own
- * `methodsNotAllowed`).
+ * `methodsNotAllowed`, and HEAD as it does).
  *
  * @param {string | undefined} method
  * @param {string | undefined} url the request target, path and query
- * @returns {{ index: number; params: { attemptId: string } } | null}
+ * @returns {{ index: number; params: Record<string, string> } | null}
  */
 export function fastRouteFor(method, url) {
-  if (method !== "POST" || url === undefined || !url.startsWith("/api/attempts/")) return null;
+  if (method === undefined || url === undefined || !url.startsWith("/api/")) return null;
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
   for (let index = 0; index < FAST_ROUTES.length; index += 1) {
-    const match = FAST_ROUTES[index]?.path.exec(path);
-    if (match?.[1] !== undefined) return { index, params: { attemptId: match[1] } };
+    const route = /** @type {FastRoute} */ (FAST_ROUTES[index]);
+    if (route.method !== method || !path.startsWith(route.prefix)) continue;
+    const match = route.path.exec(path);
+    if (!match) continue;
+    /** @type {Record<string, string>} */
+    const params = {};
+    for (let group = 0; group < route.params.length; group += 1) {
+      const value = match[group + 1];
+      if (value === undefined) return null;
+      params[/** @type {string} */ (route.params[group])] = value;
+    }
+    return { index, params };
   }
   return null;
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
 import {
   addForwardedDefaults,
+  chosenFastRoutes,
   configuredHeaders,
   FAST_ROUTES,
   fastRouteFor,
@@ -14,6 +15,8 @@ import {
 } from "./fast-routes.mjs";
 
 const ATTEMPT = "0b8e5639-5278-4fc8-8be6-44c853991670";
+const EXAM = "0c9f1e2a-7b3d-4e5f-8a6b-1c2d3e4f5a6b";
+const index = (name: string) => FAST_ROUTES.findIndex((route) => route.name === name);
 
 describe("fastRouteFor", () => {
   it("takes the three sync POSTs, with the attempt id as Next.js would give it", () => {
@@ -25,6 +28,19 @@ describe("fastRouteFor", () => {
     expect(fastRouteFor("POST", `/api/attempts/${ATTEMPT}/submit?x=1`)).toMatchObject({ index: 2 });
     // Not a UUID: the handler's own params schema answers 404, as under Next.
     expect(fastRouteFor("POST", "/api/attempts/nope/answers")).toEqual({ index: 0, params: { attemptId: "nope" } });
+  });
+
+  it("takes the start storm's join, start and channel, each with its own params", () => {
+    expect(fastRouteFor("POST", "/api/session")).toEqual({ index: index("join"), params: {} });
+    expect(fastRouteFor("POST", `/api/exams/${EXAM}/attempts`)).toEqual({
+      index: index("start"),
+      params: { examId: EXAM },
+    });
+    expect(fastRouteFor("GET", `/api/attempts/${ATTEMPT}/events?deviceId=d-1`)).toEqual({
+      index: index("channel"),
+      params: { attemptId: ATTEMPT },
+    });
+    expect(FAST_ROUTES.filter((route) => route.isStream).map((route) => route.name)).toEqual(["channel"]);
   });
 
   it("leaves everything else to Next.js", () => {
@@ -41,6 +57,18 @@ describe("fastRouteFor", () => {
       ["POST", `/api/attempts/a/b/answers`],
       ["POST", `/API/attempts/${ATTEMPT}/answers`],
       ["POST", `/api/admin/exams`],
+      ["DELETE", "/api/session"],
+      ["GET", "/api/session"],
+      ["POST", "/api/session/"],
+      ["POST", "/api/sessions"],
+      ["GET", `/api/exams/${EXAM}/attempts`],
+      ["POST", `/api/exams/${EXAM}/attempts/`],
+      ["POST", `/api/exams/%41/attempts`],
+      ["POST", `/api/exams//attempts`],
+      ["HEAD", `/api/attempts/${ATTEMPT}/events`],
+      ["POST", `/api/attempts/${ATTEMPT}/events`],
+      ["GET", `/api/attempts/${ATTEMPT}/events/`],
+      ["GET", `/join/abc`],
       [undefined, `/api/attempts/${ATTEMPT}/answers`],
       ["POST", undefined],
     ] as const) {
@@ -53,6 +81,29 @@ describe("fastRouteFor", () => {
       const source = join(process.cwd(), route.module.replace(/\.js$/, ".ts"));
       expect(existsSync(source), source).toBe(true);
     }
+  });
+});
+
+describe("chosenFastRoutes", () => {
+  it("takes every route unless told otherwise", () => {
+    const all = FAST_ROUTES.map((route) => route.name);
+    for (const setting of [undefined, "", " ", "all"]) {
+      expect([...(chosenFastRoutes(setting) as { names: Set<string> }).names]).toEqual(all);
+    }
+  });
+
+  it("takes only the routes named, or none", () => {
+    expect(chosenFastRoutes("autosave, heartbeat,submit")).toEqual({
+      names: new Set(["autosave", "heartbeat", "submit"]),
+    });
+    expect(chosenFastRoutes("none")).toEqual({ names: new Set() });
+  });
+
+  it("refuses a name it does not know, naming it and the known ones", () => {
+    const chosen = chosenFastRoutes("autosave,joins");
+    expect(chosen).toHaveProperty("error");
+    expect((chosen as { error: string }).error).toContain("joins");
+    expect((chosen as { error: string }).error).toContain("channel");
   });
 });
 

@@ -1,8 +1,9 @@
 // One worker of `npm start` (scripts/start.mjs forks one per core): Next.js as a custom server, except that
-// the candidate's sync requests (fast-routes.mjs: autosave, heartbeat, submit) are handed straight to their
-// route handlers — the same built modules Next serves them from — without Next's routing and request
-// plumbing, which cost more CPU than the handlers themselves (ADR 023, docs/benchmarks.md). Everything else,
-// pages, the event channel and every other API route, goes to Next as before.
+// the candidate's frequent requests (fast-routes.mjs: autosave, heartbeat, submit, and the start storm's join,
+// start and live channel) are handed straight to their route handlers — the same built modules Next serves
+// them from — without Next's routing and request plumbing, which cost more CPU than the handlers themselves
+// (ADR 023, docs/benchmarks.md). Everything else, pages and every other API route, goes to Next as before.
+// HOLDFAST_FAST_ROUTES=autosave,heartbeat,… takes only those (to measure one against the other).
 //
 // Arguments are `next start`'s (`start -p 3000 -H 0.0.0.0 --keepAliveTimeout 65000`); with any other option
 // the worker runs Next's own CLI instead, as HOLDFAST_FAST_SYNC=0 does.
@@ -15,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
 import {
   addForwardedDefaults,
+  chosenFastRoutes,
   configuredHeaders,
   FAST_ROUTES,
   fastRouteFor,
@@ -49,11 +51,16 @@ function logError(message, error) {
  * as expected is left to Next, with a line saying so.
  *
  * @param {string} distDir
- * @returns {Promise<((request: Request, context: { params: Promise<unknown> }) => Promise<Response>)[]>}
+ * @param {Set<string>} names the routes to take (HOLDFAST_FAST_ROUTES); the others are left to Next
+ * @returns {Promise<(((request: Request, context: { params: Promise<unknown> }) => Promise<Response>) | undefined)[]>}
  */
-async function loadHandlers(distDir) {
+async function loadHandlers(distDir, names) {
   const handlers = [];
   for (const fastRoute of FAST_ROUTES) {
+    if (!names.has(fastRoute.name)) {
+      handlers.push(undefined);
+      continue;
+    }
     let handler;
     try {
       const built = require(join(distDir, "server", fastRoute.module));
@@ -77,34 +84,72 @@ async function loadHandlers(distDir) {
  * @param {import("node:http").IncomingMessage} req
  * @param {string} url
  * @param {{ hostname: string; port: number }} server
+ * @param {AbortSignal} signal aborted when the client goes away before the answer is written, as Next's
  * @returns {Request}
  */
-function toRequest(req, url, server) {
+function toRequest(req, url, server, signal) {
   const headers = new Headers();
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
     headers.append(req.rawHeaders[index] ?? "", req.rawHeaders[index + 1] ?? "");
   }
   addForwardedDefaults(headers, { ...server, remoteAddress: req.socket.remoteAddress });
   // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
   const init = /** @type {RequestInit} */ ({
     method: req.method,
     headers,
-    body: Readable.toWeb(req),
-    duplex: "half",
+    body: hasBody ? Readable.toWeb(req) : undefined,
+    duplex: hasBody ? "half" : undefined,
+    signal,
   });
   return new Request(url, init);
 }
 
 /**
- * Writes a handler's response in one go (the sync answers are small JSON bodies), with the headers
- * next.config.mjs would have added.
+ * An AbortSignal that aborts when the client goes away before the answer is written (the connection
+ * closed), as Next.js gives its route handlers: the live channel ends its subscription on it.
+ *
+ * @param {import("node:http").ServerResponse} res
+ * @returns {AbortSignal}
+ */
+function signalFromResponse(res) {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/**
+ * Writes a handler's response with the headers next.config.mjs would have added: in one go with its length
+ * (the JSON answers are small), or, for a stream (the live channel), each chunk as it comes, waiting while
+ * the client is slow so the stream's own queue counts what it has not taken (open-event-stream.ts), and
+ * cancelled when the client leaves.
  *
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {Response} response
+ * @param {boolean} isStream
  */
-async function writeResponse(req, res, response) {
+async function writeResponse(req, res, response, isStream) {
+  if (isStream && response.body) {
+    writeHead(req, res, response);
+    res.flushHeaders();
+    await pipeBody(res, response.body);
+    return;
+  }
   const body = Buffer.from(await response.arrayBuffer());
+  writeHead(req, res, response);
+  res.setHeader("content-length", body.length);
+  res.end(body);
+}
+
+/**
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {Response} response
+ */
+function writeHead(req, res, response) {
   res.statusCode = response.status;
   for (const { key, value } of configuredHeaders(
     SECURITY_HEADERS,
@@ -118,8 +163,39 @@ async function writeResponse(req, res, response) {
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-  res.setHeader("content-length", body.length);
-  res.end(body);
+}
+
+/**
+ * @param {import("node:http").ServerResponse} res
+ * @param {ReadableStream<Uint8Array>} body
+ */
+async function pipeBody(res, body) {
+  const reader = body.getReader();
+  const cancel = () => {
+    reader.cancel().catch(() => undefined);
+  };
+  res.once("close", cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) {
+        await new Promise((drained) => {
+          const settle = () => {
+            res.off("drain", settle);
+            res.off("close", settle);
+            drained(undefined);
+          };
+          res.once("drain", settle);
+          res.once("close", settle);
+        });
+      }
+    }
+  } finally {
+    res.off("close", cancel);
+    if (res.destroyed) cancel();
+    else res.end();
+  }
 }
 
 /**
@@ -150,7 +226,13 @@ async function runNextStart(args) {
 async function main() {
   const given = process.argv.slice(2);
   const args = given[0] === "start" ? given.slice(1) : given;
-  const options = process.env.HOLDFAST_FAST_SYNC === "0" ? null : parseStartArgs(args, process.env);
+  const chosen = chosenFastRoutes(process.env.HOLDFAST_FAST_ROUTES);
+  if ("error" in chosen) {
+    logError(`the worker could not start: ${chosen.error}`);
+    process.exit(1);
+  }
+  const options =
+    process.env.HOLDFAST_FAST_SYNC === "0" || chosen.names.size === 0 ? null : parseStartArgs(args, process.env);
   if (!options) {
     await runNextStart(args);
     return;
@@ -161,7 +243,7 @@ async function main() {
   const app = next({ dev: false, dir, hostname: options.hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const handlers = await loadHandlers(join(dir, ".next"));
+  const handlers = await loadHandlers(join(dir, ".next"), chosen.names);
   const shownHost = options.hostname ?? "localhost";
   const fallbackHost = `${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${options.port}`;
   const serverAddress = { hostname: shownHost, port: options.port };
@@ -173,11 +255,12 @@ async function main() {
       void handle(req, res);
       return;
     }
+    const fastRoute = /** @type {import("./fast-routes.mjs").FastRoute} */ (FAST_ROUTES[match.index]);
     const url = requestUrl(/** @type {string} */ (req.url), req.headers.host, fallbackHost);
-    handler(toRequest(req, url, serverAddress), { params: Promise.resolve(match.params) })
-      .then((response) => writeResponse(req, res, response))
+    handler(toRequest(req, url, serverAddress, signalFromResponse(res)), { params: Promise.resolve(match.params) })
+      .then((response) => writeResponse(req, res, response, fastRoute.isStream))
       .catch((error) => {
-        logError(`fast path: the ${FAST_ROUTES[match.index]?.name} route threw`, error);
+        logError(`fast path: the ${fastRoute.name} route threw`, error);
         writeInternalError(res);
       });
   });
@@ -204,7 +287,11 @@ async function main() {
   });
   const served = handlers.filter(Boolean).length;
   say(
-    `worker ${process.pid} answers on http://${fallbackHost} (${served} of ${FAST_ROUTES.length} sync routes before Next.js)`,
+    `worker ${process.pid} answers on http://${fallbackHost} (${served} of ${FAST_ROUTES.length} candidate routes before Next.js: ${
+      FAST_ROUTES.filter((_, index) => handlers[index])
+        .map((route) => route.name)
+        .join(", ") || "none"
+    })`,
   );
 }
 
