@@ -5,11 +5,13 @@ import { randomUUID } from "node:crypto";
 import { computeDeadline } from "@/lib/shared/deadline";
 import { examAvailability } from "@/lib/shared/exam-availability";
 import { AppError } from "@/lib/shared/errors";
+import type { AuditAction } from "@/lib/shared/audit-actions";
 import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
-import { recordAuditEvent } from "../audit/record-audit-event";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { prepared, queryRows, sql } from "../db/sql";
+import { uuidv7 } from "../db/uuid7";
 import { publishExamChange } from "../live/exam-bus";
 import { findAttemptView } from "./attempt-view";
 
@@ -37,20 +39,22 @@ export async function startAttempt(options: {
   if (candidate.examId !== examId) throw new AppError("NOT_FOUND", "No such exam.");
 
   // One statement, so the enrollment and its exam are read together (an exam deleted meanwhile is simply gone).
-  const rows = await db.$queryRaw<
-    {
-      extra_seconds: number;
-      attempt_id: string | null;
-      status: string;
-      duration_seconds: number;
-      opens_at: Date | null;
-      closes_at: Date | null;
-    }[]
-  >`
-    SELECT en.extra_seconds, a.id::text AS attempt_id, x.status::text AS status, x.duration_seconds, x.opens_at,
-           x.closes_at
-    FROM enrollments en JOIN exams x ON x.id = en.exam_id LEFT JOIN attempts a ON a.enrollment_id = en.id
-    WHERE en.id = ${candidate.enrollmentId}::uuid`;
+  const rows = await queryRows<{
+    extra_seconds: number;
+    attempt_id: string | null;
+    status: string;
+    duration_seconds: number;
+    opens_at: Date | null;
+    closes_at: Date | null;
+  }>(
+    prepared(
+      "start-attempt-facts",
+      sql`SELECT en.extra_seconds, a.id::text AS attempt_id, x.status::text AS status, x.duration_seconds, x.opens_at,
+                 x.closes_at
+          FROM enrollments en JOIN exams x ON x.id = en.exam_id LEFT JOIN attempts a ON a.enrollment_id = en.id
+          WHERE en.id = ${candidate.enrollmentId}::uuid`,
+    ),
+  );
   const row = rows[0];
   if (!row) throw new AppError("NOT_FOUND", "No such exam.");
 
@@ -92,19 +96,37 @@ export async function startAttempt(options: {
       extraSeconds,
       closesAt: exam.closesAt,
     });
-    // The exam's CTE is materialised (it locks rows) and the insert reads from it, so its lock comes first.
-    const inserted = await db.$queryRaw<{ id: string }[]>`
-      WITH exam AS MATERIALIZED (
-        SELECT id, paused_at, pause_reason FROM exams WHERE id = ${examId}::uuid FOR SHARE
-      )
-      INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision, paused_at, pause_reason)
-      SELECT ${randomUUID()}::uuid, e.id, exam.id, 'in_progress', ${now}, ${deadline}, 0,
-             CASE WHEN exam.paused_at IS NULL THEN NULL ELSE ${now}::timestamptz END, exam.pause_reason
-      FROM exam JOIN enrollments e ON e.exam_id = exam.id
-      WHERE e.id = ${candidate.enrollmentId}::uuid AND e.extra_seconds = ${extraSeconds}::int
-      FOR SHARE OF e
-      ON CONFLICT (enrollment_id) DO NOTHING
-      RETURNING id::text AS id`;
+    // The exam's CTE is materialised (it locks rows) and the insert reads from it, so its lock comes first. The
+    // audit entry is written by the same statement, so it exists exactly when the attempt does (one round trip
+    // fewer in the start storm, issue 17).
+    const attemptId = randomUUID();
+    const audit = { sessionId: candidate.sessionId, deadline: deadline.toISOString() };
+    const inserted = await queryRows<{ id: string }>(
+      prepared(
+        "start-attempt-insert",
+        sql`WITH exam AS MATERIALIZED (
+              SELECT id, paused_at, pause_reason FROM exams WHERE id = ${examId}::uuid FOR SHARE
+            ),
+            inserted AS (
+              INSERT INTO attempts (id, enrollment_id, exam_id, status, started_at, deadline, revision, paused_at,
+                                    pause_reason)
+              SELECT ${attemptId}::uuid, e.id, exam.id, 'in_progress', ${now}::timestamptz, ${deadline}::timestamptz, 0,
+                     CASE WHEN exam.paused_at IS NULL THEN NULL ELSE ${now}::timestamptz END, exam.pause_reason
+              FROM exam JOIN enrollments e ON e.exam_id = exam.id
+              WHERE e.id = ${candidate.enrollmentId}::uuid AND e.extra_seconds = ${extraSeconds}::int
+              FOR SHARE OF e
+              ON CONFLICT (enrollment_id) DO NOTHING
+              RETURNING id, enrollment_id, exam_id
+            ),
+            audit AS (
+              INSERT INTO audit_events (id, actor_type, actor_id, action, exam_id, enrollment_id, attempt_id, data)
+              SELECT ${uuidv7()}::uuid, 'candidate', i.enrollment_id, ${"attempt.started" satisfies AuditAction},
+                     i.exam_id, i.enrollment_id, i.id, ${JSON.stringify(audit)}::jsonb
+              FROM inserted i
+            )
+            SELECT id::text AS id FROM inserted`,
+      ),
+    );
     created = inserted[0];
     if (created || tries >= 5) break;
     const current = await db.enrollment.findUnique({
@@ -116,14 +138,6 @@ export async function startAttempt(options: {
   }
 
   if (created) {
-    await recordAuditEvent({
-      actor: { type: "candidate", id: candidate.enrollmentId },
-      action: "attempt.started",
-      examId,
-      enrollmentId: candidate.enrollmentId,
-      attemptId: created.id,
-      data: { sessionId: candidate.sessionId, deadline: deadline.toISOString() },
-    });
     publishExamChange(examId, candidate.enrollmentId, "started");
     return { attempt: await requireView(created.id, candidate.enrollmentId), isNew: true };
   }
