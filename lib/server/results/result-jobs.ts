@@ -1,15 +1,17 @@
 import "server-only";
 
 import type { Prisma } from "../db/client";
-import { db } from "../db/client";
+import { db, dbPool } from "../db/client";
+import { admission } from "../http/admission";
 import { queryRows, sql } from "../db/sql";
 import { log } from "../log";
 import { recomputeResults, type ResultActor, type ResultCause } from "./recompute-results";
+import { shouldDrainNow, type WorkerLoad } from "./results-worker-pace";
 
 type Tx = Prisma.TransactionClient;
 
-/** Jobs one drain takes per transaction. */
-const BATCH = 500;
+/** Jobs one drain takes per transaction: small enough that one transaction holds its connection briefly. */
+const BATCH = 100;
 
 /**
  * Queues papers for scoring, in the caller's transaction (so the job exists exactly when the change that needs it
@@ -107,17 +109,32 @@ function actorOf(job: JobRow): ResultActor {
 
 const globalForWorker = globalThis as unknown as { holdfastResultsWorker?: NodeJS.Timeout };
 
-/** Drains the queue now (catching up after a restart) and then every `intervalMs`, on every instance. */
+/**
+ * Drains the queue now (catching up after a restart) and then every `intervalMs`, on every instance, a batch at a
+ * time while the instance is quiet (results-worker-pace.ts: a deadline storm's submits come first; scoring waits
+ * at most 30 s for them).
+ */
 export function startResultsWorker(intervalMs = 1_000): void {
   if (globalForWorker.holdfastResultsWorker) return;
   let running = false;
+  let deferredSinceMs: number | null = null;
+  const load = (): WorkerLoad => {
+    const { inFlight, eventLoopDelayMs } = admission().load();
+    return { inFlight, eventLoopDelayMs, poolWaiting: dbPool.waitingCount };
+  };
   const drain = async () => {
     if (running) return;
     running = true;
     try {
-      let taken: number;
-      do taken = await drainResultJobs();
-      while (taken >= BATCH);
+      for (;;) {
+        const now = Date.now();
+        if (!shouldDrainNow(load(), deferredSinceMs, now)) {
+          deferredSinceMs ??= now;
+          return;
+        }
+        deferredSinceMs = null;
+        if ((await drainResultJobs()) < BATCH) return;
+      }
     } catch (error) {
       log.warn("results worker: a drain failed; its jobs stay queued", { error });
     } finally {

@@ -1,0 +1,35 @@
+// When the results worker scores papers (issue 17): scoring can wait a few seconds, a candidate's submit at the
+// deadline cannot. The worker runs in every app instance beside the candidates' requests and shares their
+// database pool; in a deadline storm, every submit queues a job, and a drain that ran then would take pool
+// connections and CPU from the submits still coming in. So it drains while the instance is quiet, and lets a
+// busy spell pass — but never for longer than MAX_DEFERRAL_MS in a row, so results still come under a load that
+// does not end.
+
+/** What the instance is doing now. */
+export type WorkerLoad = {
+  /** Requests being handled (admission control's count). */
+  inFlight: number;
+  /** Requests waiting for a database connection. */
+  poolWaiting: number;
+  /** The event loop's recent p99 delay, ms. */
+  eventLoopDelayMs: number;
+};
+
+/** Busy: any request waits for a connection, this many requests in progress, or this much event-loop delay. */
+export const BUSY_IN_FLIGHT = 32;
+export const BUSY_EVENT_LOOP_DELAY_MS = 100;
+/** The longest the worker lets a busy spell pass before it scores one batch anyway. */
+export const MAX_DEFERRAL_MS = 30_000;
+
+export function isBusy(load: WorkerLoad): boolean {
+  return load.poolWaiting > 0 || load.inFlight >= BUSY_IN_FLIGHT || load.eventLoopDelayMs >= BUSY_EVENT_LOOP_DELAY_MS;
+}
+
+/**
+ * Whether to score a batch now. `deferredSinceMs`: when the worker first let a busy spell pass without scoring
+ * (null when it has not since its last batch).
+ */
+export function shouldDrainNow(load: WorkerLoad, deferredSinceMs: number | null, nowMs: number): boolean {
+  if (!isBusy(load)) return true;
+  return deferredSinceMs !== null && nowMs - deferredSinceMs >= MAX_DEFERRAL_MS;
+}
