@@ -89,6 +89,12 @@ test.describe("security headers", () => {
         for (const [name, pattern] of Object.entries(EXPECTED)) {
           expect(headers[name], `${name} on ${method} ${path} (${proto})`).toMatch(pattern);
         }
+        if (path.endsWith("/attempts")) {
+          // The start's answer carries the whole paper: gzipped for a client that takes it, as Next would.
+          expect((await response.body()).length, "the start's answer").toBeGreaterThan(1_024);
+          expect(headers["content-encoding"], `content-encoding on ${method} ${path}`).toBe("gzip");
+          expect(headers["vary"]).toMatch(/accept-encoding/i);
+        }
         if (proto === "https") expect(headers["strict-transport-security"]).toMatch(/^max-age=\d{7,}/);
         else
           expect(headers["strict-transport-security"], `no HSTS over plain HTTP on ${method} ${path}`).toBeUndefined();

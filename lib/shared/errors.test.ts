@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { AppError, ERROR_STATUS, isErrorBody } from "./errors";
 
@@ -24,5 +24,19 @@ describe("AppError", () => {
     expect(isErrorBody({ error: null })).toBe(false);
     expect(isErrorBody({ attemptId: "a" })).toBe(false);
     expect(isErrorBody(null)).toBe(false);
+  });
+});
+
+describe("AppError across copies of its module", () => {
+  it("is an AppError to every copy, as the separate Next.js bundles of one process need", async () => {
+    vi.resetModules();
+    const other = await import("./errors");
+    expect(other.AppError).not.toBe(AppError);
+    const made = new other.AppError("OVERLOADED", "busy", { headers: { "Retry-After": "2" } });
+    expect(made instanceof AppError).toBe(true);
+    expect(new AppError("NOT_FOUND", "gone") instanceof other.AppError).toBe(true);
+    expect(new Error("plain") instanceof AppError).toBe(false);
+    expect({ code: "OVERLOADED" } instanceof AppError).toBe(false);
+    expect((null as unknown as object) instanceof AppError).toBe(false);
   });
 });

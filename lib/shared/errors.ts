@@ -150,10 +150,23 @@ export type ErrorBody = {
 };
 
 /** The one error type of the app. Thrown anywhere on the server, turned into a response in one place. */
+/**
+ * Marks an AppError whichever copy of this module made it. Next.js bundles the instrumentation hook, each route
+ * and each page separately, so one process can hold several copies of this class; an error made by one copy (an
+ * object created in the instrumentation bundle, then used by a route) must still be an AppError to the route's
+ * error mapping, or a 503 becomes a 500.
+ */
+const APP_ERROR_BRAND = Symbol.for("holdfast.AppError");
+
 export class AppError extends Error {
+  static override [Symbol.hasInstance](value: unknown): value is AppError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[APP_ERROR_BRAND] === true;
+  }
+
   readonly code: ErrorCode;
   readonly details?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  readonly [APP_ERROR_BRAND] = true;
 
   constructor(
     code: ErrorCode,

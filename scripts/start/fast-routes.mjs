@@ -215,3 +215,28 @@ export function addForwardedDefaults(headers, server) {
   if (!headers.has("x-forwarded-proto")) headers.set("x-forwarded-proto", "http");
   if (!headers.has("x-forwarded-for") && server.remoteAddress) headers.set("x-forwarded-for", server.remoteAddress);
 }
+
+/**
+ * Whether to gzip a handler's answer, as Next.js's compression does for the routes it serves (the `compression`
+ * middleware's rules): 1 kB or more, a JSON or text body not already encoded, no `Cache-Control: no-transform`,
+ * and a client that accepts gzip (`Accept-Encoding`, a q of 0 refusing it). A start's answer carries the whole
+ * paper; on a weak network its size matters.
+ *
+ * @param {{ acceptEncoding: string | undefined; contentType: string | null; contentEncoding: string | null; cacheControl: string | null; length: number }} answer
+ * @returns {boolean}
+ */
+export function isGzipWanted(answer) {
+  if (answer.length < 1024 || answer.contentEncoding) return false;
+  if (answer.cacheControl && /(^|,)\s*no-transform\s*(,|$)/i.test(answer.cacheControl)) return false;
+  if (!answer.contentType || !/^\s*(application\/json|text\/)/i.test(answer.contentType)) return false;
+  let isAccepted = false;
+  for (const part of (answer.acceptEncoding ?? "").split(",")) {
+    const [coding = "", ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    if (coding !== "gzip" && coding !== "*") continue;
+    const quality = params.find((param) => param.startsWith("q="));
+    const isRefused = quality !== undefined && Number(quality.slice(2)) === 0;
+    if (coding === "gzip") return !isRefused;
+    isAccepted = !isRefused;
+  }
+  return isAccepted;
+}

@@ -10,6 +10,7 @@ import {
   configuredHeaders,
   FAST_ROUTES,
   fastRouteFor,
+  isGzipWanted,
   parseStartArgs,
   requestUrl,
 } from "./fast-routes.mjs";
@@ -194,5 +195,36 @@ describe("addForwardedDefaults", () => {
     const headers = new Headers(sent);
     addForwardedDefaults(headers, { hostname: "localhost", port: 3000, remoteAddress: "10.0.0.2" });
     expect(Object.fromEntries(headers)).toEqual(sent);
+  });
+});
+
+describe("isGzipWanted", () => {
+  const answer = {
+    acceptEncoding: "gzip, deflate, br",
+    contentType: "application/json",
+    contentEncoding: null,
+    cacheControl: null,
+    length: 4_096,
+  };
+
+  it("gzips a JSON or text answer of 1 kB or more for a client that accepts gzip, as Next does", () => {
+    expect(isGzipWanted(answer)).toBe(true);
+    expect(isGzipWanted({ ...answer, contentType: "text/plain; charset=utf-8" })).toBe(true);
+    expect(isGzipWanted({ ...answer, length: 1_024 })).toBe(true);
+    expect(isGzipWanted({ ...answer, acceptEncoding: "br;q=1, GZIP;q=0.5" })).toBe(true);
+    expect(isGzipWanted({ ...answer, acceptEncoding: "*" })).toBe(true);
+  });
+
+  it("leaves small, binary, encoded, no-transform answers alone, and clients that do not take gzip", () => {
+    expect(isGzipWanted({ ...answer, length: 1_023 })).toBe(false);
+    expect(isGzipWanted({ ...answer, contentType: "application/octet-stream" })).toBe(false);
+    expect(isGzipWanted({ ...answer, contentType: null })).toBe(false);
+    expect(isGzipWanted({ ...answer, contentEncoding: "br" })).toBe(false);
+    expect(isGzipWanted({ ...answer, cacheControl: "no-cache, no-transform" })).toBe(false);
+    expect(isGzipWanted({ ...answer, acceptEncoding: undefined })).toBe(false);
+    expect(isGzipWanted({ ...answer, acceptEncoding: "identity" })).toBe(false);
+    expect(isGzipWanted({ ...answer, acceptEncoding: "gzip;q=0, *" })).toBe(false);
+    expect(isGzipWanted({ ...answer, acceptEncoding: "*;q=0" })).toBe(false);
+    expect(isGzipWanted({ ...answer, acceptEncoding: "gzipx" })).toBe(false);
   });
 });

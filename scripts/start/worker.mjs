@@ -12,6 +12,8 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 
 import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
 import {
@@ -20,6 +22,7 @@ import {
   configuredHeaders,
   FAST_ROUTES,
   fastRouteFor,
+  isGzipWanted,
   parseStartArgs,
   requestUrl,
 } from "./fast-routes.mjs";
@@ -27,6 +30,7 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
 const NEXT_BIN = join(root, "node_modules", "next", "dist", "bin", "next");
+const gzipAsync = promisify(gzip);
 
 /** @param {string} line */
 function say(line) {
@@ -138,8 +142,23 @@ async function writeResponse(req, res, response, isStream) {
     await pipeBody(res, response.body);
     return;
   }
-  const body = Buffer.from(await response.arrayBuffer());
+  let body = Buffer.from(await response.arrayBuffer());
   writeHead(req, res, response);
+  const isGzipped = isGzipWanted({
+    acceptEncoding: req.headers["accept-encoding"],
+    contentType: response.headers.get("content-type"),
+    contentEncoding: response.headers.get("content-encoding"),
+    cacheControl: response.headers.get("cache-control"),
+    length: body.length,
+  });
+  if (isGzipped) {
+    body = await gzipAsync(body);
+    res.setHeader("content-encoding", "gzip");
+    res.setHeader(
+      "vary",
+      response.headers.has("vary") ? `${response.headers.get("vary")}, Accept-Encoding` : "Accept-Encoding",
+    );
+  }
   res.setHeader("content-length", body.length);
   res.end(body);
 }

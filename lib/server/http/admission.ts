@@ -122,6 +122,14 @@ export function admission(): AdmissionController {
   }));
 }
 
+/**
+ * What this process's controller sees now, without making one: a background job (the results worker) reads the
+ * load the requests' own controller counts; before the first request there is none, and nothing is in flight.
+ */
+export function currentLoad(): Load {
+  return globalForAdmission.holdfastAdmission?.load() ?? { inFlight: 0, eventLoopDelayMs: 0 };
+}
+
 /** Replaces this process's controller (tests); `null` goes back to the one from the environment. */
 export function setAdmission(controller: AdmissionController | null): void {
   globalForAdmission.holdfastAdmission = controller ?? undefined;

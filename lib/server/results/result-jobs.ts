@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Prisma } from "../db/client";
 import { db, dbPool } from "../db/client";
-import { admission } from "../http/admission";
+import { currentLoad } from "../http/admission";
 import { queryRows, sql } from "../db/sql";
 import { log } from "../log";
 import { recomputeResults, type ResultActor, type ResultCause } from "./recompute-results";
@@ -119,7 +119,7 @@ export function startResultsWorker(intervalMs = 1_000): void {
   let running = false;
   let deferredSinceMs: number | null = null;
   const load = (): WorkerLoad => {
-    const { inFlight, eventLoopDelayMs } = admission().load();
+    const { inFlight, eventLoopDelayMs } = currentLoad();
     return { inFlight, eventLoopDelayMs, poolWaiting: dbPool.waitingCount };
   };
   const drain = async () => {
