@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { answersDigest, canonicalJson } from "./digest";
+import { answersDigest, canonicalJson, requestHash } from "./digest";
 
 describe("canonicalJson", () => {
   it("sorts object keys at every depth and keeps array order", () => {
@@ -33,5 +33,19 @@ describe("answersDigest", () => {
 
   it("of an empty paper is the digest of {}", async () => {
     expect(await answersDigest([])).toBe(createHash("sha256").update("{}").digest("hex"));
+  });
+});
+
+describe("the server's SHA-256 and the browser's", () => {
+  it("give the same digest for any text, Chinese, emoji and a lone surrogate included", async () => {
+    const webCrypto = async (text: string) => {
+      const bytes = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+      return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+    };
+    // This process is a server: requestHash takes node:crypto's path, compared here with Web Crypto's.
+    expect(typeof process.getBuiltinModule).toBe("function");
+    for (const text of ["", "20.5", "光合作用产生氧气。", "naïve 🚀", "broken \ud800 half", "x".repeat(100_000)]) {
+      expect(await requestHash(text), JSON.stringify(text.slice(0, 20))).toBe(await webCrypto(canonicalJson(text)));
+    }
   });
 });
