@@ -55,6 +55,23 @@ export type StaffUser = {
 };
 
 /** A short unique tag, so parallel tests' rows never collide and each test can find its own on a page. */
+/**
+ * A test's cleanup: deletes its exams, with their enrollments, attempts and candidate sessions (ON DELETE CASCADE).
+ * The app's background workers (scoring, webhook delivery) may be writing those rows right now, in their own lock
+ * order: a deadlock makes Postgres cancel one side, and when it is this cleanup, it simply runs again. (The app's
+ * own delete refuses an exam with attempts, so it never meets the workers this way.)
+ */
+export async function deleteExamsOfTest(sql: pg.Pool, examIds: readonly string[]): Promise<void> {
+  for (let attempt = 1; examIds.length > 0; attempt += 1) {
+    try {
+      await sql.query("DELETE FROM exams WHERE id = ANY($1::uuid[])", [[...examIds]]);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+    }
+  }
+}
+
 export function uniqueTag(): string {
   return randomBytes(4).toString("hex");
 }
@@ -173,17 +190,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       created.push(body.id);
       return { ...input, id: body.id, questionIds: body.questions.map((question) => question.id) };
     });
-    // Enrollments, attempts and candidate sessions go with their exam (ON DELETE CASCADE). The app's background
-    // workers (scoring, webhook delivery) may be writing those rows right now, in their own lock order: a deadlock
-    // makes Postgres cancel one side, and when it is this cleanup, it simply runs again.
-    for (let attempt = 1; created.length > 0; attempt += 1) {
-      try {
-        await sql.query("DELETE FROM exams WHERE id = ANY($1::uuid[])", [created]);
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
-      }
-    }
+    await deleteExamsOfTest(sql, created);
   },
 
   enrollCandidate: async ({ adminApi }, provide) => {

@@ -16,7 +16,7 @@ import zhEnrollment from "../../messages/zh-CN/enrollment.json" with { type: "js
 import zhExam from "../../messages/zh-CN/exam.json" with { type: "json" };
 import zhProctor from "../../messages/zh-CN/proctor.json" with { type: "json" };
 import zhStaff from "../../messages/zh-CN/staff.json" with { type: "json" };
-import { expect, test, uniqueTag } from "../fixtures";
+import { deleteExamsOfTest, expect, test, uniqueTag } from "../fixtures";
 
 // Exam day, from an empty install to a submitted paper, in the browser only (issue #13's "done when"), once in
 // English and once in Chinese. Every named step goes through the pages a person would use; the API and the
@@ -414,7 +414,7 @@ for (const language of ["en", "zh-CN"] as const) {
         await expect(candidateRow).toContainText(pr.phase.submitted);
       } finally {
         for (const context of contexts) await context.close();
-        for (const id of examIds) await sql.query("DELETE FROM exams WHERE id = $1", [id]);
+        await deleteExamsOfTest(sql, examIds);
         await sql.query("DELETE FROM staff_users WHERE email = $1", [proctorEmail]);
       }
     });
