@@ -149,7 +149,6 @@ export type ErrorBody = {
   };
 };
 
-/** The one error type of the app. Thrown anywhere on the server, turned into a response in one place. */
 /**
  * Marks an AppError whichever copy of this module made it. Next.js bundles the instrumentation hook, each route
  * and each page separately, so one process can hold several copies of this class; an error made by one copy (an
@@ -158,6 +157,7 @@ export type ErrorBody = {
  */
 const APP_ERROR_BRAND = Symbol.for("holdfast.AppError");
 
+/** The one error type of the app. Thrown anywhere on the server, turned into a response in one place. */
 export class AppError extends Error {
   static override [Symbol.hasInstance](value: unknown): value is AppError {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[APP_ERROR_BRAND] === true;

@@ -10,14 +10,13 @@
  * Next's routing and request/response plumbing are skipped. `isStream`: the answer is a stream that stays open
  * (the channel), written as it comes and ended when the client leaves. Everything else stays with Next.
  *
- * @typedef {{ name: string; method: string; prefix: string; path: RegExp; params: readonly string[]; module: string; isStream: boolean }} FastRoute
+ * @typedef {{ name: string; method: string; path: RegExp; params: readonly string[]; module: string; isStream: boolean }} FastRoute
  * @type {readonly FastRoute[]}
  */
 export const FAST_ROUTES = [
   {
     name: "autosave",
     method: "POST",
-    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/answers$/,
     params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/answers/route.js",
@@ -26,7 +25,6 @@ export const FAST_ROUTES = [
   {
     name: "heartbeat",
     method: "POST",
-    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/heartbeat$/,
     params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/heartbeat/route.js",
@@ -35,7 +33,6 @@ export const FAST_ROUTES = [
   {
     name: "submit",
     method: "POST",
-    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/submit$/,
     params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/submit/route.js",
@@ -44,7 +41,6 @@ export const FAST_ROUTES = [
   {
     name: "join",
     method: "POST",
-    prefix: "/api/session",
     path: /^\/api\/session$/,
     params: [],
     module: "app/api/session/route.js",
@@ -53,7 +49,6 @@ export const FAST_ROUTES = [
   {
     name: "start",
     method: "POST",
-    prefix: "/api/exams/",
     path: /^\/api\/exams\/([^/%]+)\/attempts$/,
     params: ["examId"],
     module: "app/api/exams/[examId]/attempts/route.js",
@@ -62,7 +57,6 @@ export const FAST_ROUTES = [
   {
     name: "channel",
     method: "GET",
-    prefix: "/api/attempts/",
     path: /^\/api\/attempts\/([^/%]+)\/events$/,
     params: ["attemptId"],
     module: "app/api/attempts/[attemptId]/events/route.js",
@@ -106,7 +100,7 @@ export function fastRouteFor(method, url) {
   const path = query === -1 ? url : url.slice(0, query);
   for (let index = 0; index < FAST_ROUTES.length; index += 1) {
     const route = /** @type {FastRoute} */ (FAST_ROUTES[index]);
-    if (route.method !== method || !path.startsWith(route.prefix)) continue;
+    if (route.method !== method) continue;
     const match = route.path.exec(path);
     if (!match) continue;
     /** @type {Record<string, string>} */
