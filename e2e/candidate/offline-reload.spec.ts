@@ -193,7 +193,8 @@ test.describe("A candidate who loses the connection", () => {
         language: document.documentElement.lang,
       });
     });
-    await expect.poll(() => heldBack).toBe(1);
+    // The page may ask too (once it learns the candidate's time zone): every copy asked for is held alike.
+    await expect.poll(() => heldBack).toBeGreaterThanOrEqual(1);
 
     await page.goto(bob.joinUrl);
     await expect(page.getByText(`Signed in as ${bob.name}`)).toBeVisible();
