@@ -92,9 +92,9 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
     enrollment_id: string;
     row_version: string;
     paper: { q: string; v: unknown; n: number; d: string }[];
-  }>(READ_PAPER.text, bindStatement(READ_PAPER, { attemptId, enrollmentId: null, idempotencyKey }));
+  }>(READ_PAPER.text, bindStatement(READ_PAPER, { attemptId, enrollmentId: null, idempotencyKey, sessionHash: null }));
   const row = read.rows[0];
-  if (!row || row.status === "submitted") return [409, { error: { code: "ALREADY_SUBMITTED" } }];
+  if (!row?.status || row.status === "submitted") return [409, { error: { code: "ALREADY_SUBMITTED" } }];
   // The autosave rule on the paper just read, as the app's mergeDelta does (greater (version, deviceId) wins).
   const merged = new Map(row.paper.map((answer) => [answer.q, answer]));
   for (const answer of body.answers ?? []) {

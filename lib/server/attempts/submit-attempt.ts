@@ -54,7 +54,7 @@ export async function submitAttempt(options: {
   const { attemptId, candidate, idempotencyKey, body } = options;
 
   // 1.
-  const attempt = await readPaperForSubmit({ attemptId, enrollmentId: candidate.enrollmentId, idempotencyKey });
+  const attempt = await readPaperForSubmit({ attemptId, candidate, idempotencyKey });
   const answers = validateDelta(body.answers, attempt.questions);
   // Hashed only once validated: canonical JSON refuses what no valid answer holds (Infinity, from 1e309 in
   // the JSON text; values nested too deeply to walk), and that must be a 422, not a 500.

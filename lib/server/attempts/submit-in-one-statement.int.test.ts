@@ -30,7 +30,7 @@ describe("a first submit in one statement", () => {
     const before = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } });
     const paper = await readPaperForSubmit({
       attemptId: attempt.attemptId,
-      enrollmentId: attempt.enrollmentId,
+      candidate: { enrollmentId: attempt.enrollmentId },
       idempotencyKey: "k1",
     });
     const answers = [{ questionId, value: "two", version: 2 }];
@@ -69,7 +69,7 @@ describe("a first submit in one statement", () => {
     const questionId = textQuestion(attempt);
     const paper = await readPaperForSubmit({
       attemptId: attempt.attemptId,
-      enrollmentId: attempt.enrollmentId,
+      candidate: { enrollmentId: attempt.enrollmentId },
       idempotencyKey: "k1",
     });
     // Another device saves after the read: a freeze from the old read would sign a digest the paper no longer has.

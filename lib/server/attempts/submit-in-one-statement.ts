@@ -10,6 +10,7 @@ import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 import { compareEdits } from "@/lib/shared/versions";
 
 import type { ValidatedAnswer } from "../answers/validate-delta";
+import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
 import { isLockTimeout } from "../db/errors";
 import { queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
@@ -37,15 +38,18 @@ export type PaperForSubmit = AttemptForWrite & {
 /**
  * The attempt, scoped to the caller's enrollment (someone else's attempt id is a 404, like a missing one), with its
  * paper: one statement (lib/server/db/statements/read-paper-for-submit.sql), plus the exam's questions from the
- * per-process cache. Replaces loadAttemptForWrite on the submit path: the same round trip also brings the paper.
+ * per-process cache. Replaces loadAttemptForWrite on the submit path: the same round trip also brings the paper,
+ * and checks the caller's session when the route did not read it (ADR 021): not valid any more → 401, nothing read.
  */
 export async function readPaperForSubmit(options: {
   attemptId: string;
-  enrollmentId: string;
+  candidate: Pick<CandidatePrincipal, "enrollmentId" | "sessionCheck">;
   idempotencyKey: string;
 }): Promise<PaperForSubmit> {
+  const { candidate } = options;
   const rows = await queryRows<{
-    id: string;
+    session: number;
+    id: string | null;
     status: "in_progress" | "submitted";
     deadline: Date;
     exam_id: string;
@@ -56,9 +60,17 @@ export async function readPaperForSubmit(options: {
     submission_id: string | null;
     stale_key: boolean;
     paper: StoredAnswer[];
-  }>(fileStatement("read-paper-for-submit", options));
+  }>(
+    fileStatement("read-paper-for-submit", {
+      attemptId: options.attemptId,
+      enrollmentId: candidate.enrollmentId,
+      idempotencyKey: options.idempotencyKey,
+      sessionHash: sessionHashToCheck(candidate),
+    }),
+  );
   const row = rows[0];
-  if (!row) throw new AppError("NOT_FOUND", "No such attempt.");
+  settleSessionCheck(candidate, row !== undefined && row.session === 1);
+  if (!row || row.id === null) throw new AppError("NOT_FOUND", "No such attempt.");
   return {
     id: row.id,
     status: row.status,

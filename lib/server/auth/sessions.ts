@@ -164,7 +164,7 @@ export function candidateUnauthenticated(): AppError {
 }
 
 /** The token hash an operation's statement must check (ADR 021), or null when the session was already read. */
-export function sessionHashToCheck(candidate: CandidatePrincipal): string | null {
+export function sessionHashToCheck(candidate: Pick<CandidatePrincipal, "sessionCheck">): string | null {
   const check = candidate.sessionCheck;
   return check && !check.isConfirmed ? check.tokenHash : null;
 }
@@ -173,7 +173,7 @@ export function sessionHashToCheck(candidate: CandidatePrincipal): string | null
  * What an operation's statement said of the session it checked (ADR 021): valid confirms it; not valid makes the
  * process forget it and throws the 401.
  */
-export function settleSessionCheck(candidate: CandidatePrincipal, isValid: boolean): void {
+export function settleSessionCheck(candidate: Pick<CandidatePrincipal, "sessionCheck">, isValid: boolean): void {
   const check = candidate.sessionCheck;
   if (!isValid) {
     if (check) forgetCandidateSession(check.tokenHash);

@@ -1,6 +1,6 @@
 -- The caller's candidate session, checked inside the statement that uses it (ADR 021): two CTEs, written once for
--- every statement that folds the session check in (apply-answer-delta.sql, read-attempt-for-heartbeat.sql), which
--- include it with `-- @include live-candidate-session.sql` right after `WITH`. The conditions are
+-- every statement that folds the session check in (apply-answer-delta.sql, read-attempt-for-heartbeat.sql,
+-- read-paper-for-submit.sql), which include it with `-- @include live-candidate-session.sql` right after `WITH`. The conditions are
 -- findCandidateSession's (lib/server/auth/sessions.ts): change both together.
 --
 -- :sessionHash   text, or null: the session token's hash; null when the caller's session was read before (or

@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 
 import { verifyReceipt } from "@/lib/server/attempts/receipt";
 import { db } from "@/lib/server/db/client";
-import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
+import {
+  autosave,
+  CANDIDATE_UNAUTHENTICATED,
+  SESSION_ENDINGS,
+  startedAttempt,
+  submit,
+  type StartedAttempt,
+} from "@/test-support/server/attempts";
 import { call } from "@/test-support/server/http";
 import { answersDigest } from "@/lib/shared/digest";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
@@ -251,6 +258,79 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
       randomUUID(),
     );
     expect(valid.status).toBe(200);
+  });
+
+  // The submit checks a session this process already knows in the statement that reads the paper (route.ts,
+  // `foldsSessionCheck`, ADR 021). Each case warms that knowledge with an autosave that succeeds, ends the session
+  // behind this process's back, and sends the first submit after: 401 before any other error, nothing submitted.
+  describe("a session ended since this process last read it", () => {
+    const requests: Record<string, (attempt: StartedAttempt, other: StartedAttempt) => ReturnType<typeof submit>> = {
+      "a valid submit": (attempt) =>
+        submit(
+          attempt,
+          { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "final", version: 2 }] },
+          randomUUID(),
+        ),
+      "a final delta the exam refuses": (attempt) =>
+        submit(
+          attempt,
+          { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: { not: "text" }, version: 2 }] },
+          randomUUID(),
+        ),
+      "a body of the wrong shape": (attempt) => submit(attempt, { deviceId: "d", answers: "none" }, randomUUID()),
+      "someone else's attempt": (attempt, other) =>
+        submit({ attemptId: other.attemptId, cookie: attempt.cookie }, { deviceId: "d", answers: [] }, randomUUID()),
+      "no such attempt": (attempt) =>
+        submit({ attemptId: randomUUID(), cookie: attempt.cookie }, { deviceId: "d", answers: [] }, randomUUID()),
+    };
+
+    for (const [how, end] of Object.entries(SESSION_ENDINGS)) {
+      for (const [what, send] of Object.entries(requests)) {
+        it(`${how}, then ${what} → 401 UNAUTHENTICATED, and nothing submitted`, async () => {
+          const attempt = await startedAttempt();
+          const other = await startedAttempt();
+          const warm = await autosave(attempt, {
+            deviceId: "d",
+            answers: [{ questionId: attempt.questions[2]!.id, value: "first", version: 1 }],
+          });
+          expect(warm.status).toBe(200);
+          await end(attempt);
+          const before = await state(attempt.attemptId);
+          const otherBefore = await state(other.attemptId);
+
+          const response = await send(attempt, other);
+          expect(response.status).toBe(401);
+          expect(response.body).toEqual(CANDIDATE_UNAUTHENTICATED);
+          expect(await state(attempt.attemptId)).toEqual(before);
+          expect(await state(other.attemptId)).toEqual(otherBefore);
+        });
+      }
+    }
+
+    it("a retry of a submit that was answered, once the session ended → 401, and still one submission", async () => {
+      const attempt = await startedAttempt();
+      const key = randomUUID();
+      const body = { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "done", version: 1 }] };
+      expect((await submit(attempt, body, key)).status).toBe(200);
+      await SESSION_ENDINGS["signed out"](attempt);
+      const retry = await submit(attempt, body, key);
+      expect(retry.status).toBe(401);
+      expect(retry.body).toEqual(CANDIDATE_UNAUTHENTICATED);
+      expect(await db.submission.count({ where: { attemptId: attempt.attemptId } })).toBe(1);
+    });
+
+    it("a session still valid submits at once, and its retry is replayed (the statement confirms it each time)", async () => {
+      const attempt = await startedAttempt();
+      expect((await autosave(attempt, { deviceId: "d", answers: [] })).status).toBe(200);
+      const key = randomUUID();
+      const body = { deviceId: "d", answers: [{ questionId: attempt.questions[2]!.id, value: "done", version: 1 }] };
+      const first = await submit(attempt, body, key);
+      expect(first.status).toBe(200);
+      const retry = await submit(attempt, body, key);
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      expect(retry.body).toEqual(first.body);
+    });
   });
 
   describe("in flight (same key while the first is still running)", () => {

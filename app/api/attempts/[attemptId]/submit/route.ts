@@ -7,10 +7,18 @@ import { SubmitSchema } from "@/lib/shared/schemas/sync";
 
 /**
  * Idempotent submit: the same Idempotency-Key and body always get the same answer. Rate-limited on
- * the submit counters (never the autosave ones), counted and timed.
+ * the submit counters (never the autosave ones), counted and timed. A session this process knows is checked by
+ * the statement that reads the paper (ADR 021).
  */
 export const POST = route(
-  { access: "candidate", params: AttemptParamsSchema, body: SubmitSchema, limit: "submit", observe: "submit" },
+  {
+    access: "candidate",
+    params: AttemptParamsSchema,
+    body: SubmitSchema,
+    limit: "submit",
+    observe: "submit",
+    foldsSessionCheck: true,
+  },
   async ({ params, body, principal, request }) => {
     const { response, isReplay } = await submitAttempt({
       attemptId: params.attemptId,
