@@ -22,7 +22,7 @@ import { createAgent } from "../lib/load/http-client";
 import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/load/cpu";
 import { holdEventStream, newEventStreamTally } from "../lib/load/event-stream";
 import { say, shout } from "../lib/run/log";
-import { RunStats, type OperationSummary } from "../lib/load/op-stats";
+import { phaseOperation, RunStats, type OperationSummary } from "../lib/load/op-stats";
 import { arrivalAt, httpTransport, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
 import { formatOperation } from "../lib/load/population-run";
 import { populationReport } from "../lib/reporting/population-report";
@@ -63,12 +63,27 @@ const PHASES = ["start", "answer", "deadline"] as const;
 type Phase = (typeof PHASES)[number];
 
 /** The operation measured in each phase, in the order the report shows them. */
-const PHASE_OPERATIONS: Record<string, Phase> = {
-  "join + start": "start",
-  autosave: "answer",
-  heartbeat: "answer",
-  "submit (click to done)": "deadline",
+/**
+ * Each phase's figure: the operation its target is about, with the requests sent in that phase. The autosave's
+ * is the answer phase's (what a candidate waits while answering); the deadline storm's last saves are part of
+ * click → done, and the whole run's autosave figure is printed beside it.
+ */
+const PHASE_OPERATIONS: Record<string, { phase: Phase; operation: string }> = {
+  "join + start": { phase: "start", operation: "join + start" },
+  autosave: { phase: "answer", operation: phaseOperation("autosave", "answer") },
+  heartbeat: { phase: "answer", operation: phaseOperation("heartbeat", "answer") },
+  "submit (click to done)": { phase: "deadline", operation: "submit (click to done)" },
 };
+
+/** The operation whose p99 each of issue 17's targets is about. */
+const AUTOSAVE_TARGET_OPERATION = phaseOperation("autosave", "answer");
+
+/** The phase a request sent `atMs` into the run belongs to. */
+export function phaseAt(atMs: number, boundaries: Record<Phase, readonly [number, number]>): Phase {
+  if (atMs < boundaries.start[1]) return "start";
+  if (atMs < boundaries.answer[1]) return "answer";
+  return "deadline";
+}
 
 export type PhaseCpu = {
   phase: Phase | "overall";
@@ -111,7 +126,7 @@ export function missedTargets(operations: Record<string, OperationSummary>): str
     else if (p99 > limitMs) missed.push(`${operation} p99 ${p99} ms > ${limitMs} ms`);
   };
   check("join + start", EXAM_DAY_TARGETS.joinStartP99Ms);
-  check("autosave", EXAM_DAY_TARGETS.autosaveP99Ms);
+  check(AUTOSAVE_TARGET_OPERATION, EXAM_DAY_TARGETS.autosaveP99Ms);
   check("submit (click to done)", EXAM_DAY_TARGETS.clickToDoneP99Ms);
   return missed;
 }
@@ -257,7 +272,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const cpuTarget = { serverGroup: app.child.pid, databaseUrl: database.url };
     const cpu: Partial<Record<Phase, { usage: CpuUsage | null; ms: number }>> = {};
     const loadAverages: Partial<Record<Phase, number[]>> = {};
-    const stats = new RunStats();
+    const stats = new RunStats((atMs) => phaseAt(atMs, boundaries));
     let probe: { phase: Phase; at: number; probe: Promise<CpuProbe> } | null = null;
     const enterPhase = async (phase: Phase | null): Promise<void> => {
       const at = stats.now();
@@ -335,6 +350,9 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const windowMsDone = stats.windowMs();
     const operations: Record<string, OperationSummary> = {};
     for (const [name, operation] of stats.operations) operations[name] = operation.summary(windowMsDone);
+    const operationsByPhase: Record<string, OperationSummary> = {};
+    for (const [name, operation] of stats.phaseOperations) operationsByPhase[name] = operation.summary(windowMsDone);
+    const figure = (name: string): OperationSummary | undefined => operations[name] ?? operationsByPhase[name];
     // Out of file descriptors (each candidate holds its stream, its request socket and, through the proxy,
     // two more): the load generator failed, not the app, and the figures say nothing about the app.
     const emfile = Object.values(operations).reduce(
@@ -352,7 +370,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const faults = serverFaults(operations);
     if (faults.length) problems.push(`server faults (5xx other than 503): ${faults.join(", ")}`);
     if (options.isTargetsChecked) {
-      const missed = missedTargets(operations);
+      const missed = missedTargets({ ...operations, ...operationsByPhase });
       if (missed.length) problems.push(`issue 17's targets missed: ${missed.join("; ")}`);
     }
 
@@ -376,6 +394,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
           windowToMs: giveUpAtMs,
           giveUpAtMs,
           timings: BROWSER_TIMINGS,
+          phaseOf: (atMs) => phaseAt(atMs, boundaries),
           // Called once the baseline's candidates are seeded, as its schedule starts: the drops begin at the storm.
           transport: (baselineAgent) => {
             baselineTimer = setTimeout(
@@ -427,10 +446,15 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       base && baseCpu ? coresPerThousand(baseCpu, base.measurement.windowMs, options.candidates) : null;
 
     const { lines, show } = figureLines();
-    for (const [operation, phase] of Object.entries(PHASE_OPERATIONS))
-      show(formatOperation(`${phase}: ${operation}`, operations[operation]));
+    for (const [label, { phase, operation }] of Object.entries(PHASE_OPERATIONS))
+      show(formatOperation(`${phase}: ${label}`, figure(operation)));
     for (const operation of ["join", "start", "submit", "channel open"])
       if (operations[operation]) show(formatOperation(`  (${operation} requests)`, operations[operation]));
+    show(formatOperation("  (autosave, the whole run)", operations.autosave));
+    for (const phase of ["start", "deadline"] as const) {
+      const operation = operationsByPhase[phaseOperation("autosave", phase)];
+      if (operation) show(formatOperation(`  (autosave sent in the ${phase} phase)`, operation));
+    }
     show(
       `channel: ${channels.opened} streams opened, peak ${channels.peakOpen} open at once, ${channels.events} events read, ` +
         `${channels.dropped} dropped and reopened${Object.keys(channels.refused).length ? `, refused ${JSON.stringify(channels.refused)}` : ""}`,
@@ -442,11 +466,12 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
           `the load generator ${(figure.loadGeneratorMs / 1000).toFixed(1)} s beside them)`,
       );
     if (base) {
-      for (const operation of ["autosave", "submit (click to done)"])
-        show(formatOperation(`baseline: ${operation}`, base.measurement.operations[operation]));
+      show(formatOperation("baseline: autosave", base.measurement.operationsByPhase[AUTOSAVE_TARGET_OPERATION]));
+      show(formatOperation("baseline: submit (click to done)", base.measurement.operations["submit (click to done)"]));
+      show(formatOperation("  (baseline: autosave, the whole run)", base.measurement.operations.autosave));
       const overall = phaseCpu.find((figure) => figure.phase === "overall");
-      const autosave = operations.autosave;
-      const baseAutosave = base.measurement.operations.autosave;
+      const autosave = operationsByPhase[AUTOSAVE_TARGET_OPERATION];
+      const baseAutosave = base.measurement.operationsByPhase[AUTOSAVE_TARGET_OPERATION];
       const done = operations["submit (click to done)"];
       const baseDone = base.measurement.operations["submit (click to done)"];
       show(
@@ -471,6 +496,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       ),
       loadAverages,
       operations,
+      operationsByPhase,
       cpu: phaseCpu,
       channels,
       proxy: proxyStats,

@@ -34,6 +34,8 @@ export async function measureBaselinePopulation(options: {
   windowToMs: number;
   giveUpAtMs: number;
   timings: SimTimings;
+  /** The phase a request sent at `atMs` belongs to, to keep each operation's figures per phase too (RunStats). */
+  phaseOf?: (atMs: number) => string;
   /** Defaults to straight to the baseline's port; a scenario with faults passes its proxy. */
   transport?: (agent: ReturnType<typeof createAgent>) => Transport;
   signal: AbortSignal;
@@ -56,7 +58,7 @@ export async function measureBaselinePopulation(options: {
   });
   seedAgent.destroy();
   say(`baseline: the same schedule against the bare node:http + pg server`);
-  const stats = new RunStats();
+  const stats = new RunStats(options.phaseOf);
   const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
   const transport = options.transport ? options.transport(agent) : httpTransport(agent, options.baseline.port);
   const candidates = seeded.map(

@@ -29,10 +29,20 @@ export class OperationStats {
   /** Sorted latencies of ok requests, kept for the percentile chart (bounded like LatencyRecorder). */
   private readonly okSamples: number[] = [];
 
-  constructor(private readonly window: () => { fromMs: number; toMs: number }) {}
+  constructor(
+    private readonly window: () => { fromMs: number; toMs: number },
+    /** Also records each request into the operation of the phase it was sent in (RunStats' `phaseOf`). */
+    private readonly alsoRecord?: (
+      atMs: number,
+      latencyMs: number,
+      key: string,
+      kind: RequestKind | "unexpected",
+    ) => void,
+  ) {}
 
   /** `atMs`: when the request was sent, ms since the run started. */
   record(atMs: number, latencyMs: number, key: string, kind: RequestKind | "unexpected"): void {
+    this.alsoRecord?.(atMs, latencyMs, key, kind);
     this.statuses.add(key);
     this.timeline.record(atMs, latencyMs, kind === "unexpected" ? "error" : kind);
     const window = this.window();
@@ -69,11 +79,25 @@ export class OperationStats {
   }
 }
 
+/** The operation that holds `name`'s requests sent in `phase` (RunStats with `phaseOf`). */
+export function phaseOperation(name: string, phase: string): string {
+  return `${name} [${phase}]`;
+}
+
 export class RunStats {
+  /**
+   * `phaseOf`: the phase a request sent at `atMs` belongs to. Then every operation's requests are also kept per
+   * phase, as `phaseOperation(name, phase)`: a figure for the whole run and one for each phase.
+   */
+  constructor(private readonly phaseOf?: (atMs: number) => string) {}
+
   readonly startedAt = performance.now();
   /** Nothing is measured until `startWindow()`. */
   private window = { fromMs: Infinity, toMs: Infinity };
+  /** Each operation over the whole run. */
   readonly operations = new Map<string, OperationStats>();
+  /** With `phaseOf`: each operation's requests by the phase they were sent in, keyed `phaseOperation(name, phase)`. */
+  readonly phaseOperations = new Map<string, OperationStats>();
 
   /** Milliseconds since the run started. */
   now(): number {
@@ -99,8 +123,24 @@ export class RunStats {
   op(name: string): OperationStats {
     let stats = this.operations.get(name);
     if (!stats) {
-      stats = new OperationStats(() => this.window);
+      const { phaseOf } = this;
+      stats = new OperationStats(
+        () => this.window,
+        phaseOf
+          ? (atMs, latencyMs, key, kind) =>
+              this.phaseOp(phaseOperation(name, phaseOf(atMs))).record(atMs, latencyMs, key, kind)
+          : undefined,
+      );
       this.operations.set(name, stats);
+    }
+    return stats;
+  }
+
+  private phaseOp(name: string): OperationStats {
+    let stats = this.phaseOperations.get(name);
+    if (!stats) {
+      stats = new OperationStats(() => this.window);
+      this.phaseOperations.set(name, stats);
     }
     return stats;
   }

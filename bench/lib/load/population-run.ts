@@ -14,6 +14,8 @@ export type PopulationMeasurement = {
   /** Autosave requests per second the schedule asks for in the window, if every edit became one request. */
   offeredEditsPerSecond: number;
   operations: Record<string, OperationSummary>;
+  /** Each operation by the phase its requests were sent in, when the run's RunStats has phases (else empty). */
+  operationsByPhase: Record<string, OperationSummary>;
   cpu: CpuUsage | null;
   /** CPU ms of the server (its process group) and its Postgres backends per measured request. */
   cpuPerRequestMs: { server: number; postgres: number } | null;
@@ -61,12 +63,15 @@ export async function measurePopulation(options: {
   const operations: Record<string, OperationSummary> = {};
   for (const [name, stats] of options.stats.operations) operations[name] = stats.summary(windowMs);
   const requests = Object.values(operations).reduce((sum, operation) => sum + operation.requests, 0);
+  const operationsByPhase: Record<string, OperationSummary> = {};
+  for (const [name, stats] of options.stats.phaseOperations) operationsByPhase[name] = stats.summary(windowMs);
   return {
     target: options.target,
     candidates: options.candidates.length,
     windowMs,
     offeredEditsPerSecond: Math.round((options.candidates.length / (options.schedule.editMeanMs / 1000)) * 10) / 10,
     operations,
+    operationsByPhase,
     cpu,
     cpuPerRequestMs:
       cpu && requests > 0
