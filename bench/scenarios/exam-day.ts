@@ -10,6 +10,7 @@
 // and the app's CPU per 1,000 candidates (CPU-seconds per second of the app's worker processes and their
 // Postgres backends, per 1,000 candidates) — the figure that carries over to other machines.
 import { availableParallelism, loadavg } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 
 import type { Flags } from "../lib/run/args";
 import { type BuildMode, startApp } from "../lib/servers/app-server";
@@ -95,6 +96,8 @@ export type PhaseCpu = {
    * not part of the app's figure, but what says how full the box was.
    */
   loadGeneratorMs: number;
+  /** The p99 of how late the load generator's event loop ran (ms): what it adds to every latency it measures. */
+  loadGeneratorLoopDelayP99Ms: number | null;
   /** Cores busy (CPU-seconds per second) of the app's processes plus their Postgres backends, per 1,000 candidates. */
   coresPer1000: number;
 };
@@ -274,11 +277,19 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const loadAverages: Partial<Record<Phase, number[]>> = {};
     const stats = new RunStats((atMs) => phaseAt(atMs, boundaries));
     let probe: { phase: Phase; at: number; probe: Promise<CpuProbe> } | null = null;
+    // How late the load generator's own event loop ran, per phase: every latency is measured from inside it, so a
+    // late loop adds to what the candidates seem to wait.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const generatorLoopP99Ms: Partial<Record<Phase, number>> = {};
     const enterPhase = async (phase: Phase | null): Promise<void> => {
       const at = stats.now();
       const previous = probe;
       probe = phase ? { phase, at, probe: startCpuProbe(cpuTarget) } : null;
       if (phase) loadAverages[phase] = loadavg().map((value) => Math.round(value * 100) / 100);
+      if (previous) generatorLoopP99Ms[previous.phase] = Math.round(loopDelay.percentile(99) / 1e5) / 10;
+      loopDelay.reset();
+      if (!phase) loopDelay.disable();
       if (previous) cpu[previous.phase] = { usage: await (await previous.probe).stop(), ms: at - previous.at };
     };
     const timers = [
@@ -429,6 +440,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         appMs: measured.usage.serverMs,
         postgresMs: measured.usage.postgresMs,
         loadGeneratorMs: measured.usage.loadGeneratorMs,
+        loadGeneratorLoopDelayP99Ms: generatorLoopP99Ms[phase] ?? null,
         coresPer1000: coresPerThousand(measured.usage, measured.ms, options.candidates),
       });
     }
@@ -439,6 +451,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         appMs: total.serverMs,
         postgresMs: total.postgresMs,
         loadGeneratorMs: total.loadGeneratorMs,
+        loadGeneratorLoopDelayP99Ms: null,
         coresPer1000: coresPerThousand(total, totalMs, options.candidates),
       });
     const baseCpu = base?.measurement.cpu ?? null;
@@ -463,7 +476,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       show(
         `cpu ${figure.phase.padEnd(8)} ${figure.coresPer1000.toFixed(3)} cores per 1,000 candidates  ` +
           `(app ${(figure.appMs / 1000).toFixed(1)} s + postgres ${(figure.postgresMs / 1000).toFixed(1)} s of CPU in ${figure.seconds} s; ` +
-          `the load generator ${(figure.loadGeneratorMs / 1000).toFixed(1)} s beside them)`,
+          `the load generator ${(figure.loadGeneratorMs / 1000).toFixed(1)} s beside them` +
+          `${figure.loadGeneratorLoopDelayP99Ms === null ? "" : `, its event loop late by ${figure.loadGeneratorLoopDelayP99Ms} ms at p99`})`,
       );
     if (base) {
       show(formatOperation("baseline: autosave", base.measurement.operationsByPhase[AUTOSAVE_TARGET_OPERATION]));
