@@ -4,6 +4,8 @@ import { POST as heartbeatRoute } from "@/app/api/attempts/[attemptId]/heartbeat
 import { POST as submitRoute } from "@/app/api/attempts/[attemptId]/submit/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 
+import { expect, it } from "vitest";
+
 import { sha256Hex } from "@/lib/server/crypto";
 import { db } from "@/lib/server/db/client";
 
@@ -88,6 +90,47 @@ export const SESSION_ENDINGS: Record<"signed out" | "expired" | "its join link r
   "its join link revoked": (attempt) =>
     db.enrollment.update({ where: { id: attempt.enrollmentId }, data: { joinRevokedAt: new Date() } }),
 };
+
+/**
+ * For a route that checks a session it already knows in its own statement (ADR 021): for each way a session ends
+ * (SESSION_ENDINGS) and each request, a test that warms this process's knowledge of the session with an autosave
+ * that succeeds, ends the session behind its back, then sends the request — the first after the end: 401
+ * UNAUTHENTICATED, and neither the caller's attempt nor another candidate's (`state`) changed. `also` checks more.
+ */
+export function eachRequestOnceTheSessionEnded<S>(options: {
+  requests: Record<
+    string,
+    (attempt: StartedAttempt, other: StartedAttempt) => Promise<{ status: number; body: unknown }>
+  >;
+  state: (attemptId: string) => Promise<S>;
+  /** Ends the test's name: "nothing applied", "nothing submitted". */
+  unchanged: string;
+  also?: (attempt: StartedAttempt) => Promise<void>;
+}): void {
+  for (const [how, end] of Object.entries(SESSION_ENDINGS)) {
+    for (const [what, send] of Object.entries(options.requests)) {
+      it(`${how}, then ${what} → 401 UNAUTHENTICATED, and ${options.unchanged}`, async () => {
+        const attempt = await startedAttempt();
+        const other = await startedAttempt();
+        const warm = await autosave(attempt, {
+          deviceId: "d",
+          answers: [{ questionId: attempt.questions[2]!.id, value: "first", version: 1 }],
+        });
+        expect(warm.status).toBe(200);
+        await end(attempt);
+        const before = await options.state(attempt.attemptId);
+        const otherBefore = await options.state(other.attemptId);
+
+        const response = await send(attempt, other);
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(CANDIDATE_UNAUTHENTICATED);
+        expect(await options.state(attempt.attemptId)).toEqual(before);
+        expect(await options.state(other.attemptId)).toEqual(otherBefore);
+        await options.also?.(attempt);
+      });
+    }
+  }
+}
 
 /** The one error body every candidate request without a valid session gets. */
 export const CANDIDATE_UNAUTHENTICATED = {

@@ -7,7 +7,7 @@ import { createSession } from "@/lib/server/auth/sessions";
 import { db } from "@/lib/server/db/client";
 import {
   autosave,
-  CANDIDATE_UNAUTHENTICATED,
+  eachRequestOnceTheSessionEnded,
   SESSION_ENDINGS,
   startedAttempt,
   submit,
@@ -273,8 +273,6 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
   // `foldsSessionCheck`) instead of reading it first. Each case warms that knowledge with a save that succeeds,
   // then ends the session behind this process's back, as another instance (or an admin) would.
   describe("a session ended since this process last read it", () => {
-    const ends = SESSION_ENDINGS;
-
     // Each request is the first after the session ended (a 401 makes this process forget the session, and the
     // next request would read it again): a valid delta, which the statement itself refuses; then requests that
     // fail before the statement runs, where 401 must still come first.
@@ -303,29 +301,12 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
         ),
     };
 
-    for (const [how, end] of Object.entries(ends)) {
-      for (const [what, send] of Object.entries(requests)) {
-        it(`${how}, then ${what} → 401 UNAUTHENTICATED, and nothing applied`, async () => {
-          const attempt = await startedAttempt();
-          const other = await startedAttempt();
-          const warm = await autosave(attempt, {
-            deviceId: "d",
-            answers: [{ questionId: attempt.questions[2]!.id, value: "first", version: 1 }],
-          });
-          expect(warm.status).toBe(200);
-          await end(attempt);
-          const before = await snapshot(attempt.attemptId);
-          const otherBefore = await snapshot(other.attemptId);
-
-          const response = await send(attempt, other);
-          expect(response.status).toBe(401);
-          expect(response.body).toEqual(CANDIDATE_UNAUTHENTICATED);
-          expect(await snapshot(attempt.attemptId)).toEqual(before);
-          expect(await snapshot(other.attemptId)).toEqual(otherBefore);
-          expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]?.value).toBe("first");
-        });
-      }
-    }
+    eachRequestOnceTheSessionEnded({
+      requests,
+      state: snapshot,
+      unchanged: "nothing applied",
+      also: async (attempt) => expect((await paper(attempt.attemptId))[attempt.questions[2]!.id]?.value).toBe("first"),
+    });
 
     it("a session still valid keeps saving, one save after another (the statement confirms it each time)", async () => {
       const attempt = await startedAttempt();
@@ -350,7 +331,7 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
         deviceId: "d",
         answers: [{ questionId: attempt.questions[2]!.id, value: "old", version: 1 }],
       });
-      await ends["signed out"](attempt);
+      await SESSION_ENDINGS["signed out"](attempt);
       expect(
         (
           await autosave(attempt, {

@@ -7,6 +7,7 @@ import { db } from "@/lib/server/db/client";
 import {
   autosave,
   CANDIDATE_UNAUTHENTICATED,
+  eachRequestOnceTheSessionEnded,
   SESSION_ENDINGS,
   startedAttempt,
   submit,
@@ -284,28 +285,7 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
         submit({ attemptId: randomUUID(), cookie: attempt.cookie }, { deviceId: "d", answers: [] }, randomUUID()),
     };
 
-    for (const [how, end] of Object.entries(SESSION_ENDINGS)) {
-      for (const [what, send] of Object.entries(requests)) {
-        it(`${how}, then ${what} → 401 UNAUTHENTICATED, and nothing submitted`, async () => {
-          const attempt = await startedAttempt();
-          const other = await startedAttempt();
-          const warm = await autosave(attempt, {
-            deviceId: "d",
-            answers: [{ questionId: attempt.questions[2]!.id, value: "first", version: 1 }],
-          });
-          expect(warm.status).toBe(200);
-          await end(attempt);
-          const before = await state(attempt.attemptId);
-          const otherBefore = await state(other.attemptId);
-
-          const response = await send(attempt, other);
-          expect(response.status).toBe(401);
-          expect(response.body).toEqual(CANDIDATE_UNAUTHENTICATED);
-          expect(await state(attempt.attemptId)).toEqual(before);
-          expect(await state(other.attemptId)).toEqual(otherBefore);
-        });
-      }
-    }
+    eachRequestOnceTheSessionEnded({ requests, state, unchanged: "nothing submitted" });
 
     it("a retry of a submit that was answered, once the session ended → 401, and still one submission", async () => {
       const attempt = await startedAttempt();
