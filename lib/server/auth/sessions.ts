@@ -185,7 +185,7 @@ export function settleSessionCheck(candidate: Pick<CandidatePrincipal, "sessionC
 /**
  * A candidate session stays valid until it expires or staff revoke the enrollment's join link. Every
  * candidate request starts here, so it is one raw statement on the pool rather than a Prisma relation read.
- * The autosave's and the heartbeat's statements check the same conditions themselves
+ * The autosave's, the heartbeat's and the submit's first statements check the same conditions themselves
  * (lib/server/db/statements/live-candidate-session.sql, ADR 021): change both together.
  */
 export async function findCandidateSession(token: string | undefined): Promise<CandidatePrincipal | null> {
