@@ -28,10 +28,6 @@ function createClient(url: string): Redis {
     lazyConnect: true,
     // Keep reconnecting for ever, at most every 2 s.
     retryStrategy: (times) => Math.min(times * 200, 2_000),
-    // Every command issued in one turn of the event loop goes out in one socket write (ioredis queues them until
-    // setImmediate): under load, the limits, locks and publishes of many requests share a write, and a write on
-    // this kind of host costs more CPU than the command (docs/benchmarks.md, "Redis commands in one write").
-    enableAutoPipelining: true,
   });
   let isDown = false;
   client.on("error", (error: Error) => {
