@@ -63,11 +63,10 @@ const DRAIN_MS = 120_000;
 const PHASES = ["start", "answer", "deadline"] as const;
 type Phase = (typeof PHASES)[number];
 
-/** The operation measured in each phase, in the order the report shows them. */
 /**
- * Each phase's figure: the operation its target is about, with the requests sent in that phase. The autosave's
- * is the answer phase's (what a candidate waits while answering); the deadline storm's last saves are part of
- * click → done, and the whole run's autosave figure is printed beside it.
+ * Each phase's figure, in the order the report shows them: the operation its target is about, with the requests
+ * sent in that phase. The autosave's is the answer phase's (what a candidate waits while answering); the deadline
+ * storm's last saves are part of click → done, and the whole run's autosave figure is printed beside it.
  */
 const PHASE_OPERATIONS: Record<string, { phase: Phase; operation: string }> = {
   "join + start": { phase: "start", operation: "join + start" },
@@ -76,8 +75,8 @@ const PHASE_OPERATIONS: Record<string, { phase: Phase; operation: string }> = {
   "submit (click to done)": { phase: "deadline", operation: "submit (click to done)" },
 };
 
-/** The operation whose p99 each of issue 17's targets is about. */
-const AUTOSAVE_TARGET_OPERATION = phaseOperation("autosave", "answer");
+/** The operation whose p99 issue 17's autosave target is about. */
+const AUTOSAVE_TARGET_OPERATION = PHASE_OPERATIONS.autosave!.operation;
 
 /** The phase a request sent `atMs` into the run belongs to. */
 export function phaseAt(atMs: number, boundaries: Record<Phase, readonly [number, number]>): Phase {
