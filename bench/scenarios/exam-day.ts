@@ -27,6 +27,7 @@ import { phaseOperation, RunStats, type OperationSummary } from "../lib/load/op-
 import { arrivalAt, httpTransport, sleepUntil, thinkTime, type Schedule } from "../lib/load/population";
 import { formatOperation } from "../lib/load/population-run";
 import { populationReport } from "../lib/reporting/population-report";
+import { monotonicUs, printWindowProfiles, profileDirectory } from "../lib/reporting/profiles";
 import { endRun } from "../lib/reporting/publish";
 import { environment, figureLines, formatRatio, ratio, writeResults } from "../lib/reporting/report";
 import type { Scenario } from "../lib/run/scenario";
@@ -52,6 +53,8 @@ export type ExamDayOptions = {
   isTargetsChecked: boolean;
   isPublished: boolean;
   build: BuildMode;
+  /** Run the app's workers with --cpu-prof; print where their CPU went per phase, and the longest busy stretches. */
+  isProfiled: boolean;
 };
 
 /** Issue 17's targets for 3,000 candidates on this box (checked only with `--targets`). */
@@ -201,6 +204,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "  --status-on-autosave true|false  autosaves carry the device status, heartbeats only after a quiet period (ADR 022); false: a heartbeat every 15 s  true",
     "  --targets                fail the run on issue 17's latency targets (p99: join + start 1 s, autosave 200 ms, click → done 2 s)",
     "  --publish                copy the run's charts to docs/benchmarks/ (committed)",
+    "  --profile                the workers run with --cpu-prof: per phase, where their CPU went and the longest",
+    "                           stretches an event loop was busy (profiles kept in bench/results/profiles/)",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
   ].join("\n"),
 
@@ -220,6 +225,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       isTargetsChecked: flags.boolean("targets"),
       isPublished: flags.boolean("publish"),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
+      isProfiled: flags.boolean("profile"),
     };
   },
 
@@ -234,7 +240,15 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     });
     const buildId = await buildApp({ mode: options.build, env, signal });
     if (signal.aborted) return { isOk: false };
-    const app = await startApp({ buildId, env, signal, workers: options.workers });
+    const profileDir = options.isProfiled ? profileDirectory("exam-day") : null;
+    const app = await startApp({
+      buildId,
+      env,
+      signal,
+      workers: options.workers,
+      // Not in NODE_OPTIONS, where Node does not allow --cpu-prof; the primary passes it on to each worker.
+      nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    });
     const proxy = await startFaultProxy({ upstreams: [app.port] });
     const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal }).catch(
       (error: unknown) => {
@@ -273,6 +287,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     // CPU per phase: one probe per phase, each started as the previous one stops.
     const cpuTarget = { serverGroup: app.child.pid, databaseUrl: database.url };
     const cpu: Partial<Record<Phase, { usage: CpuUsage | null; ms: number }>> = {};
+    /** Each phase on the monotonic clock (µs), the clock of the profiles' samples. */
+    const phaseWindowsUs: Partial<Record<Phase, { fromUs: number; toUs: number }>> = {};
     const loadAverages: Partial<Record<Phase, number[]>> = {};
     const stats = new RunStats((atMs) => phaseAt(atMs, boundaries));
     let probe: { phase: Phase; at: number; probe: Promise<CpuProbe> } | null = null;
@@ -283,7 +299,10 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const generatorLoopP99Ms: Partial<Record<Phase, number>> = {};
     const enterPhase = async (phase: Phase | null): Promise<void> => {
       const at = stats.now();
+      const atUs = monotonicUs();
       const previous = probe;
+      if (previous) phaseWindowsUs[previous.phase]!.toUs = atUs;
+      if (phase) phaseWindowsUs[phase] = { fromUs: atUs, toUs: atUs };
       probe = phase ? { phase, at, probe: startCpuProbe(cpuTarget) } : null;
       if (phase) loadAverages[phase] = loadavg().map((value) => Math.round(value * 100) / 100);
       if (previous) generatorLoopP99Ms[previous.phase] = Math.round(loopDelay.percentile(99) / 1e5) / 10;
@@ -421,6 +440,22 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     }
     exam.agent.destroy();
     if (signal.aborted) return { isOk: false };
+    if (profileDir) {
+      // The workers write their profiles as they exit; the primary's (it serves nothing) is left out.
+      await app.stop();
+      printWindowProfiles(
+        profileDir,
+        PHASES.flatMap((phase) => {
+          const window = phaseWindowsUs[phase];
+          if (!window) return [];
+          const requests = [...stats.phaseOperations.entries()]
+            .filter(([name]) => name.endsWith(` [${phase}]`))
+            .reduce((sum, [, operation]) => sum + operation.summary(windowMsDone).requests, 0);
+          return [{ title: `${phase} phase`, ...window, requests }];
+        }),
+        { exceptPid: app.child.pid },
+      );
+    }
 
     // Figures.
     const phaseCpu: PhaseCpu[] = [];

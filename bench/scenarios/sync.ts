@@ -13,10 +13,8 @@
 //    final delta of one answer; a client that runs out of attempts stops.
 // 5. One line per measurement, app/baseline ratios, and the whole run in bench/results/sync-<time>.json.
 import { randomInt, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Agent } from "node:http";
 import { loadavg } from "node:os";
-import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 
 import pg from "pg";
@@ -27,10 +25,10 @@ import { currentBuildId, ensureBuild, startApp, type BuildMode } from "../lib/se
 import { describeLimit, readAutosaveLimit } from "../lib/servers/app-limits";
 import { startBaseline } from "../lib/servers/baseline";
 import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/load/cpu";
-import { checkpoint, createMigratedDatabase, PROJECT_ROOT } from "../lib/servers/database";
+import { checkpoint, createMigratedDatabase } from "../lib/servers/database";
 import { pickQuestions, randomValue, type BenchQuestion } from "../lib/candidates/exam";
 import { createAgent, outcomeKey, send, type HttpResult } from "../lib/load/http-client";
-import { formatProfileSummary, summarizeProfile, type CpuProfile } from "../lib/reporting/profile-summary";
+import { monotonicUs, printWindowProfiles, profileDirectory } from "../lib/reporting/profiles";
 import { runClosedLoop, type LoadResult, type Operation, type Outcome } from "../lib/load/load";
 import { say, shout, sleep } from "../lib/run/log";
 import type { ManagedChild } from "../lib/servers/processes";
@@ -290,7 +288,6 @@ async function measure(options: {
   let probe: Promise<CpuProbe> | undefined;
   let loadAverage = 0;
   let windowFromUs: number | null = null;
-  const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
   try {
     const result = await runClosedLoop({
       clients: options.clients,
@@ -321,42 +318,6 @@ async function measure(options: {
     };
   } finally {
     agent.destroy();
-  }
-}
-
-/**
- * Summarises the app's CPU profile (written by --cpu-prof when the app exited) for each measured window,
- * and keeps the windows next to it so the profile can be summarised again later:
- * `npx tsx bench/lib/reporting/profile-summary.ts <file> --from <µs> --to <µs> --requests <n>`.
- */
-function printProfiles(profileDir: string, measurements: readonly Measurement[]): void {
-  const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
-  if (files.length === 0) {
-    shout(`--profile: no .cpuprofile was written in ${profileDir}`);
-    return;
-  }
-  // `next start` runs the server in its own process; the largest profile is the one that served.
-  const file = files.map((name) => join(profileDir, name)).sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-  const windows = measurements.map((item) => ({
-    operation: item.operation,
-    requests: item.result.requests,
-    windowUs: item.windowUs,
-  }));
-  writeFileSync(join(profileDir, "windows.json"), `${JSON.stringify({ profile: file, windows }, null, 2)}\n`);
-  for (const item of measurements) {
-    if (!item.windowUs) continue;
-    const summary = summarizeProfile(JSON.parse(readFileSync(file, "utf8")) as CpuProfile, {
-      fromUs: item.windowUs.from,
-      toUs: item.windowUs.to,
-      nextDir: join(PROJECT_ROOT, ".next"),
-    });
-    console.log("");
-    console.log(
-      formatProfileSummary(summary, {
-        requests: item.result.requests,
-        title: `== app CPU profile, ${item.operation} window (${relative(PROJECT_ROOT, file)}) ==`,
-      }),
-    );
   }
 }
 
@@ -446,10 +407,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     const build = await ensureBuild({ mode: options.build, env: appEnv, signal });
     if (signal.aborted) return { isOk: false };
     // The profile is written when the app exits; it is stopped before the summary below.
-    const profileDir = options.profile
-      ? join(PROJECT_ROOT, "bench", "results", "profiles", `sync-${startedAt.toISOString().replace(/[:.]/g, "-")}`)
-      : null;
-    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    const profileDir = options.profile ? profileDirectory("sync") : null;
     const app = await startApp({
       buildId: build.buildId,
       env: appEnv,
@@ -588,9 +546,16 @@ export const syncScenario: Scenario<SyncOptions> = {
 
     if (profileDir) {
       await app.stop();
-      printProfiles(
+      printWindowProfiles(
         profileDir,
-        measurements.filter((item) => item.target === "app"),
+        measurements
+          .filter((item) => item.target === "app" && item.windowUs)
+          .map((item) => ({
+            title: `${item.operation} window`,
+            fromUs: item.windowUs!.from,
+            toUs: item.windowUs!.to,
+            requests: item.result.requests,
+          })),
       );
     }
 

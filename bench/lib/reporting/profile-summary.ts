@@ -73,6 +73,8 @@ function groupOfPackage(name: string): string {
   return `other: ${name}`;
 }
 
+const OUR_CODE = "holdfast (our code)";
+
 /** The group of an original source path (from a source map or a plain file URL). */
 export function groupOfSource(source: string): string {
   const path = decodeURIComponent(source);
@@ -80,7 +82,7 @@ export function groupOfSource(source: string): string {
   const pkg = packageOf(path);
   if (pkg) return groupOfPackage(pkg);
   if (/\[turbopack\]/.test(path)) return "next";
-  if (/(^|\/)(app|lib|components|instrumentation\.ts)/.test(path) && !/^node:/.test(path)) return "holdfast (our code)";
+  if (/(^|\/)(app|lib|components|instrumentation\.ts)/.test(path) && !/^node:/.test(path)) return OUR_CODE;
   return `other: ${path}`;
 }
 
@@ -330,6 +332,147 @@ export function summarizeProfile(
     topSelf: figures(selfByFunction, "self"),
     topTotal: figures(totalByFunction, "total"),
   };
+}
+
+/**
+ * Several processes' summaries as one (the workers of `npm start` each write their own profile): times are
+ * added by group and by function, shares taken again of the sum. Each summary's function lists must be longer
+ * than `top` (summarise with a larger `top`), or a function just outside one process's list is undercounted.
+ */
+export function mergeProfileSummaries(summaries: readonly ProfileSummary[], top = 25): ProfileSummary {
+  const busyMs = summaries.reduce((sum, summary) => sum + summary.busyMs, 0);
+  const share = (ms: number): number => (busyMs > 0 ? ms / busyMs : 0);
+  const groups = new Map<string, { selfMs: number; totalMs: number; ownedMs: number }>();
+  for (const summary of summaries)
+    for (const group of summary.groups) {
+      const sum = groups.get(group.group) ?? { selfMs: 0, totalMs: 0, ownedMs: 0 };
+      sum.selfMs += group.selfMs;
+      sum.totalMs += group.totalMs;
+      sum.ownedMs += group.ownedMs;
+      groups.set(group.group, sum);
+    }
+  const functions = (kind: "topSelf" | "topTotal"): FunctionFigure[] => {
+    const sums = new Map<string, FunctionFigure>();
+    for (const summary of summaries)
+      for (const figure of summary[kind]) {
+        const key = `${figure.group}|${figure.name}|${figure.location}`;
+        const sum = sums.get(key) ?? { ...figure, selfMs: 0, totalMs: 0 };
+        sum.selfMs += figure.selfMs;
+        sum.totalMs += figure.totalMs;
+        sums.set(key, sum);
+      }
+    const by = kind === "topSelf" ? "selfMs" : "totalMs";
+    return [...sums.values()].sort((a, b) => b[by] - a[by]).slice(0, top);
+  };
+  return {
+    busyMs,
+    idleMs: summaries.reduce((sum, summary) => sum + summary.idleMs, 0),
+    samples: summaries.reduce((sum, summary) => sum + summary.samples, 0),
+    groups: [...groups.entries()]
+      .map(([group, sum]) => ({
+        group,
+        ...sum,
+        selfShare: share(sum.selfMs),
+        totalShare: share(sum.totalMs),
+        ownedShare: share(sum.ownedMs),
+      }))
+      .sort((a, b) => b.selfMs - a.selfMs),
+    topSelf: functions("topSelf"),
+    topTotal: functions("topTotal"),
+  };
+}
+
+/** A stretch of the event loop busy without a break: what every request arriving during it waited behind. */
+export type BusyStretch = {
+  /** Monotonic clock, µs (as the profile's samples). */
+  fromUs: number;
+  ms: number;
+  /** Our code's (or else a package's) outermost frames in the stretch, by sampled time. */
+  frames: { label: string; ms: number }[];
+};
+
+/**
+ * The longest stretches of consecutive busy samples in [fromUs, toUs] (gaps shorter than `gapUs` of idle
+ * joined): the event loop could run nothing else then, so they bound the tail latency of every request
+ * that landed in them. Each names the outermost frames of our code in it (else of the first package).
+ */
+export function longestBusyStretches(
+  profile: CpuProfile,
+  options: { fromUs?: number; toUs?: number; count?: number; nextDir?: string; gapUs?: number } = {},
+): BusyStretch[] {
+  const resolver = new FrameResolver(options.nextDir);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const outermost = new Map<number, string>();
+  const outermostOf = (id: number): string => {
+    const known = outermost.get(id);
+    if (known !== undefined) return known;
+    const stack: ProfileNode[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at);
+      if (node) stack.push(node);
+    }
+    let label = "";
+    let firstPackage = "";
+    for (const node of stack.reverse()) {
+      const special = SPECIAL[node.callFrame.functionName];
+      if (special === "(root)") continue;
+      if (special) {
+        label = special;
+        break;
+      }
+      const resolved = node.callFrame.url ? resolver.resolve(node.callFrame) : null;
+      if (!resolved) continue;
+      const name = `${node.callFrame.functionName || "(anonymous)"} ${resolved.location}`;
+      if (resolved.group === OUR_CODE) {
+        label = name;
+        break;
+      }
+      firstPackage ||= `${resolved.group}: ${name}`;
+    }
+    const result = label || firstPackage || "(unknown)";
+    outermost.set(id, result);
+    return result;
+  };
+  const gapUs = options.gapUs ?? 2_000;
+  const stretches: BusyStretch[] = [];
+  let current: { fromUs: number; toUs: number; frames: Map<string, number> } | null = null;
+  let idleSinceUs: number | null = null;
+  const close = (): void => {
+    if (!current) return;
+    stretches.push({
+      fromUs: current.fromUs,
+      ms: (current.toUs - current.fromUs) / 1000,
+      frames: [...current.frames.entries()]
+        .map(([label, ms]) => ({ label, ms }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 5),
+    });
+    current = null;
+  };
+  let timestamp = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index += 1) {
+    timestamp += profile.timeDeltas[index] ?? 0;
+    if (options.fromUs !== undefined && timestamp < options.fromUs) continue;
+    if (options.toUs !== undefined && timestamp > options.toUs) break;
+    const next = profile.timeDeltas[index + 1];
+    const us = next !== undefined && next > 0 ? next : 0;
+    const id = profile.samples[index]!;
+    const isIdle = byId.get(id)?.callFrame.functionName === "(idle)";
+    if (isIdle) {
+      idleSinceUs ??= timestamp;
+      if (current && timestamp + us - idleSinceUs >= gapUs) close();
+      continue;
+    }
+    idleSinceUs = null;
+    current ??= { fromUs: timestamp, toUs: timestamp, frames: new Map() };
+    current.toUs = timestamp + us;
+    const label = outermostOf(id);
+    current.frames.set(label, (current.frames.get(label) ?? 0) + us / 1000);
+  }
+  close();
+  return stretches.sort((a, b) => b.ms - a.ms).slice(0, options.count ?? 10);
 }
 
 function percent(value: number): string {
