@@ -116,6 +116,32 @@ export function fastRouteFor(method, url) {
 }
 
 /**
+ * Bodies up to this size (declared in `Content-Length`) are read by the worker before the handler runs and
+ * handed to it as bytes: a Web `Request` over a Node stream (`Readable.toWeb`, `duplex: "half"`) costs more
+ * CPU than the small JSON it carries (docs/benchmarks.md). The handler's own size cap is larger (1 MiB,
+ * read-json-body.ts) and applies to these bytes as to a stream; a body without a length, or longer than this,
+ * is streamed to the handler as before.
+ */
+export const PRE_READ_MAX_BYTES = 64 * 1024;
+
+/**
+ * The length of a body the worker reads before its handler runs, or null to stream it: only a POST (the
+ * fast routes' one method with a body) whose `Content-Length` is a plain decimal within PRE_READ_MAX_BYTES,
+ * and without `Transfer-Encoding` (Node refuses a request with both; this does not rely on it).
+ *
+ * @param {string | undefined} method
+ * @param {import("node:http").IncomingHttpHeaders} headers
+ * @returns {number | null}
+ */
+export function preReadLength(method, headers) {
+  if (method !== "POST" || headers["transfer-encoding"] !== undefined) return null;
+  const declared = headers["content-length"];
+  if (declared === undefined || !/^\d{1,10}$/.test(declared)) return null;
+  const length = Number(declared);
+  return length <= PRE_READ_MAX_BYTES ? length : null;
+}
+
+/**
  * `next start`'s own arguments as scripts/start.mjs and the harnesses pass them on (`[directory] -p 3000
  * -H 0.0.0.0 --keepAliveTimeout 65000`; `--port=3000` too). Returns null for anything else (`--inspect`,
  * `--experimental-cpu-prof`, a second directory, a port that is not one): then the worker is Next's own

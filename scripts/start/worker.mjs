@@ -24,6 +24,7 @@ import {
   fastRouteFor,
   isGzipWanted,
   parseStartArgs,
+  preReadLength,
   requestUrl,
 } from "./fast-routes.mjs";
 
@@ -88,17 +89,24 @@ async function loadHandlers(distDir, names) {
  * @param {import("node:http").IncomingMessage} req
  * @param {string} url
  * @param {{ hostname: string; port: number }} server
- * @param {AbortSignal} signal aborted when the client goes away before the answer is written, as Next's
+ * @param {AbortSignal | undefined} signal aborted when the client goes away before the answer is written, as
+ * Next's (only the live channel, a stream, listens to it)
+ * @param {Buffer | undefined} bytes the body, already read (readBody), or undefined to stream it
  * @returns {Request}
  */
-function toRequest(req, url, server, signal) {
+function toRequest(req, url, server, signal, bytes) {
   const headers = new Headers();
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
     headers.append(req.rawHeaders[index] ?? "", req.rawHeaders[index + 1] ?? "");
   }
   addForwardedDefaults(headers, { ...server, remoteAddress: req.socket.remoteAddress });
-  // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  if (bytes !== undefined) {
+    // A Buffer is a Uint8Array, which undici takes as is; TypeScript's BodyInit wants one over an ArrayBuffer.
+    const body = /** @type {BodyInit} */ (/** @type {unknown} */ (bytes));
+    return new Request(url, { method: req.method, headers, body, signal });
+  }
+  // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
   const init = /** @type {RequestInit} */ ({
     method: req.method,
     headers,
@@ -107,6 +115,31 @@ function toRequest(req, url, server, signal) {
     signal,
   });
   return new Request(url, init);
+}
+
+/**
+ * A small body with a declared length (preReadLength), read whole; rejects when the client goes away first.
+ *
+ * @param {import("node:http").IncomingMessage} req
+ * @returns {Promise<Buffer>}
+ */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let total = 0;
+    req.on("data", (/** @type {Buffer} */ chunk) => {
+      chunks.push(chunk);
+      total += chunk.length;
+    });
+    req.once("end", () =>
+      resolve(chunks.length === 1 ? /** @type {Buffer} */ (chunks[0]) : Buffer.concat(chunks, total)),
+    );
+    req.once("error", reject);
+    req.once("close", () => {
+      if (!req.complete) reject(new Error("the client went away before its request body arrived"));
+    });
+  });
 }
 
 /**
@@ -276,11 +309,20 @@ async function main() {
     }
     const fastRoute = /** @type {import("./fast-routes.mjs").FastRoute} */ (FAST_ROUTES[match.index]);
     const url = requestUrl(/** @type {string} */ (req.url), req.headers.host, fallbackHost);
-    handler(toRequest(req, url, serverAddress, signalFromResponse(res)), { params: Promise.resolve(match.params) })
-      .then((response) => writeResponse(req, res, response, fastRoute.isStream))
-      .catch((error) => {
-        logError(`fast path: the ${fastRoute.name} route threw`, error);
-        writeInternalError(res);
+    const answer = (/** @type {Buffer | undefined} */ bytes) =>
+      handler(toRequest(req, url, serverAddress, fastRoute.isStream ? signalFromResponse(res) : undefined, bytes), {
+        params: Promise.resolve(match.params),
+      })
+        .then((response) => writeResponse(req, res, response, fastRoute.isStream))
+        .catch((error) => {
+          logError(`fast path: the ${fastRoute.name} route threw`, error);
+          writeInternalError(res);
+        });
+    if (preReadLength(req.method, req.headers) === null) void answer(undefined);
+    else
+      readBody(req).then(answer, () => {
+        // Nobody is left to answer.
+        res.destroy();
       });
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
