@@ -8,6 +8,7 @@ import { db } from "../db/client";
 import { prepared, queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
 import { isForeignKeyViolation } from "../db/errors";
+import { presenceField } from "../live/device-presence";
 import { publishExamChange } from "../live/exam-bus";
 import { trackOfflineSpans } from "../live/track-offline-spans";
 import { redisKeys } from "../redis/keys";
@@ -74,7 +75,7 @@ async function readAttempt(attemptId: string, candidate: CandidatePrincipal): Pr
  * 1. Load the attempt scoped to the caller's enrollment: someone else's attempt is a 404; the caller's session
  *    checked in the same statement when the route did not read it (ADR 021: not valid any more is a 401). A submitted
  *    attempt still takes heartbeats (its page may be open) and answers with its status.
- * 2. Read the device's live copy from Redis. Null means Redis is away.
+ * 2. Read the device's live copy from Redis, with the moment its channel last closed. Null means Redis is away.
  * 3. Keep the device's offline spans (trackOfflineSpans, which needs the previous heartbeat), then
  *    upsert the durable row in Postgres when Redis is away, or when shouldPersistHeartbeat says the
  *    change matters (or 30 s passed). Postgres first: a failure here fails the request before the
@@ -128,11 +129,12 @@ export async function keepDeviceStatus(device: {
 }): Promise<void> {
   const { heartbeat } = device;
   // 2.
+  // With the moment its channel last closed (device-presence.ts), which step 3 needs: one round trip for both.
   const key = redisKeys.heartbeats(device.attemptId);
-  const live = await withRedis(
-    async (client) => ({ previous: parseLiveHeartbeat(await client.hget(key, heartbeat.deviceId)) }),
-    null,
-  );
+  const live = await withRedis(async (client) => {
+    const [raw, disconnectedAt] = await client.hmget(key, heartbeat.deviceId, presenceField(heartbeat.deviceId));
+    return { previous: parseLiveHeartbeat(raw), disconnectedAt: disconnectedAt ?? null };
+  }, null);
   const previous = live?.previous ?? null;
 
   // 3.
@@ -142,6 +144,7 @@ export async function keepDeviceStatus(device: {
     deviceId: heartbeat.deviceId,
     online: heartbeat.online,
     previous,
+    disconnectedAt: live?.disconnectedAt ?? null,
     now: receivedAt,
   });
   const isPersisted = live === null || shouldPersistHeartbeat(previous, heartbeat, receivedAt);

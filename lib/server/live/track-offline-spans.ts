@@ -20,10 +20,11 @@ import { presenceField } from "./device-presence";
  * 3. The device was silent for longer than the unreachable threshold and no span was open: record the
  *    silence as a closed span [last heartbeat, now] (cause "unreachable").
  *
- * The common heartbeat (online before and now, nothing in between) costs one Redis read and no Postgres
- * statement. Otherwise one statement does all three, so the open-span check and the writes see one snapshot,
- * and the partial unique index `device_offline_spans_one_open` (INSERT … ON CONFLICT DO NOTHING) keeps two
- * instances from opening two spans for one device.
+ * The common heartbeat (online before and now, nothing in between) costs no Postgres statement, and no Redis
+ * read when the caller read the presence field with the previous heartbeat (keepDeviceStatus does).
+ * Otherwise one statement does all three, so the open-span check and the writes see one snapshot, and the
+ * partial unique index `device_offline_spans_one_open` (INSERT … ON CONFLICT DO NOTHING) keeps
+ * two instances from opening two spans for one device.
  */
 export async function trackOfflineSpans(options: {
   attemptId: string;
@@ -31,15 +32,20 @@ export async function trackOfflineSpans(options: {
   online: boolean;
   /** The device's live copy before this heartbeat; null when there is none or Redis is away. */
   previous: LiveHeartbeat | null;
+  /**
+   * When its channel last closed (the live hash's presence field), read with `previous` in one round trip;
+   * null when it has not closed (or Redis is away). Undefined: read here.
+   */
+  disconnectedAt?: string | null;
   now: number;
 }): Promise<void> {
   const { attemptId, deviceId, online, previous, now } = options;
   const isGap = previous !== null && now - previous.receivedAt > LIVE_THRESHOLDS.unreachableAfterMs;
   if (previous && previous.online && online && !isGap) {
-    const disconnectedAt = await withRedis(
-      (client) => client.hget(redisKeys.heartbeats(attemptId), presenceField(deviceId)),
-      null,
-    );
+    const disconnectedAt =
+      options.disconnectedAt !== undefined
+        ? options.disconnectedAt
+        : await withRedis((client) => client.hget(redisKeys.heartbeats(attemptId), presenceField(deviceId)), null);
     if (disconnectedAt === null || Number(disconnectedAt) < previous.receivedAt) return;
   }
   const opensReported = !online && (previous === null || previous.online);
