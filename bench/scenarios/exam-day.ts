@@ -47,6 +47,8 @@ export type ExamDayOptions = {
   poolMax: number;
   /** Keep-alive sockets of the candidates' requests (channels apart): 10,000 candidates need fewer than 4,096. */
   maxSockets: number;
+  /** Which idle socket the next request takes (createAgent): fifo spreads the requests over all of them. */
+  socketOrder: "lifo" | "fifo";
   isBaselineMeasured: boolean;
   /** Autosaves carry the device status (ADR 022); false: the client before it, a heartbeat every period. */
   isStatusOnAutosave: boolean;
@@ -200,6 +202,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "  --edit-every S           mean seconds between two edits of one candidate               10",
     "  --pool N                 database connections per worker process                      10",
     `  --sockets N              the candidates' keep-alive sockets to the app, through the fault proxy (each holds 3 descriptors here; the channels hold one each)  ${MAX_SOCKETS}`,
+    "  --socket-order lifo|fifo which idle socket a request takes: lifo reuses a hot few, fifo spreads over all  lifo",
     "  --baseline true|false    also run the bare baseline on the same schedule               true",
     "  --status-on-autosave true|false  autosaves carry the device status, heartbeats only after a quiet period (ADR 022); false: a heartbeat every 15 s  true",
     "  --targets                fail the run on issue 17's latency targets (p99: join + start 1 s, autosave 200 ms, click → done 2 s)",
@@ -220,6 +223,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       editEverySeconds: flags.number("edit-every", 10, { min: 0.05, max: 3_600 }),
       poolMax: flags.number("pool", 10, { min: 1, max: 90, isInteger: true }),
       maxSockets: flags.number("sockets", MAX_SOCKETS, { min: 16, max: 65_536, isInteger: true }),
+      socketOrder: flags.choice("socket-order", ["lifo", "fifo"] as const, "lifo"),
       isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
       isStatusOnAutosave: flags.choice("status-on-autosave", ["true", "false"] as const, "true") === "true",
       isTargetsChecked: flags.boolean("targets"),
@@ -318,7 +322,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       }, stormFromMs),
     ];
 
-    const agent = createAgent(Math.min(options.candidates, options.maxSockets));
+    const agent = createAgent(Math.min(options.candidates, options.maxSockets), options.socketOrder);
     const channels = newEventStreamTally();
     const candidates = simCandidatesFor(tokens, {
       examId: exam.examId,
@@ -424,6 +428,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
           giveUpAtMs,
           timings: BROWSER_TIMINGS,
           phaseOf: (atMs) => phaseAt(atMs, boundaries),
+          socketOrder: options.socketOrder,
           // Called once the baseline's candidates are seeded, as its schedule starts: the drops begin at the storm.
           transport: (baselineAgent) => {
             baselineTimer = setTimeout(

@@ -38,6 +38,8 @@ export async function measureBaselinePopulation(options: {
   phaseOf?: (atMs: number) => string;
   /** Defaults to straight to the baseline's port; a scenario with faults passes its proxy. */
   transport?: (agent: ReturnType<typeof createAgent>) => Transport;
+  /** Which idle socket a request takes (createAgent); the app's run's order, for a like-for-like baseline. */
+  socketOrder?: "lifo" | "fifo";
   signal: AbortSignal;
 }): Promise<{ measurement: PopulationMeasurement; stats: RunStats }> {
   const seedAgent = createAgent(32);
@@ -59,7 +61,7 @@ export async function measureBaselinePopulation(options: {
   seedAgent.destroy();
   say(`baseline: the same schedule against the bare node:http + pg server`);
   const stats = new RunStats(options.phaseOf);
-  const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS));
+  const agent = createAgent(Math.min(options.candidates, MAX_SOCKETS), options.socketOrder);
   const transport = options.transport ? options.transport(agent) : httpTransport(agent, options.baseline.port);
   const candidates = seeded.map(
     (candidate, index) =>

@@ -9,8 +9,15 @@ import { parseRetryAfterMs } from "../../../lib/shared/backoff";
 export type HttpResult = { status: number; headers: IncomingHttpHeaders; body: string; error?: string };
 export type HttpResponse = HttpResult;
 
-export function createAgent(maxSockets: number): Agent {
-  return new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+/**
+ * `scheduling`: which idle socket the next request takes. `lifo` (Node's default) reuses the most recently used
+ * ones, so a few hot sockets carry the load; `fifo` takes the least recently used, spreading requests over
+ * every socket as many independent clients (one browser per candidate) do. Behind `npm start`'s workers, which
+ * are handed connections in turn, the difference is where the work lands: lifo's hot set can sit mostly on one
+ * worker while the other idles (docs/benchmarks.md, "Where the answer phase's time goes").
+ */
+export function createAgent(maxSockets: number, scheduling: "lifo" | "fifo" = "lifo"): Agent {
+  return new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling });
 }
 
 function failed(error: Error): HttpResult {
