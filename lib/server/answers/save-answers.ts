@@ -11,7 +11,7 @@ import { examQuestions, loadAttemptForWrite, timeDetails } from "../attempts/loa
 import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { keepDeviceStatus } from "../heartbeats/record-heartbeat";
-import { publishExamChange } from "../live/exam-bus";
+import { publishExamChange, type ExamChangeKind } from "../live/exam-bus";
 import { log } from "../log";
 import { applyAnswerDelta } from "./apply-answer-delta";
 import { storeLateAnswers } from "./store-late-answers";
@@ -29,8 +29,9 @@ import { validateDelta, type ValidatedAnswer } from "./validate-delta";
  *    route did not read it (route.ts, `foldsSessionCheck`): not valid any more is a 401 and nothing applied.
  * 3. Report per answer: applied, duplicate (this exact version is stored), or stale (the server holds a
  *    greater one, returned so the client adopts it).
- * 4. The device's status when the autosave carries one (ADR 022), kept as a heartbeat's would be, before the
- *    dashboards are told: it is about the delta just stored (pending counts what is left after it).
+ * 4. The device's status when the autosave carries one (ADR 022), kept as a heartbeat's would be, and the
+ *    dashboards told in the same Redis transaction as its live copy (not before: it is about the delta just
+ *    stored, and pending counts what is left after it).
  * 5. A frozen attempt keeps the delta as late answers and answers 409 ALREADY_SUBMITTED or
  *    DEADLINE_PASSED (auto-submitting first if the sweeper has not got to it yet), or 409 REQUEST_IN_PROGRESS
  *    (retried) when an admin reopened it in between.
@@ -65,14 +66,15 @@ export async function saveAnswers(options: {
   if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
   // 4.
   // The revision this delta made is the device's last acknowledged one once it reads this answer.
+  const change = outcome.applied.size > 0 ? "saved" : options.device ? "heartbeat" : null;
   if (options.device)
-    await keepStatusOfAutosave(candidate, attemptId, {
-      ...options.device,
-      deviceId,
-      lastAckRevision: outcome.revision,
-    });
-  if (outcome.applied.size > 0) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");
-  else if (options.device) publishExamChange(candidate.examId, candidate.enrollmentId, "heartbeat");
+    await keepStatusOfAutosave(
+      candidate,
+      attemptId,
+      { ...options.device, deviceId, lastAckRevision: outcome.revision },
+      change ?? "heartbeat",
+    );
+  else if (change) publishExamChange(candidate.examId, candidate.enrollmentId, change);
 
   // 3.
   const notApplied = answers.filter((answer) => !outcome.applied.has(answer.questionId));
@@ -115,17 +117,21 @@ async function keepStatusOfAutosave(
   candidate: CandidatePrincipal,
   attemptId: string,
   heartbeat: Parameters<typeof keepDeviceStatus>[0]["heartbeat"],
+  change: ExamChangeKind,
 ): Promise<void> {
   try {
+    // The exam's live bus hears of the autosave with the status's write (one round trip).
     await keepDeviceStatus({
       attemptId,
       examId: candidate.examId,
       enrollmentId: candidate.enrollmentId,
       heartbeat,
-      announce: false,
+      announce: change,
     });
   } catch (error) {
     log.warn("autosave stored; the device status it carried was not kept", { attemptId, error });
+    // The answers were stored all the same: the bus still hears of them.
+    publishExamChange(candidate.examId, candidate.enrollmentId, change);
   }
 }
 

@@ -9,7 +9,7 @@ import { prepared, queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
 import { isForeignKeyViolation } from "../db/errors";
 import { presenceField } from "../live/device-presence";
-import { publishExamChange } from "../live/exam-bus";
+import { pendingExamChange, publishExamMessage, type ExamChangeKind } from "../live/exam-bus";
 import { trackOfflineSpans } from "../live/track-offline-spans";
 import { redisKeys } from "../redis/keys";
 import { withRedis } from "../redis/client";
@@ -80,8 +80,8 @@ async function readAttempt(attemptId: string, candidate: CandidatePrincipal): Pr
  *    upsert the durable row in Postgres when Redis is away, or when shouldPersistHeartbeat says the
  *    change matters (or 30 s passed). Postgres first: a failure here fails the request before the
  *    live copy claims a write that did not happen.
- * 4. Write the live copy with the attempt's key expiry renewed, and tell the exam's live bus: on every
- *    heartbeat, since the dashboard judges "unreachable" by lastHeartbeatAt (its feed coalesces).
+ * 4. Write the live copy with the attempt's key expiry renewed, and tell the exam's live bus in the same MULTI:
+ *    on every heartbeat, since the dashboard judges "unreachable" by lastHeartbeatAt (its feed coalesces).
  */
 export async function recordHeartbeat(options: {
   attemptId: string;
@@ -124,8 +124,11 @@ export async function keepDeviceStatus(device: {
   examId: string;
   enrollmentId: string;
   heartbeat: Heartbeat;
-  /** False when the caller tells the exam's live bus itself (an autosave's one announcement). */
-  announce?: boolean;
+  /**
+   * What the exam's live bus is told, with the live copy's write (one MULTI): "heartbeat" unless said; an autosave
+   * says "saved" when it applied answers.
+   */
+  announce?: ExamChangeKind;
 }): Promise<void> {
   const { heartbeat } = device;
   // 2.
@@ -175,12 +178,18 @@ export async function keepDeviceStatus(device: {
     receivedAt,
     persistedAt: isPersisted || !previous ? receivedAt : previous.persistedAt,
   };
-  await withRedis(
-    (client) =>
-      client.multi().hset(key, heartbeat.deviceId, JSON.stringify(next)).expire(key, LIVE_HEARTBEAT_TTL_SECONDS).exec(),
-    null,
-  );
-  if (device.announce !== false) publishExamChange(device.examId, device.enrollmentId, "heartbeat");
+  const change = pendingExamChange(examId, enrollmentId, device.announce ?? "heartbeat");
+  const isWritten = await withRedis(async (client) => {
+    await client
+      .multi()
+      .hset(key, heartbeat.deviceId, JSON.stringify(next))
+      .expire(key, LIVE_HEARTBEAT_TTL_SECONDS)
+      .publish(change.channel, change.payload)
+      .exec();
+    return true;
+  }, false);
+  // Redis away or failing: the bus reaches this process's listeners (publishExamMessage's own fallback).
+  if (!isWritten) publishExamMessage(change.message);
 }
 
 /**

@@ -97,9 +97,7 @@ function subscriber(): Promise<Redis | null> {
  * process's listeners only.
  */
 export function publishExamMessage(message: ExamMessage): void {
-  // Announcements travel with the signals: candidate pages listen there, and only there.
-  const channel =
-    message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
+  const channel = channelOf(message);
   void (async () => {
     const client = await getRedis();
     // Through the Redis breaker (lib/server/redis/breaker.ts): a hung Redis is skipped, not waited on.
@@ -117,8 +115,26 @@ export function publishExamMessage(message: ExamMessage): void {
   })();
 }
 
+/** The channel a message travels on. Announcements travel with the signals: candidate pages listen there, and only there. */
+function channelOf(message: ExamMessage): string {
+  return message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
+}
+
 export function publishExamChange(examId: string, enrollmentId: string, kind: ExamChangeKind): void {
   publishExamMessage({ type: "change", examId, enrollmentId, kind });
+}
+
+/** A change to publish inside the caller's own Redis transaction: its channel and bytes, and the message itself. */
+export type PendingExamChange = { channel: string; payload: string; message: ExamMessage };
+
+/**
+ * What publishExamChange would send, for a caller that sends it with its own writes in one MULTI (one round trip
+ * fewer; the message then goes out with the state it announces). When that transaction fails, the caller hands
+ * `message` to publishExamMessage, which falls back to this process's listeners as it always does.
+ */
+export function pendingExamChange(examId: string, enrollmentId: string, kind: ExamChangeKind): PendingExamChange {
+  const message: ExamMessage = { type: "change", examId, enrollmentId, kind };
+  return { channel: channelOf(message), payload: JSON.stringify(message), message };
 }
 
 /**

@@ -7,7 +7,8 @@ import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/rou
 import { autoSubmitOverdue } from "@/lib/server/attempts/auto-submit";
 import { db } from "@/lib/server/db/client";
 import { getRedis } from "@/lib/server/redis/client";
-import { autosave, submit } from "@/test-support/server/attempts";
+import { redisKeys } from "@/lib/server/redis/keys";
+import { autosave, heartbeat, startedAttempt, submit } from "@/test-support/server/attempts";
 import { createExam, enroll, join } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
 
@@ -82,6 +83,29 @@ describe("changes published to the exam bus", () => {
         1,
       ),
     ).toEqual(["late_answer"]);
+  });
+
+  it("an autosave carrying the device's status publishes one change with the status's write: saved, or heartbeat when it applied nothing; so does a heartbeat", async () => {
+    const attempt = await startedAttempt();
+    const questionId = attempt.questions[0]!.id;
+    const device = {
+      online: true,
+      pending: 1,
+      oldestPendingMs: 500,
+      lastAckRevision: 0,
+      clock: 1,
+      consecutiveFailures: 0,
+      storagePersisted: true,
+    };
+    const save = (version: number) => () =>
+      autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value: "a", version }], device });
+    expect(await kindsAfter(attempt.examId, save(1), 1)).toEqual(["saved"]);
+    // The same delta again (a retry): nothing applied, the status still kept and told once.
+    expect(await kindsAfter(attempt.examId, save(1), 1)).toEqual(["heartbeat"]);
+    expect(await kindsAfter(attempt.examId, () => heartbeat(attempt), 1)).toEqual(["heartbeat"]);
+    // The live copy was written in the same transaction as the message.
+    const live = await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "laptop");
+    expect(live).not.toBeNull();
   });
 
   it("the auto-submit sweeper publishes each attempt it froze", async () => {
