@@ -117,7 +117,9 @@ export function publishExamMessage(message: ExamMessage): void {
 
 /** The channel a message travels on. Announcements travel with the signals: candidate pages listen there, and only there. */
 function channelOf(message: ExamMessage): string {
-  return message.type === "change" ? redisKeys.examChannel(message.examId) : redisKeys.examSignalChannel(message.examId);
+  return message.type === "change"
+    ? redisKeys.examChannel(message.examId)
+    : redisKeys.examSignalChannel(message.examId);
 }
 
 export function publishExamChange(examId: string, enrollmentId: string, kind: ExamChangeKind): void {
