@@ -11,6 +11,7 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
@@ -91,7 +92,7 @@ async function loadHandlers(distDir, names) {
  * @param {{ hostname: string; port: number }} server
  * @param {AbortSignal | undefined} signal aborted when the client goes away before the answer is written, as
  * Next's (only the live channel, a stream, listens to it)
- * @param {Buffer | undefined} bytes the body, already read (readBody), or undefined to stream it
+ * @param {Buffer | undefined} bytes the body, already read (preReadLength), or undefined to stream it
  * @returns {Request}
  */
 function toRequest(req, url, server, signal, bytes) {
@@ -115,31 +116,6 @@ function toRequest(req, url, server, signal, bytes) {
     signal,
   });
   return new Request(url, init);
-}
-
-/**
- * A small body with a declared length (preReadLength), read whole; rejects when the client goes away first.
- *
- * @param {import("node:http").IncomingMessage} req
- * @returns {Promise<Buffer>}
- */
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let total = 0;
-    req.on("data", (/** @type {Buffer} */ chunk) => {
-      chunks.push(chunk);
-      total += chunk.length;
-    });
-    req.once("end", () =>
-      resolve(chunks.length === 1 ? /** @type {Buffer} */ (chunks[0]) : Buffer.concat(chunks, total)),
-    );
-    req.once("error", reject);
-    req.once("close", () => {
-      if (!req.complete) reject(new Error("the client went away before its request body arrived"));
-    });
-  });
 }
 
 /**
@@ -320,10 +296,8 @@ async function main() {
         });
     if (preReadLength(req.method, req.headers) === null) void answer(undefined);
     else
-      readBody(req).then(answer, () => {
-        // Nobody is left to answer.
-        res.destroy();
-      });
+      // Rejects when the client goes away before its body arrived: nobody is left to answer.
+      buffer(req).then(answer, () => res.destroy());
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
 
