@@ -6,6 +6,8 @@ import { hash } from "@node-rs/argon2";
 import { test as base, expect, type APIRequestContext, type BrowserContext } from "@playwright/test";
 import pg from "pg";
 
+import { parseRetryAfterMs } from "../lib/shared/backoff";
+
 // Every test makes its own rows — exams and candidates through the admin API (bearer ADMIN_API_TOKEN),
 // staff users straight into Postgres — and removes them when it ends. No test reads or changes another's
 // rows, so the suite runs in parallel and in any order. The database itself is the run's own
@@ -55,8 +57,8 @@ async function postAsClient(api: APIRequestContext, url: string, data: unknown) 
     if (response.status() !== 503 || attempt === 5) return response;
     const body = (await response.json().catch(() => null)) as { error?: { code?: string } } | null;
     if (body?.error?.code !== "OVERLOADED") return response;
-    const seconds = Number(response.headers()["retry-after"] ?? "1");
-    await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 1) * 1_000));
+    const waitMs = parseRetryAfterMs(response.headers()["retry-after"], Date.now()) ?? 1_000;
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 }
 
