@@ -66,15 +66,15 @@ export async function saveAnswers(options: {
   if (!outcome.isOpen) return refuseFrozen(candidate, attemptId, deviceId, answers);
   // 4.
   // The revision this delta made is the device's last acknowledged one once it reads this answer.
-  const change = outcome.applied.size > 0 ? "saved" : options.device ? "heartbeat" : null;
+  const isApplied = outcome.applied.size > 0;
   if (options.device)
     await keepStatusOfAutosave(
       candidate,
       attemptId,
       { ...options.device, deviceId, lastAckRevision: outcome.revision },
-      change ?? "heartbeat",
+      isApplied ? "saved" : "heartbeat",
     );
-  else if (change) publishExamChange(candidate.examId, candidate.enrollmentId, change);
+  else if (isApplied) publishExamChange(candidate.examId, candidate.enrollmentId, "saved");
 
   // 3.
   const notApplied = answers.filter((answer) => !outcome.applied.has(answer.questionId));

@@ -103,7 +103,7 @@ describe("changes published to the exam bus", () => {
     // The same delta again (a retry): nothing applied, the status still kept and told once.
     expect(await kindsAfter(attempt.examId, save(1), 1)).toEqual(["heartbeat"]);
     expect(await kindsAfter(attempt.examId, () => heartbeat(attempt), 1)).toEqual(["heartbeat"]);
-    // The live copy was written in the same transaction as the message.
+    // And the status itself was kept (its live copy).
     const live = await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "laptop");
     expect(live).not.toBeNull();
   });

@@ -5,9 +5,6 @@ import { LIVE_THRESHOLDS } from "@/lib/shared/proctor/live-status";
 import { isForeignKeyViolation } from "../db/errors";
 import { queryRows, sql } from "../db/sql";
 import type { LiveHeartbeat } from "../heartbeats/live-heartbeat";
-import { redisKeys } from "../redis/keys";
-import { withRedis } from "../redis/client";
-import { presenceField } from "./device-presence";
 
 /**
  * Keeps a device's offline spans (`device_offline_spans`, the proctor's timeline) as its heartbeats arrive.
@@ -20,8 +17,8 @@ import { presenceField } from "./device-presence";
  * 3. The device was silent for longer than the unreachable threshold and no span was open: record the
  *    silence as a closed span [last heartbeat, now] (cause "unreachable").
  *
- * The common heartbeat (online before and now, nothing in between) costs no Postgres statement, and no Redis
- * read when the caller read the presence field with the previous heartbeat (keepDeviceStatus does).
+ * The common heartbeat (online before and now, nothing in between) costs no Postgres statement and no Redis
+ * call of its own (the caller read the presence field with the previous heartbeat).
  * Otherwise one statement does all three, so the open-span check and the writes see one snapshot, and the
  * partial unique index `device_offline_spans_one_open` (INSERT … ON CONFLICT DO NOTHING) keeps
  * two instances from opening two spans for one device.
@@ -33,19 +30,15 @@ export async function trackOfflineSpans(options: {
   /** The device's live copy before this heartbeat; null when there is none or Redis is away. */
   previous: LiveHeartbeat | null;
   /**
-   * When its channel last closed (the live hash's presence field), read with `previous` in one round trip;
-   * null when it has not closed (or Redis is away). Undefined: read here.
+   * When its channel last closed (the live hash's `presence:{deviceId}` field, device-presence.ts), read by the
+   * caller with `previous` in one round trip; null when it has not closed or Redis is away.
    */
-  disconnectedAt?: string | null;
+  disconnectedAt: string | null;
   now: number;
 }): Promise<void> {
-  const { attemptId, deviceId, online, previous, now } = options;
+  const { attemptId, deviceId, online, previous, disconnectedAt, now } = options;
   const isGap = previous !== null && now - previous.receivedAt > LIVE_THRESHOLDS.unreachableAfterMs;
   if (previous && previous.online && online && !isGap) {
-    const disconnectedAt =
-      options.disconnectedAt !== undefined
-        ? options.disconnectedAt
-        : await withRedis((client) => client.hget(redisKeys.heartbeats(attemptId), presenceField(deviceId)), null);
     if (disconnectedAt === null || Number(disconnectedAt) < previous.receivedAt) return;
   }
   const opensReported = !online && (previous === null || previous.online);
