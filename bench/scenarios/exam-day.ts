@@ -453,9 +453,11 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         PHASES.flatMap((phase) => {
           const window = phaseWindowsUs[phase];
           if (!window) return [];
-          const requests = [...stats.phaseOperations.entries()]
-            .filter(([name]) => name.endsWith(` [${phase}]`))
-            .reduce((sum, [, operation]) => sum + operation.summary(windowMsDone).requests, 0);
+          const requests = [...stats.operations.keys()].reduce(
+            (sum, name) =>
+              sum + (stats.phaseOperations.get(phaseOperation(name, phase))?.summary(windowMsDone).requests ?? 0),
+            0,
+          );
           return [{ title: `${phase} phase`, ...window, requests }];
         }),
         { exceptPid: app.child.pid },

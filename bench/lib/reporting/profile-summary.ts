@@ -183,14 +183,38 @@ const SOCKET_WRITES = new Set([
   "writeUcs2String",
 ]);
 
+/** The profile's call tree: each node by id, and each node's parent. */
+function treeOf(profile: CpuProfile): { byId: Map<number, ProfileNode>; parent: Map<number, number> } {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  return { byId, parent };
+}
+
+/**
+ * The samples stamped within [fromUs, toUs] (all without a window): the node sampled, when (µs, monotonic), and
+ * the time it stands for — until the next sample (0 for the last).
+ */
+function* samplesIn(
+  profile: CpuProfile,
+  window: { fromUs?: number; toUs?: number },
+): Generator<{ id: number; atUs: number; us: number }> {
+  let atUs = profile.startTime;
+  for (let index = 0; index < profile.samples.length; index += 1) {
+    atUs += profile.timeDeltas[index] ?? 0;
+    if (window.fromUs !== undefined && atUs < window.fromUs) continue;
+    if (window.toUs !== undefined && atUs > window.toUs) return;
+    const next = profile.timeDeltas[index + 1];
+    yield { id: profile.samples[index]!, atUs, us: next !== undefined && next > 0 ? next : 0 };
+  }
+}
+
 export function summarizeProfile(
   profile: CpuProfile,
   options: { fromUs?: number; toUs?: number; top?: number; nextDir?: string } = {},
 ): ProfileSummary {
   const resolver = new FrameResolver(options.nextDir);
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const { byId, parent } = treeOf(profile);
 
   // Per node: its group (own, or its nearest caller's when it has no script) and a function label.
   const nodeInfo = new Map<number, { group: string; label: string; location: string }>();
@@ -238,15 +262,8 @@ export function summarizeProfile(
   let idleMs = 0;
   let counted = 0;
 
-  let timestamp = profile.startTime;
-  for (let index = 0; index < profile.samples.length; index += 1) {
-    timestamp += profile.timeDeltas[index] ?? 0;
-    // A sample stands for the time until the next one.
-    const next = profile.timeDeltas[index + 1];
-    const ms = (next !== undefined && next > 0 ? next : 0) / 1000;
-    if (options.fromUs !== undefined && timestamp < options.fromUs) continue;
-    if (options.toUs !== undefined && timestamp > options.toUs) break;
-    const id = profile.samples[index]!;
+  for (const { id, us } of samplesIn(profile, options)) {
+    const ms = us / 1000;
     const leaf = infoOf(id);
     counted += 1;
     if (leaf.group === "(idle)") {
@@ -401,9 +418,7 @@ export function longestBusyStretches(
   options: { fromUs?: number; toUs?: number; count?: number; nextDir?: string; gapUs?: number } = {},
 ): BusyStretch[] {
   const resolver = new FrameResolver(options.nextDir);
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const { byId, parent } = treeOf(profile);
   const outermost = new Map<number, string>();
   const outermostOf = (id: number): string => {
     const known = outermost.get(id);
@@ -451,14 +466,7 @@ export function longestBusyStretches(
     });
     current = null;
   };
-  let timestamp = profile.startTime;
-  for (let index = 0; index < profile.samples.length; index += 1) {
-    timestamp += profile.timeDeltas[index] ?? 0;
-    if (options.fromUs !== undefined && timestamp < options.fromUs) continue;
-    if (options.toUs !== undefined && timestamp > options.toUs) break;
-    const next = profile.timeDeltas[index + 1];
-    const us = next !== undefined && next > 0 ? next : 0;
-    const id = profile.samples[index]!;
+  for (const { id, atUs: timestamp, us } of samplesIn(profile, options)) {
     const isIdle = byId.get(id)?.callFrame.functionName === "(idle)";
     if (isIdle) {
       idleSinceUs ??= timestamp;
