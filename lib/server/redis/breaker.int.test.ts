@@ -20,7 +20,8 @@ const { redisKeys } = await import("./keys");
 const { checkHealth } = await import("../health/check-health");
 const { createSyncLimiters } = await import("../limits/create-sync-limiters");
 const { setSyncLimiters } = await import("../limits/sync-limiters");
-const { autosave, startedAttempt } = await import("@/test-support/server/attempts");
+const { autosave, heartbeat, startedAttempt } = await import("@/test-support/server/attempts");
+const { subscribeExam } = await import("../live/exam-bus");
 
 const FAILURES = 3;
 const HALF_OPEN_MS = 1_500;
@@ -116,6 +117,37 @@ describe("the Redis breaker", () => {
 
     const health = await checkHealth();
     expect(health).toMatchObject({ status: "degraded", postgres: "up", redis: "down", redisBreaker: "open" });
+  });
+
+  it("while Redis hangs, a heartbeat and an autosave carrying the device's status still tell this process's dashboards", async () => {
+    // Their live-bus message goes with the status's write in one MULTI; when that write fails the message falls
+    // back to the local listeners, as every publish does.
+    const received: string[] = [];
+    const stop = subscribeExam(attempt.examId, (message) => {
+      if (message.type === "change") received.push(message.kind);
+    });
+    try {
+      version += 1;
+      const saved = await autosave(attempt, {
+        deviceId: "laptop",
+        answers: [{ questionId: attempt.questions[2]!.id, value: `edit ${version}`, version }],
+        device: {
+          online: true,
+          pending: 0,
+          oldestPendingMs: 0,
+          lastAckRevision: 0,
+          clock: version,
+          consecutiveFailures: 0,
+          storagePersisted: true,
+        },
+      });
+      expect(saved.status).toBe(200);
+      expect((await heartbeat(attempt)).status).toBe(200);
+      await waitUntil(() => received.length >= 2, 5_000);
+      expect(received.sort()).toEqual(["heartbeat", "saved"]);
+    } finally {
+      stop();
+    }
   });
 
   it("closes by itself within its half-open interval once Redis answers again (SIGCONT), and Redis is used again", async () => {
