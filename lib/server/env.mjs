@@ -50,8 +50,8 @@ const EnvSchema = z
     REDIS_BREAKER_DISABLED: booleanString,
     /**
      * Admission control (lib/server/http/admission.ts): past ADMISSION_MAX_IN_FLIGHT requests in progress in
-     * this process, or an event-loop delay (p99 over each of the last two ~0.5 s windows) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
-     * new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
+     * this process, or an event-loop delay (p99 over each of the last two ~0.5 s windows) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS
+     * with at least 4 requests in flight (MIN_IN_FLIGHT_FOR_DELAY), new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
      * shed first; submits are admitted up to twice the bounds. 0 turns a bound off; `next dev` ignores the delay.
      */
     ADMISSION_MAX_IN_FLIGHT: wholeNumber(0, 100_000, 256),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { createAdmissionController, decideAdmission, type AdmissionBounds } from "./admission";
+import { createAdmissionController, decideAdmission, MIN_IN_FLIGHT_FOR_DELAY, type AdmissionBounds } from "./admission";
 
 const bounds: AdmissionBounds = { maxInFlight: 40, maxEventLoopDelayMs: 200 };
 const idle = { inFlight: 0, eventLoopDelayMs: 0 };
@@ -24,18 +24,23 @@ describe("decideAdmission", () => {
     expect(at(80)).toEqual({ heartbeat: false, autosave: false, other: false, submit: false });
   });
 
-  it("refuses on event-loop delay alone, by the same shares", () => {
-    expect(decideAdmission("heartbeat", { inFlight: 0, eventLoopDelayMs: 150 }, bounds).isAdmitted).toBe(false);
-    expect(decideAdmission("autosave", { inFlight: 0, eventLoopDelayMs: 199 }, bounds).isAdmitted).toBe(true);
-    expect(decideAdmission("autosave", { inFlight: 0, eventLoopDelayMs: 200 }, bounds)).toEqual({
-      isAdmitted: false,
-      retryAfterSeconds: 2,
-    });
-    expect(decideAdmission("submit", { inFlight: 0, eventLoopDelayMs: 399 }, bounds).isAdmitted).toBe(true);
-    expect(decideAdmission("submit", { inFlight: 0, eventLoopDelayMs: 400 }, bounds)).toEqual({
-      isAdmitted: false,
-      retryAfterSeconds: 1,
-    });
+  it("refuses on event-loop delay once a few requests are in flight, by the same shares", () => {
+    const busy = (eventLoopDelayMs: number) => ({ inFlight: MIN_IN_FLIGHT_FOR_DELAY, eventLoopDelayMs });
+    expect(decideAdmission("heartbeat", busy(150), bounds).isAdmitted).toBe(false);
+    expect(decideAdmission("autosave", busy(199), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", busy(200), bounds)).toEqual({ isAdmitted: false, retryAfterSeconds: 2 });
+    expect(decideAdmission("submit", busy(399), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("submit", busy(400), bounds)).toEqual({ isAdmitted: false, retryAfterSeconds: 1 });
+  });
+
+  it("admits a request on a delayed event loop with almost nothing in flight (a route loading at start-up)", () => {
+    for (const kind of ["submit", "autosave", "heartbeat", "other"] as const) {
+      for (let inFlight = 0; inFlight < MIN_IN_FLIGHT_FOR_DELAY; inFlight += 1)
+        expect(decideAdmission(kind, { inFlight, eventLoopDelayMs: 5_000 }, bounds)).toEqual({ isAdmitted: true });
+      expect(
+        decideAdmission(kind, { inFlight: MIN_IN_FLIGHT_FOR_DELAY, eventLoopDelayMs: 5_000 }, bounds).isAdmitted,
+      ).toBe(false);
+    }
   });
 
   it("a bound of 0 is off", () => {

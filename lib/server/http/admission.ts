@@ -36,11 +36,23 @@ export const ADMISSION_SHARES: Record<AdmissionKind, number> = {
  */
 export const RETRY_AFTER_SECONDS: Record<AdmissionKind, number> = { heartbeat: 10, autosave: 2, other: 2, submit: 1 };
 
+/**
+ * Below this many requests in flight, an event-loop delay is not a load that refusing requests relieves: the
+ * process is busy with itself (the first request loading a route's modules at start-up, a background job), and
+ * the few requests it has are not the cause. Requests that arrive faster than the delayed loop answers them
+ * pile up in flight (every one waits for PostgreSQL or Redis): at the default 500 ms bound, 8 requests a second
+ * already make 4 in flight.
+ */
+export const MIN_IN_FLIGHT_FOR_DELAY = 4;
+
 /** The policy, without state: admit `kind` under `load`, or refuse it with a Retry-After. */
 export function decideAdmission(kind: AdmissionKind, load: Load, bounds: AdmissionBounds): AdmissionDecision {
   const share = ADMISSION_SHARES[kind];
   const isOverInFlight = bounds.maxInFlight > 0 && load.inFlight >= bounds.maxInFlight * share;
-  const isOverDelay = bounds.maxEventLoopDelayMs > 0 && load.eventLoopDelayMs >= bounds.maxEventLoopDelayMs * share;
+  const isOverDelay =
+    bounds.maxEventLoopDelayMs > 0 &&
+    load.inFlight >= MIN_IN_FLIGHT_FOR_DELAY &&
+    load.eventLoopDelayMs >= bounds.maxEventLoopDelayMs * share;
   if (!isOverInFlight && !isOverDelay) return { isAdmitted: true };
   return { isAdmitted: false, retryAfterSeconds: RETRY_AFTER_SECONDS[kind] };
 }
