@@ -5,6 +5,7 @@ import { getAttemptRecord } from "../offline/attempts";
 import { getDb, type AttemptRecord, type DraftRecord, type HoldfastDb, type RecordedError } from "../offline/db";
 import { getDrafts, listDrafts } from "../offline/drafts";
 import { send, type FetchLike, type HttpOutcome, type Timers } from "./http";
+import { keepUnchangedParts } from "./stable-attempt";
 import { DEFAULT_SYNC_CONFIG, type SyncConfig } from "./sync-config";
 
 /** What the kernel is built from: the engine's options less the page's view and the browser environment. */
@@ -77,10 +78,19 @@ export class SyncKernel {
 
   // The in-memory copy of IndexedDB, only written by operations run through `serial`.
   deviceId: string | null = null;
-  attempt: AttemptRecord | null = null;
+  private record: AttemptRecord | null = null;
   drafts = new Map<string, DraftRecord>();
   /** Set by the engine: the heartbeat, whose report rides on autosaves. */
   statusReporter: StatusReporter | null = null;
+
+  /** The attempt as the page shows it; a new record keeps the previous one's unchanged questions and flags. */
+  get attempt(): AttemptRecord | null {
+    return this.record;
+  }
+
+  set attempt(next: AttemptRecord | null) {
+    this.record = keepUnchangedParts(this.record, next);
+  }
 
   constructor(options: KernelOptions) {
     this.attemptId = options.attemptId;

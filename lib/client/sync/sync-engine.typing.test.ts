@@ -132,3 +132,45 @@ describe("before the device's store is read", () => {
     expect(seen.find((snapshot) => snapshot.ready)?.value).toBe("newer, only on the device");
   });
 });
+
+describe("what a committed keystroke hands the page", () => {
+  it("keeps the very question objects and flags, so only the edited question's card re-renders", async () => {
+    const { engine } = await started();
+    await engine.toggleFlag(Q.essay);
+    const before = engine.getSnapshot();
+    expect(before.questions.length).toBeGreaterThan(1);
+    expect(before.flagged).toEqual([Q.essay]);
+
+    expect(await engine.edit(Q.essay, "a")).toEqual({ ok: true, version: 1 });
+    expect(await engine.edit(Q.essay, "ab")).toEqual({ ok: true, version: 2 });
+    const after = engine.getSnapshot();
+    // The record was read back from IndexedDB at each commit (new objects); the page gets the same ones.
+    expect(after.clock).toBe(2);
+    expect(after.questions).toBe(before.questions);
+    after.questions.forEach((question, index) => expect(question).toBe(before.questions[index]));
+    expect(after.flagged).toBe(before.flagged);
+  });
+
+  it("a question the server changed is a new object, the others stay the same", async () => {
+    // The page rendered the paper before a correction; the live read after start brings the corrected prompt.
+    const rendered = h.server.view();
+    h.server.questions = h.server.questions.map((question) =>
+      question.id === Q.essay ? { ...question, prompt: `${question.prompt} (corrected)` } : question,
+    );
+    const { engine } = h.engine({ initialView: rendered });
+    const seen: (typeof engine extends { getSnapshot(): infer S } ? S : never)[] = [];
+    engine.subscribe(() => seen.push(engine.getSnapshot()));
+    await engine.start();
+    await h.settle();
+    const original = seen.find((snapshot) => snapshot.ready && snapshot.questions.length > 0)!;
+    const essayAt = original.questions.findIndex((question) => question.id === Q.essay);
+    expect(original.questions[essayAt]!.prompt).not.toMatch(/corrected/);
+
+    const after = engine.getSnapshot().questions;
+    expect(after).not.toBe(original.questions);
+    expect(after[essayAt]!.prompt).toMatch(/\(corrected\)$/);
+    for (const [index, question] of after.entries()) {
+      if (index !== essayAt) expect(question).toBe(original.questions[index]);
+    }
+  });
+});
