@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { StoreTable, type StoreName } from "../offline/db";
 import { listDrafts } from "../offline/drafts";
+import type { SyncSnapshot } from "./sync-state";
 import { ATTEMPT_ID, Q } from "@/test-support/client/fake-server";
 import { createHarness, type Harness } from "@/test-support/client/harness";
 
@@ -158,7 +159,7 @@ describe("what a committed keystroke hands the page", () => {
       question.id === Q.essay ? { ...question, prompt: `${question.prompt} (corrected)` } : question,
     );
     const { engine } = h.engine({ initialView: rendered });
-    const seen: (typeof engine extends { getSnapshot(): infer S } ? S : never)[] = [];
+    const seen: SyncSnapshot[] = [];
     engine.subscribe(() => seen.push(engine.getSnapshot()));
     await engine.start();
     await h.settle();
