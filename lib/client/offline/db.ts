@@ -46,7 +46,10 @@ export type AttemptRecord = {
   /** ISO instants from the server; the device clock never decides. */
   deadline: string;
   acceptsUntil: string;
-  /** `serverTime` of the freshest server answer these time facts came from; older answers do not overwrite them. */
+  /**
+   * `serverTime` of the freshest server answer the deadline (and `acceptsUntil`) came from; older answers do not
+   * overwrite them.
+   */
   serverTimeSeen: string;
   /** Server time − device time, estimated at the midpoint of the last request. */
   serverOffsetMs: number;
@@ -80,6 +83,11 @@ export type AttemptRecord = {
    * `deadline − pausedAt`; null while it runs. Not indexed (no schema version); absent on older records.
    */
   pause?: AttemptPause | null;
+  /**
+   * `serverTime` of the freshest server answer that said whether the attempt is paused; older ones do not
+   * overwrite `pause`. Absent until one did (and on older records): the next one is taken.
+   */
+  pauseTimeSeen?: string;
 };
 
 /** The attempt is paused: since when (server time) and the proctor's reason. */

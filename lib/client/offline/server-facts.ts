@@ -11,23 +11,37 @@ export type ServerFacts = {
   pause?: AttemptPause | null;
 };
 
+/** Whether a fact stamped `at` is at least as fresh as the last one taken, stamped `seen` (none yet: it is). */
+function isFresh(at: number, seen: string | undefined): boolean {
+  const seenAt = seen === undefined ? Number.NaN : Date.parse(seen);
+  return Number.isNaN(seenAt) || at >= seenAt;
+}
+
 /**
  * The attempt record with a server answer's time facts applied. Deadlines only come from an answer at
  * least as fresh as the one they were last taken from (a slow heartbeat must not undo a proctor's
  * extension that a later autosave already brought); the clock offset is always the latest measurement.
  * When only `deadline` is known, `acceptsUntil` keeps its distance to it (the grace period does not change).
- * The pause follows the same freshness rule as the deadline: a resume and its new deadline come together.
+ * The pause follows the same rule against the answers that spoke of the pause (`pauseTimeSeen`): an answer
+ * that says nothing of it (an autosave's) is no fresher word on it, so a "paused" event stamped just before an
+ * autosave's answer but arriving after it still locks the page. Likewise an answer without a deadline (a
+ * "paused" event) does not make an extension stamped before it stale. A resume brings its deadline and the
+ * pause's end together, each kept if fresher than what was last said of it.
  */
 export function withServerFacts(record: AttemptRecord, facts: ServerFacts): AttemptRecord {
   const next = { ...record };
   if (facts.serverOffsetMs !== undefined && facts.serverOffsetMs !== null && Number.isFinite(facts.serverOffsetMs)) {
     next.serverOffsetMs = Math.round(facts.serverOffsetMs);
   }
-  const seen = Date.parse(record.serverTimeSeen);
   const at = Date.parse(facts.serverTime);
-  if (Number.isNaN(at) || (!Number.isNaN(seen) && at < seen)) return next;
+  if (Number.isNaN(at)) return next;
+  if (facts.pause !== undefined && isFresh(at, record.pauseTimeSeen)) {
+    next.pause = facts.pause;
+    next.pauseTimeSeen = facts.serverTime;
+  }
+  const hasTimes = facts.deadline !== undefined || facts.acceptsUntil !== undefined;
+  if (!hasTimes || !isFresh(at, record.serverTimeSeen)) return next;
   next.serverTimeSeen = facts.serverTime;
-  if (facts.pause !== undefined) next.pause = facts.pause;
   if (facts.deadline !== undefined && facts.deadline !== record.deadline) {
     const graceMs = Date.parse(record.acceptsUntil) - Date.parse(record.deadline);
     next.deadline = facts.deadline;

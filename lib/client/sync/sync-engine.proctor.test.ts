@@ -288,6 +288,38 @@ describe("a proctor's pause (ADR 016)", () => {
     expect(engine.getSnapshot().pause).toBeNull();
   });
 
+  it("a paused event stamped before an autosave's answer but arriving after it still locks the page", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const at = pausedAt();
+    // The stream stamped its event, then read the row; meanwhile an autosave was answered, stamped later, and
+    // says nothing of the pause: it is no fresher word on it.
+    await h.advance(500);
+    await engine.edit(Q.text, "typed as the alarm rang");
+    await h.advance(1_500);
+    expect(h.server.requestsTo("answers")).toHaveLength(1);
+    stream.emit("paused", { serverTime: at, pausedAt: at, reason: "Fire alarm" });
+    await h.settle();
+    expect(engine.getSnapshot().pause).toEqual({ pausedAt: at, reason: "Fire alarm" });
+  });
+
+  it("an extension stamped before a paused event but arriving after it still moves the deadline", async () => {
+    const { engine } = await started();
+    const stream = streams.live()[0]!;
+    const extendedAt = h.server.serverTime();
+    const extended = later(600_000);
+    h.server.deadline = extended;
+    await h.advance(200);
+    const at = pausedAt();
+    stream.emit("paused", { serverTime: at, pausedAt: at, reason: "Fire alarm" });
+    await h.settle();
+    // The heartbeat the extension sends at once is lost: the event alone must move the deadline.
+    h.server.next("heartbeat", respond.network());
+    stream.emit("deadline", { serverTime: extendedAt, deadline: extended });
+    await h.settle();
+    expect(engine.getSnapshot()).toMatchObject({ pause: { pausedAt: at }, deadline: extended });
+  });
+
   it("an older answer does not undo a newer one: a stale paused event after the resume is ignored", async () => {
     const { engine } = await started();
     const stream = streams.live()[0]!;
