@@ -2,8 +2,12 @@
 // attempt's signals, and change traffic never reaches candidate pages.
 import { randomUUID } from "node:crypto";
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
+import type { Redis } from "ioredis";
+
+import { getRedis } from "../redis/client";
+import { redisKeys } from "../redis/keys";
 import {
   publishExamChange,
   publishExamMessage,
@@ -93,5 +97,44 @@ describe("exam bus", () => {
     );
     expect(first.received.length).toBe(heardBefore);
     stopSecond();
+  });
+
+  it("a subscription is live once Redis acknowledged it, however late: a publish from another connection then reaches it", async () => {
+    const warm = subscribeExam(randomUUID(), () => undefined);
+    await warm.live;
+    warm();
+    const connection = (globalThis as { holdfastExamBus?: { subscriber: Redis | null } }).holdfastExamBus!.subscriber!;
+    const subscribe = connection.subscribe.bind(connection) as (...channels: string[]) => Promise<unknown>;
+    const slow = vi.spyOn(connection, "subscribe").mockImplementation((async (...channels: string[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return subscribe(...channels);
+    }) as unknown as Redis["subscribe"]);
+    try {
+      const [examId, attemptId, enrollmentId] = [randomUUID(), randomUUID(), randomUUID()];
+      const dashboard = collector<ExamMessage>();
+      const page = collector<ExamMessage>();
+      const started = Date.now();
+      const stopDashboard = subscribeExam(examId, dashboard.listener);
+      const stopPage = subscribeAttemptSignals(examId, attemptId, page.listener);
+      // A second listener of the same channel shares the first one's subscription, and its moment.
+      const stopSecond = subscribeAttemptSignals(examId, randomUUID(), () => undefined);
+      await Promise.all([stopDashboard.live, stopPage.live, stopSecond.live]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(slow).toHaveBeenCalledTimes(2);
+
+      const publisher = (await getRedis())!;
+      const change = { type: "change", examId, enrollmentId, kind: "saved" } satisfies ExamMessage;
+      const signal = { type: "signal", examId, attemptId, signal: "paused" } satisfies ExamMessage;
+      expect(await publisher.publish(redisKeys.examChannel(examId), JSON.stringify(change))).toBe(1);
+      expect(await publisher.publish(redisKeys.examSignalChannel(examId), JSON.stringify(signal))).toBe(1);
+      await until(() => dashboard.received.length > 0 && page.received.length > 0);
+      expect(dashboard.received).toEqual([change]);
+      expect(page.received).toEqual([signal]);
+      stopDashboard();
+      stopPage();
+      stopSecond();
+    } finally {
+      slow.mockRestore();
+    }
   });
 });

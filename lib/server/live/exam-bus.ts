@@ -50,7 +50,17 @@ type BusState = {
   subscriberPromise: Promise<Redis | null> | null;
   /** Channels this process listens to, with how many local listeners each. */
   channels: Map<string, number>;
+  /** Per channel listened to: settles once Redis acknowledged its SUBSCRIBE (or at once without Redis). */
+  live: Map<string, Promise<void>>;
 };
+
+/**
+ * What a subscribe returns: call it to unsubscribe. `live` settles once messages published to Redis from now on
+ * reach the listener: when Redis acknowledged the channel's SUBSCRIBE (shared with the channel's other local
+ * listeners), at once without Redis (messages then stay in this process, where the listener already is). It
+ * never rejects, and it waits while Redis is away or hung: a caller that must not wait bounds it.
+ */
+export type Subscription = (() => void) & { readonly live: Promise<void> };
 
 const globalForBus = globalThis as unknown as { holdfastExamBus?: BusState };
 
@@ -58,7 +68,13 @@ function state(): BusState {
   if (!globalForBus.holdfastExamBus) {
     const local = new EventEmitter();
     local.setMaxListeners(0);
-    globalForBus.holdfastExamBus = { local, subscriber: null, subscriberPromise: null, channels: new Map() };
+    globalForBus.holdfastExamBus = {
+      local,
+      subscriber: null,
+      subscriberPromise: null,
+      channels: new Map(),
+      live: new Map(),
+    };
   }
   return globalForBus.holdfastExamBus;
 }
@@ -164,16 +180,23 @@ export function publishAttemptReopened(attempt: { examId: string; enrollmentId: 
 }
 
 /** Listens on a channel; the Redis subscription is shared by every local listener of that channel. */
-function listen(channel: string, listener: Listener): () => void {
+function listen(channel: string, listener: Listener): Subscription {
   const bus = state();
   bus.local.on(channel, listener);
   const count = bus.channels.get(channel) ?? 0;
   bus.channels.set(channel, count + 1);
-  if (count === 0) {
-    void subscriber().then((connection) => connection?.subscribe(channel).catch(() => undefined));
+  let live = bus.live.get(channel);
+  if (live === undefined) {
+    live = subscriber()
+      .then((connection) => connection?.subscribe(channel))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+    bus.live.set(channel, live);
   }
   let isSubscribed = true;
-  return () => {
+  const unlisten = () => {
     if (!isSubscribed) return;
     isSubscribed = false;
     bus.local.off(channel, listener);
@@ -183,22 +206,27 @@ function listen(channel: string, listener: Listener): () => void {
       return;
     }
     bus.channels.delete(channel);
+    bus.live.delete(channel);
     void subscriber().then((connection) => connection?.unsubscribe(channel).catch(() => undefined));
   };
+  return Object.assign(unlisten, { live });
 }
 
 /**
  * Listens to every change about one exam's candidates, from every instance (for proctor dashboards).
  * Returns the unsubscribe function.
  */
-export function subscribeExam(examId: string, listener: Listener): () => void {
+export function subscribeExam(examId: string, listener: Listener): Subscription {
   return listen(redisKeys.examChannel(examId), listener);
 }
 
-type SignalListener = (message: Extract<ExamMessage, { type: "signal" | "announcement" }>) => void;
+/** What a candidate page's stream hears: its attempt's signals and the exam's announcements. */
+export type AttemptSignalMessage = Extract<ExamMessage, { type: "signal" | "announcement" }>;
+
+type SignalListener = (message: AttemptSignalMessage) => void;
 
 const globalForSignals = globalThis as unknown as {
-  holdfastAttemptSignals?: Map<string, { listeners: Map<string, Set<SignalListener>>; unlisten: () => void }>;
+  holdfastAttemptSignals?: Map<string, { listeners: Map<string, Set<SignalListener>>; unlisten: Subscription }>;
 };
 
 /**
@@ -208,7 +236,7 @@ const globalForSignals = globalThis as unknown as {
  * attempt id, so a signal costs one lookup, not one call per open page; the exam's change traffic
  * (heartbeats, saves) travels on another channel and never reaches them.
  */
-export function subscribeAttemptSignals(examId: string, attemptId: string, listener: SignalListener): () => void {
+export function subscribeAttemptSignals(examId: string, attemptId: string, listener: SignalListener): Subscription {
   const exams = (globalForSignals.holdfastAttemptSignals ??= new Map());
   let exam = exams.get(examId);
   if (!exam) {
@@ -229,7 +257,7 @@ export function subscribeAttemptSignals(examId: string, attemptId: string, liste
   forAttempt.add(listener);
   exam.listeners.set(attemptId, forAttempt);
   let isSubscribed = true;
-  return () => {
+  const unsubscribe = () => {
     if (!isSubscribed) return;
     isSubscribed = false;
     const current = exams.get(examId);
@@ -242,4 +270,5 @@ export function subscribeAttemptSignals(examId: string, attemptId: string, liste
       exams.delete(examId);
     }
   };
+  return Object.assign(unsubscribe, { live: exam.unlisten.live });
 }

@@ -19,7 +19,7 @@ import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import { log } from "../log";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
-import { subscribeAttemptSignals } from "./exam-bus";
+import { subscribeAttemptSignals, type AttemptSignalMessage } from "./exam-bus";
 import { EXAM_FEED_TIMINGS, SSE_KEEP_ALIVE, sseEvent } from "./exam-feed";
 import { openEventStream } from "./open-event-stream";
 
@@ -46,6 +46,8 @@ function openStreams(): Map<string, number> {
  * `GET /api/attempts/{attemptId}/events?deviceId=…`: the candidate page's live channel (docs/sync-protocol.md,
  * "Proctor dashboard", presence stream).
  *
+ * 0. The attempt's signals are listened to first, and the attempt read once that subscription is live (at most
+ *    SUBSCRIPTION_WAIT_MS): a change committed after the read is heard, one committed before it is in `ready`.
  * 1. The attempt, scoped to the caller's enrollment (someone else's is a 404), then the device id (422).
  * 2. `ready { serverTime, deadline, status, pausedAt, pauseReason }`, and `submitted { serverTime }` at once if
  *    it already is.
@@ -67,6 +69,51 @@ export async function streamAttemptEvents(options: {
   deviceId: string | null;
   signal: AbortSignal;
 }): Promise<Response> {
+  // 0. Listen first, read second. A pause (or an extension, a submission) is committed, then published: once the
+  // subscription is live, one committed before the read below is in `ready`, and one committed after it is
+  // heard here. Signals heard before the stream opens wait for `ready` (they are hints: each reads the row again).
+  // The principal's exam is the attempt's (the read is scoped to its enrollment); a hung Redis is waited on for
+  // SUBSCRIPTION_WAIT_MS at most (its publishes then fall back to this process, where this listener already is).
+  const early: AttemptSignalMessage[] = [];
+  let onSignal: ((message: AttemptSignalMessage) => void) | null = null;
+  const subscription = subscribeAttemptSignals(options.candidate.examId, options.attemptId, (message) => {
+    if (onSignal) onSignal(message);
+    else early.push(message);
+  });
+  let isStreaming = false;
+  try {
+    await settledWithin(subscription.live, SUBSCRIPTION_WAIT_MS);
+    const response = await openAttemptStream(
+      options,
+      (handle) => {
+        onSignal = handle;
+        for (const message of early.splice(0)) handle(message);
+      },
+      subscription,
+    );
+    isStreaming = true;
+    return response;
+  } finally {
+    if (!isStreaming) subscription();
+  }
+}
+
+/** How long a stream's opening waits for its bus subscription to go live before reading the attempt anyway. */
+export const SUBSCRIPTION_WAIT_MS = 2_000;
+
+function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}
+
+/** Steps 1–4, with the subscription already live: `listen` is handed the signal handler once `ready` is sent. */
+async function openAttemptStream(
+  options: { attemptId: string; candidate: CandidatePrincipal; deviceId: string | null; signal: AbortSignal },
+  listen: (handle: (message: AttemptSignalMessage) => void) => void,
+  unsubscribe: () => void,
+): Promise<Response> {
   // 1. Every serverTime on this stream is taken before the read whose facts it stamps: the device orders facts
   // by serverTime, and a stamp taken after the read could make a stale "not paused" win over a pause committed
   // in between and read elsewhere (the attempt view, another event).
@@ -83,7 +130,6 @@ export async function streamAttemptEvents(options: {
   };
   const streamKey = `${attempt.id}:${device.deviceId}`;
 
-  let unsubscribe = () => undefined as void;
   let keepAlive: NodeJS.Timeout | undefined;
   // A stream that closes at once is marked disconnected after it was marked connected, never before.
   let connected: Promise<void> = Promise.resolve();
@@ -104,7 +150,7 @@ export async function streamAttemptEvents(options: {
         sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
 
       // 3.
-      unsubscribe = subscribeAttemptSignals(device.examId, device.attemptId, (message) => {
+      listen((message) => {
         if (message.type === "announcement") {
           void sentAnnouncementFor({ ...device, announcementId: message.announcementId })
             .then((announcement) => {

@@ -1,7 +1,10 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+
+import type { Redis } from "ioredis";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { publishExamMessage } from "@/lib/server/live/exam-bus";
+import { publishExamMessage, subscribeExam } from "@/lib/server/live/exam-bus";
 import { loadCandidateFacts } from "@/lib/server/live/load-candidate-facts";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
@@ -89,8 +92,6 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     const attempt = await startedAttempt();
     const { reader } = await connect(attempt, "?deviceId=phone");
     await reader!.next((message) => message.event === "ready");
-    // The subscription is set up asynchronously after the stream opens.
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await submit(attempt, { deviceId: "laptop" }, "key-elsewhere")).status).toBe(200);
     const submitted = await reader!.next((message) => message.event === "submitted");
     expect(submitted.data).toEqual({ serverTime: expect.any(String) });
@@ -101,8 +102,6 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     const attempt = await startedAttempt();
     const { reader } = await connect(attempt);
     await reader!.next((message) => message.event === "ready");
-    // The subscription is set up asynchronously after the stream opens.
-    await new Promise((resolve) => setTimeout(resolve, 200));
 
     const paused = await call(pauseRoute, {
       params: { examId: attempt.examId },
@@ -127,6 +126,67 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     const resumed = await reader!.next((message) => message.event === "resumed");
     expect(resumed.data).toEqual({ serverTime: expect.any(String), deadline: stored.deadline.toISOString() });
     await reader!.cancel();
+  });
+
+  it("says ready only once its subscription is live: a pause made right after ready is heard, however slow Redis is to subscribe", async () => {
+    // Redis acknowledges this exam channel's SUBSCRIBE 400 ms late (the bus's real connection, delayed): a stream
+    // that said ready before its subscription was live would miss the pause published meanwhile.
+    const warm = subscribeExam(randomUUID(), () => undefined);
+    await warm.live;
+    warm();
+    const connection = (globalThis as { holdfastExamBus?: { subscriber: Redis | null } }).holdfastExamBus!.subscriber!;
+    const subscribe = connection.subscribe.bind(connection) as (...channels: string[]) => Promise<unknown>;
+    const slow = vi.spyOn(connection, "subscribe").mockImplementation((async (...channels: string[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return subscribe(...channels);
+    }) as unknown as Redis["subscribe"]);
+    try {
+      const attempt = await startedAttempt();
+      const { reader } = await connect(attempt);
+      expect((await reader!.next((message) => message.event === "ready")).data).toMatchObject({ pausedAt: null });
+      const paused = await call(pauseRoute, {
+        params: { examId: attempt.examId },
+        json: { reason: "Fire alarm" },
+        bearer: adminToken(),
+      });
+      expect(paused.status).toBe(200);
+      const event = await reader!.next((message) => message.event === "paused", { timeoutMs: 2_000 });
+      expect(event.data).toMatchObject({ pausedAt: paused.body.pausedAt, reason: "Fire alarm" });
+      expect(slow).toHaveBeenCalled();
+      await reader!.cancel();
+    } finally {
+      slow.mockRestore();
+    }
+  });
+
+  it("a pause made while the stream opens reaches the page: in ready, or as an event, never in neither", async () => {
+    // Races the stream's opening (its read of the attempt, its subscription) against a proctor's pause, at
+    // staggered offsets (negative: the pause starts first), each on an exam no stream of this process has
+    // subscribed to yet. On this machine the pause lands before the read at the first offsets (ready says it)
+    // and after it at the last (an event says it).
+    const missed: number[] = [];
+    for (let offsetMs = -16; offsetMs <= 4; offsetMs += 2) {
+      const attempt = await startedAttempt();
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+      const pausing = sleep(offsetMs).then(() =>
+        call(pauseRoute, { params: { examId: attempt.examId }, json: { reason: "Fire alarm" }, bearer: adminToken() }),
+      );
+      const opening = sleep(-offsetMs).then(() => connect(attempt));
+      const paused = await pausing;
+      expect(paused.status).toBe(200);
+      const { reader } = await opening;
+      const told = await reader!
+        .next(
+          (message) =>
+            (message.event === "ready" && (message.data as { pausedAt: string | null }).pausedAt !== null) ||
+            message.event === "paused",
+          { timeoutMs: 1_500 },
+        )
+        .catch(() => null);
+      if (told === null) missed.push(offsetMs);
+      await reader!.cancel();
+    }
+    expect(missed).toEqual([]);
   });
 
   it("tells an open page, still on its receipt, that an admin reopened the attempt, with the new deadline", async () => {
