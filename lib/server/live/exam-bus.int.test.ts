@@ -2,9 +2,9 @@
 // attempt's signals, and change traffic never reaches candidate pages.
 import { randomUUID } from "node:crypto";
 
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Redis } from "ioredis";
+import { delayBusSubscribes } from "@/test-support/server/slow-subscribe";
 
 import { getRedis } from "../redis/client";
 import { redisKeys } from "../redis/keys";
@@ -100,15 +100,7 @@ describe("exam bus", () => {
   });
 
   it("a subscription is live once Redis acknowledged it, however late: a publish from another connection then reaches it", async () => {
-    const warm = subscribeExam(randomUUID(), () => undefined);
-    await warm.live;
-    warm();
-    const connection = (globalThis as { holdfastExamBus?: { subscriber: Redis | null } }).holdfastExamBus!.subscriber!;
-    const subscribe = connection.subscribe.bind(connection) as (...channels: string[]) => Promise<unknown>;
-    const slow = vi.spyOn(connection, "subscribe").mockImplementation((async (...channels: string[]) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return subscribe(...channels);
-    }) as unknown as Redis["subscribe"]);
+    const slow = await delayBusSubscribes(300);
     try {
       const [examId, attemptId, enrollmentId] = [randomUUID(), randomUUID(), randomUUID()];
       const dashboard = collector<ExamMessage>();

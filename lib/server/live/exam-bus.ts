@@ -62,6 +62,19 @@ type BusState = {
  */
 export type Subscription = (() => void) & { readonly live: Promise<void> };
 
+/** How long a reader waits for its subscription to go live before reading anyway (Redis hung: see Subscription). */
+export const SUBSCRIPTION_WAIT_MS = 2_000;
+
+/**
+ * Settles when `live` does, or after SUBSCRIPTION_WAIT_MS. A reader that must hear every change made after
+ * its read (a candidate's stream, a dashboard's snapshot) subscribes, waits for this, then reads.
+ */
+export function whenLive(live: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, SUBSCRIPTION_WAIT_MS)));
+  return Promise.race([live, waited]).finally(() => clearTimeout(timer));
+}
+
 const globalForBus = globalThis as unknown as { holdfastExamBus?: BusState };
 
 function state(): BusState {

@@ -6,7 +6,7 @@ import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 import type { CandidateFacts } from "@/lib/shared/schemas/proctor";
 
 import { log } from "../log";
-import { subscribeExam } from "./exam-bus";
+import { subscribeExam, whenLive, type Subscription } from "./exam-bus";
 import { loadCandidateFacts } from "./load-candidate-facts";
 
 /**
@@ -76,7 +76,7 @@ export class ExamFeed {
   private lingerTimer: NodeJS.Timeout | null = null;
   private seedTimer: NodeJS.Timeout | null = null;
   private isSeeded = false;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Subscription;
   private readonly onDrop: (feed: ExamFeed) => void;
 
   constructor(examId: string, onDrop: (feed: ExamFeed) => void) {
@@ -122,6 +122,11 @@ export class ExamFeed {
   private async seedWith(load: Promise<CandidateFacts[]>): Promise<void> {
     await this.remember(load);
     this.isSeeded = true;
+  }
+
+  /** Settles once the feed's bus subscription is live (exam-bus.ts, Subscription): changes from then on reach it. */
+  get live(): Promise<void> {
+    return this.unsubscribe.live;
   }
 
   get lastEventId(): string {
@@ -308,11 +313,14 @@ export function hasExamFeed(examId: string): boolean {
 }
 
 /**
- * The events stream's current id for a snapshot: the feed is made if need be, so changes from now on are
- * buffered for the dashboard that connects with this id a moment later.
+ * The events stream's current id for a snapshot, taken once the exam's feed (made if need be) hears the bus:
+ * every change committed after the snapshot's read is then buffered for the dashboard that connects with this
+ * id a moment later, not left to the next heal.
  */
-export function currentExamEventId(examId: string): string {
-  return examFeed(examId).lastEventId;
+export async function currentExamEventId(examId: string): Promise<string> {
+  const feed = examFeed(examId);
+  await whenLive(feed.live);
+  return feed.lastEventId;
 }
 
 /** Hands a snapshot's full read to the exam's feed on this instance, if it has one, as its seed. */

@@ -15,8 +15,9 @@ import { loadCandidateFacts } from "./load-candidate-facts";
  * serverTime (`GET /api/proctor/exams/{examId}/candidates`). Another exam's id, or an exam not assigned to
  * the proctor, is a 404.
  *
- * `lastEventId` is read before the facts: an event sent while they load is then replayed to a dashboard
- * that resumes from it (a candidate seen twice is harmless: newer facts replace older ones), never lost.
+ * `lastEventId` is read before the facts, once the feed hears the bus: an event sent while they load is then
+ * replayed to a dashboard that resumes from it (a candidate seen twice is harmless: newer facts replace older
+ * ones), never lost.
  */
 export async function getCandidatesSnapshot(options: {
   examId: string;
@@ -24,7 +25,7 @@ export async function getCandidatesSnapshot(options: {
 }): Promise<CandidatesSnapshot> {
   const exam = await findWatchedExam({ examId: options.examId, principal: options.principal });
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
-  const lastEventId = currentExamEventId(exam.id);
+  const lastEventId = await currentExamEventId(exam.id);
   const [facts, pauses] = await Promise.all([
     loadCandidateFacts({ examId: exam.id }),
     queryRows<{ paused_at: number | null; pause_reason: string | null }>(sql`

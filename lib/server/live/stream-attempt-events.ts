@@ -19,7 +19,7 @@ import type { CandidatePrincipal } from "../auth/sessions";
 import { queryRows, sql } from "../db/sql";
 import { log } from "../log";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
-import { subscribeAttemptSignals, type AttemptSignalMessage } from "./exam-bus";
+import { subscribeAttemptSignals, whenLive, type AttemptSignalMessage } from "./exam-bus";
 import { EXAM_FEED_TIMINGS, SSE_KEEP_ALIVE, sseEvent } from "./exam-feed";
 import { openEventStream } from "./open-event-stream";
 
@@ -82,7 +82,7 @@ export async function streamAttemptEvents(options: {
   });
   let isStreaming = false;
   try {
-    await settledWithin(subscription.live, SUBSCRIPTION_WAIT_MS);
+    await whenLive(subscription.live);
     const response = await openAttemptStream(
       options,
       (handle) => {
@@ -96,16 +96,6 @@ export async function streamAttemptEvents(options: {
   } finally {
     if (!isStreaming) subscription();
   }
-}
-
-/** How long a stream's opening waits for its bus subscription to go live before reading the attempt anyway. */
-export const SUBSCRIPTION_WAIT_MS = 2_000;
-
-function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
-    clearTimeout(timer),
-  );
 }
 
 /** Steps 1–4, with the subscription already live: `listen` is handed the signal handler once `ready` is sent. */

@@ -1,16 +1,14 @@
-import { randomUUID } from "node:crypto";
-
-import type { Redis } from "ioredis";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { publishExamMessage, subscribeExam } from "@/lib/server/live/exam-bus";
+import { publishExamMessage } from "@/lib/server/live/exam-bus";
 import { loadCandidateFacts } from "@/lib/server/live/load-candidate-facts";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
 import { heartbeat, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { readSse } from "@/test-support/server/sse";
+import { delayBusSubscribes } from "@/test-support/server/slow-subscribe";
 import { deriveCandidateStatus } from "@/lib/shared/proctor/live-status";
 
 import { POST as pauseRoute } from "@/app/api/proctor/exams/[examId]/pause/route";
@@ -131,15 +129,7 @@ describe("GET /api/attempts/{attemptId}/events", () => {
   it("says ready only once its subscription is live: a pause made right after ready is heard, however slow Redis is to subscribe", async () => {
     // Redis acknowledges this exam channel's SUBSCRIBE 400 ms late (the bus's real connection, delayed): a stream
     // that said ready before its subscription was live would miss the pause published meanwhile.
-    const warm = subscribeExam(randomUUID(), () => undefined);
-    await warm.live;
-    warm();
-    const connection = (globalThis as { holdfastExamBus?: { subscriber: Redis | null } }).holdfastExamBus!.subscriber!;
-    const subscribe = connection.subscribe.bind(connection) as (...channels: string[]) => Promise<unknown>;
-    const slow = vi.spyOn(connection, "subscribe").mockImplementation((async (...channels: string[]) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      return subscribe(...channels);
-    }) as unknown as Redis["subscribe"]);
+    const slow = await delayBusSubscribes(400);
     try {
       const attempt = await startedAttempt();
       const { reader } = await connect(attempt);

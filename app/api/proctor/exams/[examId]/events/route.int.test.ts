@@ -10,6 +10,7 @@ import { autosave, heartbeat, startedAttempt } from "@/test-support/server/attem
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
 import { readSse, type SseMessage, type SseReader } from "@/test-support/server/sse";
+import { delayBusSubscribes } from "@/test-support/server/slow-subscribe";
 import type { CandidateFacts, CandidatesSnapshot } from "@/lib/shared/schemas/proctor";
 
 import { GET as snapshotRoute } from "../candidates/route";
@@ -173,7 +174,6 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
       bearer: adminToken(),
     });
     expect(snapshot.body.lastEventId).toMatch(/^[0-9a-z]+\.\d+$/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await heartbeat(attempt, { pending: 2, oldestPendingMs: 5 })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 700));
     const { reader } = await connect(attempt.examId, { lastEventId: snapshot.body.lastEventId! });
@@ -181,6 +181,28 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     expect(candidatesOf(await reader.next((message) => message.event === "candidates"))[0]!.enrollmentId).toBe(
       attempt.enrollmentId,
     );
+  });
+
+  it("a snapshot's lastEventId is taken once the feed hears the bus: a heartbeat right after it is replayed, however slow Redis is to subscribe", async () => {
+    const slow = await delayBusSubscribes(400);
+    try {
+      const attempt = await startedAttempt();
+      const snapshot = await call<CandidatesSnapshot>(snapshotRoute, {
+        params: { examId: attempt.examId },
+        bearer: adminToken(),
+      });
+      expect(snapshot.status).toBe(200);
+      expect(slow).toHaveBeenCalled();
+      expect((await heartbeat(attempt, { pending: 2, oldestPendingMs: 5 })).status).toBe(200);
+      const { reader } = await connect(attempt.examId, { lastEventId: snapshot.body.lastEventId! });
+      expect((await reader.next((message) => message.event === "ready")).data).toMatchObject({ resumed: true });
+      // Well before the heal (60 s) would find it.
+      const event = await reader.next((message) => message.event === "candidates", { timeoutMs: 2_000 });
+      const facts = candidatesOf(event).find((candidate) => candidate.enrollmentId === attempt.enrollmentId);
+      expect(facts?.devices).toEqual([expect.objectContaining({ deviceId: "laptop", pending: 2 })]);
+    } finally {
+      slow.mockRestore();
+    }
   });
 
   it("heals a lost bus message: the periodic reload sends only candidates whose facts changed", async () => {
