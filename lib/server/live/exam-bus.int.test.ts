@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { delayBusSubscribes } from "@/test-support/server/slow-subscribe";
 
+import { createRedisBreaker, redisBreaker, setRedisBreaker } from "../redis/breaker";
 import { getRedis } from "../redis/client";
 import { redisKeys } from "../redis/keys";
 import {
@@ -13,6 +14,8 @@ import {
   publishExamMessage,
   subscribeAttemptSignals,
   subscribeExam,
+  SUBSCRIPTION_WAIT_MS,
+  whenLive,
   type ExamMessage,
 } from "./exam-bus";
 
@@ -126,6 +129,39 @@ describe("exam bus", () => {
       stopPage();
       stopSecond();
     } finally {
+      slow.mockRestore();
+    }
+  });
+
+  it("whenLive waits for the acknowledgement, at most 2 s; not at all while the Redis breaker is open", async () => {
+    const slow = await delayBusSubscribes(5_000);
+    try {
+      const waiting = subscribeExam(randomUUID(), () => undefined);
+      let started = Date.now();
+      await whenLive(waiting.live);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(SUBSCRIPTION_WAIT_MS - 10);
+      expect(Date.now() - started).toBeLessThan(SUBSCRIPTION_WAIT_MS + 1_000);
+      waiting();
+
+      // Open: every publish stays in this process, where a listener is from the moment it subscribes.
+      setRedisBreaker(createRedisBreaker({ timeoutMs: 50, failures: 1, halfOpenAfterMs: 60_000 }));
+      await redisBreaker().run(
+        () => Promise.reject(new Error("Redis is away")),
+        () => undefined,
+      );
+      expect(redisBreaker().isOpen()).toBe(true);
+      const [examId, attemptId] = [randomUUID(), randomUUID()];
+      const page = collector<ExamMessage>();
+      const stop = subscribeAttemptSignals(examId, attemptId, page.listener);
+      started = Date.now();
+      await whenLive(stop.live);
+      expect(Date.now() - started).toBeLessThan(100);
+      publishExamMessage({ type: "signal", examId, attemptId, signal: "paused" });
+      await until(() => page.received.length > 0);
+      expect(page.received).toEqual([{ type: "signal", examId, attemptId, signal: "paused" }]);
+      stop();
+    } finally {
+      setRedisBreaker(null);
       slow.mockRestore();
     }
   });
