@@ -48,10 +48,11 @@ type BusState = {
   local: EventEmitter;
   subscriber: Redis | null;
   subscriberPromise: Promise<Redis | null> | null;
-  /** Channels this process listens to, with how many local listeners each. */
-  channels: Map<string, number>;
-  /** Per channel listened to: settles once Redis acknowledged its SUBSCRIBE (or at once without Redis). */
-  live: Map<string, Promise<void>>;
+  /**
+   * Channels this process listens to: how many local listeners each, and its `live` (settles once Redis
+   * acknowledged the channel's SUBSCRIBE, or at once without Redis).
+   */
+  channels: Map<string, { listeners: number; live: Promise<void> }>;
 };
 
 /**
@@ -86,13 +87,7 @@ function state(): BusState {
   if (!globalForBus.holdfastExamBus) {
     const local = new EventEmitter();
     local.setMaxListeners(0);
-    globalForBus.holdfastExamBus = {
-      local,
-      subscriber: null,
-      subscriberPromise: null,
-      channels: new Map(),
-      live: new Map(),
-    };
+    globalForBus.holdfastExamBus = { local, subscriber: null, subscriberPromise: null, channels: new Map() };
   }
   return globalForBus.holdfastExamBus;
 }
@@ -201,30 +196,30 @@ export function publishAttemptReopened(attempt: { examId: string; enrollmentId: 
 function listen(channel: string, listener: Listener): Subscription {
   const bus = state();
   bus.local.on(channel, listener);
-  const count = bus.channels.get(channel) ?? 0;
-  bus.channels.set(channel, count + 1);
-  let live = bus.live.get(channel);
-  if (live === undefined) {
-    live = subscriber()
+  let entry = bus.channels.get(channel);
+  if (entry === undefined) {
+    const live = subscriber()
       .then((connection) => connection?.subscribe(channel))
       .then(
         () => undefined,
         () => undefined,
       );
-    bus.live.set(channel, live);
+    entry = { listeners: 0, live };
+    bus.channels.set(channel, entry);
   }
+  entry.listeners += 1;
+  const { live } = entry;
   let isSubscribed = true;
   const unlisten = () => {
     if (!isSubscribed) return;
     isSubscribed = false;
     bus.local.off(channel, listener);
-    const left = (bus.channels.get(channel) ?? 1) - 1;
-    if (left > 0) {
-      bus.channels.set(channel, left);
+    const current = bus.channels.get(channel);
+    if (current && current.listeners > 1) {
+      current.listeners -= 1;
       return;
     }
     bus.channels.delete(channel);
-    bus.live.delete(channel);
     void subscriber().then((connection) => connection?.unsubscribe(channel).catch(() => undefined));
   };
   return Object.assign(unlisten, { live });
