@@ -69,13 +69,12 @@ export const SUBSCRIPTION_WAIT_MS = 2_000;
 /**
  * Settles when `live` does, or after SUBSCRIPTION_WAIT_MS. A reader that must hear every change made after
  * its read (a candidate's stream, a dashboard's snapshot) subscribes, waits for this, then reads. At once while
- * the Redis breaker is open (publishes then stay in this process, where the listener already is) or while the
- * subscriber connection is lost (nothing published elsewhere reaches it until it is back; waiting cannot help).
+ * the Redis breaker is open (publishes then stay in this process, where the listener already is). A lost
+ * subscriber connection needs no case of its own: its queued SUBSCRIBE fails at the first reconnect attempt
+ * (maxRetriesPerRequest 1), which settles `live` (lib/server/live/subscription-lost.int.test.ts).
  */
 export function whenLive(live: Promise<void>): Promise<void> {
-  const connection = state().subscriber;
-  const isLost = connection !== null && ["reconnecting", "close", "end"].includes(connection.status);
-  if (isLost || redisBreaker().isOpen()) return Promise.resolve();
+  if (redisBreaker().isOpen()) return Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, SUBSCRIPTION_WAIT_MS)));
   return Promise.race([live, waited]).finally(() => clearTimeout(timer));
