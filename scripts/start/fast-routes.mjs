@@ -142,6 +142,15 @@ export function preReadLength(method, headers) {
 }
 
 /**
+ * The listening socket's accept queue. Node's default (511) overflows when a deadline storm opens a few
+ * thousand connections within seconds: the kernel then drops their SYNs, and each client's kernel resends after
+ * 1, 3, 7 and 15 s — seconds of waiting that no admission control sees, for a request the instance would have
+ * answered (or refused with a Retry-After) in milliseconds. Linux caps it at `net.core.somaxconn` (4096 by
+ * default since 5.4).
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
  * `next start`'s own arguments as scripts/start.mjs and the harnesses pass them on (`[directory] -p 3000
  * -H 0.0.0.0 --keepAliveTimeout 65000`; `--port=3000` too). Returns null for anything else (`--inspect`,
  * `--experimental-cpu-prof`, a second directory, a port that is not one): then the worker is Next's own

@@ -24,6 +24,7 @@ import {
   FAST_ROUTES,
   fastRouteFor,
   isGzipWanted,
+  LISTEN_BACKLOG,
   parseStartArgs,
   preReadLength,
   requestUrl,
@@ -317,8 +318,9 @@ async function main() {
 
   await new Promise((listening, failed) => {
     server.once("error", failed);
-    // No hostname: every address, as `next start` listens.
-    server.listen(options.port, options.hostname, () => listening(undefined));
+    // No hostname: every address, as `next start` listens. A long accept queue (LISTEN_BACKLOG): a storm's new
+    // connections wait their turn instead of having their SYNs dropped.
+    server.listen({ port: options.port, host: options.hostname, backlog: LISTEN_BACKLOG }, () => listening(undefined));
   });
   const served = handlers.filter(Boolean).length;
   say(

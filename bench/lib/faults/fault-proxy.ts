@@ -10,6 +10,8 @@
 // node:http's Agent and undici (Node's fetch) do.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
+import { LISTEN_BACKLOG } from "../../../scripts/start/fast-routes.mjs";
+
 export type FaultSettings = {
   /** Probability that a response is dropped once the upstream starts sending it (the request was processed). */
   dropResponseRate: number;
@@ -214,8 +216,11 @@ export async function startFaultProxy(options: {
   server.on("error", () => undefined);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    // Port 0: the kernel picks a free port, so parallel runs cannot collide.
-    server.listen(0, "127.0.0.1", () => {
+    // Port 0: the kernel picks a free port, so parallel runs cannot collide. The accept queue is as long as the
+    // kernel allows (LISTEN_BACKLOG): a deadline storm opens thousands of connections within seconds while this
+    // process also runs the candidates, and a full queue drops their SYNs, which the client's kernel resends
+    // after 1, 3, 7, 15 s — latency the generator would add, not the app.
+    server.listen({ port: 0, host: "127.0.0.1", backlog: LISTEN_BACKLOG }, () => {
       server.off("error", reject);
       resolve();
     });

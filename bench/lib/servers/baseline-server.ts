@@ -19,6 +19,7 @@ import pg from "pg";
 
 import { bindStatement, loadStatement } from "../../../lib/server/db/statement-files";
 import { canonicalJson } from "../../../lib/shared/digest";
+import { LISTEN_BACKLOG } from "../../../scripts/start/fast-routes.mjs";
 
 type Config = {
   port: number;
@@ -178,7 +179,10 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
 const server = createServer((request, response) => void handle(request, response));
 server.keepAliveTimeout = 65_000;
-server.listen(config.port, "127.0.0.1", () => console.log(`baseline listening on 127.0.0.1:${config.port}`));
+// The app's accept queue (scripts/start/fast-routes.mjs), so a storm's new connections meet the same kernel queue.
+server.listen({ port: config.port, host: "127.0.0.1", backlog: LISTEN_BACKLOG }, () =>
+  console.log(`baseline listening on 127.0.0.1:${config.port}`),
+);
 
 async function shutdown(): Promise<void> {
   server.close();
