@@ -46,8 +46,8 @@ export async function markDeviceConnected(device: DeviceRef): Promise<void> {
 }
 
 /**
- * The device's channel closed: remember when, open an offline span (cause "disconnected") unless one is
- * already open — the partial unique index `device_offline_spans_one_open` decides, so two instances closing
+ * The device's channel closed: remember when, open an offline span (cause "disconnected") while the attempt is in
+ * progress, unless one is already open — the partial unique index `device_offline_spans_one_open` decides, so two instances closing
  * channels of one device at once still make one span.
  */
 export async function markDeviceDisconnected(device: DeviceRef, at = Date.now()): Promise<void> {
@@ -65,11 +65,13 @@ export async function markDeviceDisconnected(device: DeviceRef, at = Date.now())
     devices.set(device.deviceId, at);
     localPresence().set(device.attemptId, devices);
   }
-  // FROM attempts: a stream that outlives its attempt (the exam was deleted) opens nothing, quietly.
+  // FROM attempts: a stream that outlives its attempt (the exam was deleted) opens nothing, quietly; nor does one
+  // that closes after the attempt was submitted — the candidate left a finished exam, which the proctor's timeline
+  // must not show as going offline (and a deadline storm's thousands of closing pages write nothing here).
   await queryRows(sql`
     INSERT INTO device_offline_spans (id, attempt_id, device_id, started_at, cause)
     SELECT gen_random_uuid(), a.id, ${device.deviceId}, ${new Date(at)}, 'disconnected'
-    FROM attempts a WHERE a.id = ${device.attemptId}::uuid
+    FROM attempts a WHERE a.id = ${device.attemptId}::uuid AND a.status = 'in_progress'
     ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`);
   publishExamChange(device.examId, device.enrollmentId, "presence");
 }

@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
+
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
 import { parseLiveHeartbeat } from "@/lib/server/heartbeats/live-heartbeat";
 import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
-import { heartbeat, startedAttempt } from "@/test-support/server/attempts";
+import { heartbeat, startedAttempt, submit } from "@/test-support/server/attempts";
 
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeExam, type ExamMessage } from "./exam-bus";
@@ -101,6 +103,21 @@ describe("offline spans kept by heartbeats", () => {
     expect(all).toHaveLength(2);
     expect(all.every((span) => span.endedAt !== null)).toBe(true);
     expect(await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "presence:laptop")).toBeNull();
+  });
+
+  it("a channel closed after the submission opens no span (the candidate left a finished exam)", async () => {
+    const attempt = await startedAttempt();
+    const device = {
+      examId: attempt.examId,
+      enrollmentId: attempt.enrollmentId,
+      attemptId: attempt.attemptId,
+      deviceId: "laptop",
+    };
+    expect((await submit(attempt, { deviceId: "laptop", answers: [] }, randomUUID())).status).toBe(200);
+    await markDeviceDisconnected(device);
+    expect(await spans(attempt.attemptId)).toEqual([]);
+    // The device's presence is still told: the dashboard knows the page went away.
+    expect(await (await getRedis())!.hget(redisKeys.heartbeats(attempt.attemptId), "presence:laptop")).not.toBeNull();
   });
 
   it("tells the exam's live bus of every heartbeat", async () => {
