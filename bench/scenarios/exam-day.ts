@@ -15,6 +15,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Flags } from "../lib/run/args";
 import { type BuildMode, startApp } from "../lib/servers/app-server";
 import { startBaseline } from "../lib/servers/baseline";
+import { formatUpperBound, quantileUpperBound, readAppHistogram } from "../lib/servers/app-metrics";
+import { formatMs } from "../lib/reporting/chart-axes";
 import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
 import { formatCheck, type CheckResult } from "../lib/checking/checker";
 import { createMigratedDatabase } from "../lib/servers/database";
@@ -368,6 +370,14 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     proxy.setFaults({ dropResponseRate: 0 });
     const proxyStats = proxy.stats();
     if (signal.aborted) return { isOk: false };
+    // What the app itself measured for the storm's first-time submits (its handler's time, every worker), before
+    // the checker's reads: beside the candidates' figure it says how much of the wait was the app's.
+    const appSubmits = await readAppHistogram({
+      port: app.port,
+      workers: options.workers,
+      endpoint: "submit",
+      metricsToken: env.METRICS_TOKEN,
+    });
 
     const check: CheckResult = await checkRun({
       port: app.port,
@@ -539,6 +549,11 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     show(
       `deadline storm: ${check.submitted.byCandidate}/${options.candidates} submitted; proxy: ${proxyStats.requests} responses, ${proxyStats.responsesDropped} dropped after processing; app error lines: ${appErrors}`,
     );
+    show(
+      appSubmits
+        ? `submit as the app measured it (its handler, ${appSubmits.count} first-time submits, every worker): p50 ${formatUpperBound(quantileUpperBound(appSubmits, 0.5))}, p99 ${formatUpperBound(quantileUpperBound(appSubmits, 0.99))} (histogram buckets); the candidates' submit requests: p99 ${formatMs(operations.submit?.latency.p99 ?? Number.NaN)}`
+        : "submit as the app measured it: not read (not every worker answered GET /api/metrics)",
+    );
     show(formatCheck(check));
 
     const json = writeResults("exam-day", {
@@ -555,6 +570,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       cpu: phaseCpu,
       channels,
       proxy: proxyStats,
+      appSubmitHistogram: appSubmits,
       check,
       appErrorLines: appErrors,
       appLastErrors: app.child

@@ -1,0 +1,98 @@
+// What the app itself measured: its request-duration histograms (GET /api/metrics, lib/server/metrics/registry.ts),
+// read from every worker after a run. A candidate's latency, as the load generator measures it, also holds the time
+// its request spent in the generator's own event loop, the fault proxy and the kernel's queues; the app's histogram
+// starts when the route handler runs. Side by side they say which side of the socket a tail is on.
+import { request } from "node:http";
+
+/** One endpoint's histogram, summed over the workers: cumulative counts at each upper bound (seconds). */
+export type AppHistogram = { bounds: number[]; cumulative: number[]; count: number };
+
+/** Reads one exposition on a connection of its own (node:cluster hands each connection to one worker). */
+function scrapeOnce(port: number, token: string | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { connection: "close" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const sent = request(
+      { host: "127.0.0.1", port, path: "/api/metrics", agent: false, timeout: 10_000, headers },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () =>
+          response.statusCode === 200 ? resolve(text) : reject(new Error(`/api/metrics: ${response.statusCode}`)),
+        );
+      },
+    );
+    sent.on("timeout", () => sent.destroy(new Error("/api/metrics: timed out")));
+    sent.on("error", reject);
+    sent.end();
+  });
+}
+
+/**
+ * `metric`'s buckets for `outcome` in one worker's exposition, keyed by upper bound (`+Inf` as Infinity), and the
+ * lines that identify the worker (its start time and its histogram: two workers never hold identical ones).
+ */
+export function parseHistogram(
+  text: string,
+  metric: string,
+  outcome: string,
+): { buckets: Map<number, number>; identity: string } {
+  const buckets = new Map<number, number>();
+  const identity: string[] = [];
+  const pattern = new RegExp(`^${metric}_bucket\\{le="([^"]+)",outcome="${outcome}"\\} (\\d+(?:\\.\\d+)?)$`);
+  for (const line of text.split("\n")) {
+    if (line.startsWith("process_start_time_seconds ")) identity.push(line);
+    const match = pattern.exec(line);
+    if (!match) continue;
+    identity.push(line);
+    buckets.set(match[1] === "+Inf" ? Infinity : Number(match[1]), Number(match[2]));
+  }
+  return { buckets, identity: identity.join("\n") };
+}
+
+/**
+ * The app's `holdfast_{endpoint}_request_duration_seconds` for outcome `outcome`, summed over its `workers` worker
+ * processes: up to 8 scrapes per worker on fresh connections until that many distinct workers answered. Null when
+ * fewer answered (the figure would be a part passed off as the whole) or none had the metric.
+ */
+export async function readAppHistogram(options: {
+  port: number;
+  workers: number;
+  endpoint: "autosave" | "submit" | "heartbeat";
+  outcome?: string;
+  metricsToken?: string;
+}): Promise<AppHistogram | null> {
+  const metric = `holdfast_${options.endpoint}_request_duration_seconds`;
+  const seen = new Map<string, Map<number, number>>();
+  for (let attempt = 0; attempt < options.workers * 8 && seen.size < options.workers; attempt += 1) {
+    const text = await scrapeOnce(options.port, options.metricsToken).catch(() => null);
+    if (text === null) continue;
+    const { buckets, identity } = parseHistogram(text, metric, options.outcome ?? "ok");
+    if (buckets.size > 0) seen.set(identity, buckets);
+  }
+  if (seen.size < options.workers) return null;
+  const bounds = [...new Set([...seen.values()].flatMap((buckets) => [...buckets.keys()]))].sort((a, b) => a - b);
+  const cumulative = bounds.map((bound) =>
+    [...seen.values()].reduce((sum, buckets) => sum + (buckets.get(bound) ?? 0), 0),
+  );
+  return { bounds, cumulative, count: cumulative.at(-1) ?? 0 };
+}
+
+/**
+ * The upper bound (seconds) of the bucket holding quantile `q` (0–1): the p99 is "at most this". Infinity when it
+ * lies past the last finite bound; null for an empty histogram.
+ */
+export function quantileUpperBound(histogram: AppHistogram, q: number): number | null {
+  if (histogram.count === 0) return null;
+  const rank = Math.ceil(q * histogram.count);
+  const index = histogram.cumulative.findIndex((count) => count >= rank);
+  return histogram.bounds[index] ?? Infinity;
+}
+
+/** "≤ 2.5 s" style text for a quantile's bucket. */
+export function formatUpperBound(seconds: number | null): string {
+  if (seconds === null) return "n/a";
+  if (seconds === Infinity) return "> the last bucket";
+  return seconds < 1 ? `≤ ${Math.round(seconds * 1000)} ms` : `≤ ${seconds} s`;
+}
