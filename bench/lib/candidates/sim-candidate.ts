@@ -46,6 +46,13 @@ export class SimCandidate {
   private readonly paper = new Map<string, AnswerValue>();
   private readonly dirty = new Map<string, Draft>();
   private inFlight: Promise<void> | null = null;
+  /** The autosave request in flight (one at a time), whatever the retry loop around it is doing. */
+  private requestInFlight: Promise<HttpResult> | null = null;
+  /** No request before these (Date.now ms): the last retry-class answer's Retry-After, and its backoff. */
+  private notBefore = 0;
+  private backoffUntil = 0;
+  /** Submit was pressed: an autosave's retry loop stops at its next step; the submit carries its drafts. */
+  private isSubmitPressed = false;
   private debounceTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private failures = 0;
@@ -101,10 +108,15 @@ export class SimCandidate {
     const headers = { ...request.headers };
     if (this.cookie) headers.cookie = this.cookie;
     const sentAt = this.options.stats.now();
-    const result = await this.options.transport({
+    const pending = this.options.transport({
       ...request,
       headers,
       timeoutMs: request.timeoutMs ?? this.timings.requestTimeoutMs,
+    });
+    // The sync requests are one at a time (the submit waits for an autosave's); a heartbeat goes on its own.
+    if (operation === "autosave") this.requestInFlight = pending;
+    const result = await pending.finally(() => {
+      if (this.requestInFlight === pending) this.requestInFlight = null;
     });
     this.options.stats
       .op(operation)
@@ -112,22 +124,35 @@ export class SimCandidate {
     return result;
   }
 
-  /** Waits as the engine does before retry number `failures`: backoff, Retry-After, an open breaker. */
-  private async backOff(result: HttpResult): Promise<void> {
+  /**
+   * A retry-class answer, as the engine counts it (lib/client/sync/scheduler.ts, F3): the failure streak, the
+   * breaker, the Retry-After and the backoff wait for the next request.
+   */
+  private recordFailure(result: HttpResult): void {
     const now = Date.now();
     this.failures += 1;
     this.breaker = breakerOnFailure(this.breaker, now);
-    const wait = Math.max(
-      backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfterMs(result, now)),
-      breakerReadyAt(this.breaker) - now,
-    );
-    await sleep(Math.max(0, wait), this.options.signal);
+    const retryAfter = retryAfterMs(result, now);
+    this.notBefore = retryAfter !== null && retryAfter > 0 ? now + retryAfter : 0;
+    this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfter);
+  }
+
+  /** Waits until the next request may go: the backoff, the Retry-After, an open breaker. */
+  private async waitForTurn(): Promise<void> {
+    const readyAt = Math.max(this.notBefore, this.backoffUntil, breakerReadyAt(this.breaker));
+    if (readyAt > Date.now()) await sleep(readyAt - Date.now(), this.options.signal);
     this.breaker = breakerBeforeRequest(this.breaker, Date.now());
   }
 
   private succeeded(): void {
     this.failures = 0;
     this.breaker = breakerOnSuccess();
+    this.notBefore = this.backoffUntil = 0;
+  }
+
+  /** An autosave's retries end when Submit is pressed: the submit carries what they would have sent. */
+  private isCutShort(operation: string): boolean {
+    return operation === "autosave" && this.isSubmitPressed;
   }
 
   /**
@@ -141,12 +166,11 @@ export class SimCandidate {
     for (;;) {
       const result = await this.call(operation, request());
       const kind = classifySyncResponse(result.status, result.status === 0 ? null : (errorCode(result.body) ?? null));
-      if (kind !== "retry" || this.isGivenUp) {
-        if (kind !== "retry") this.succeeded();
-        return { result, kind };
-      }
-      await this.backOff(result);
-      if (this.isGivenUp) return { result, kind };
+      if (kind !== "retry") this.succeeded();
+      else this.recordFailure(result);
+      if (kind !== "retry" || this.isGivenUp || this.isCutShort(operation)) return { result, kind };
+      await this.waitForTurn();
+      if (this.isGivenUp || this.isCutShort(operation)) return { result, kind };
     }
   }
 
@@ -229,7 +253,7 @@ export class SimCandidate {
 
   private async sendDirty(): Promise<void> {
     const attemptId = this.attemptId!;
-    while (this.dirty.size > 0 && !this.isClosed) {
+    while (this.dirty.size > 0 && !this.isClosed && !this.isSubmitPressed) {
       const sent = [...this.dirty].map(([questionId, draft]) => ({
         questionId,
         value: draft.value,
@@ -325,16 +349,25 @@ export class SimCandidate {
   }
 
   /**
-   * Submit: waits for the autosave in flight, then sends the final delta and the digest, with the key and
-   * body fixed at this first try, until the server answers.
+   * Submit, as the page's engine does it (lib/client/sync/submit-click.ts and scheduler.ts): the click ends the
+   * autosave's retries and drops its backoff wait (never a Retry-After or an open breaker); the request in flight
+   * ends first (one at a time), and a failure of it sets a new wait; then the final delta (every draft still
+   * dirty) and the digest go, with the key and body fixed at this first try, until the server answers.
    */
   async submit(): Promise<void> {
     if (!this.attemptId || this.isClosed) return;
     // The click: what the candidate waits for starts here, also while an autosave is still in flight.
     const pressedAt = this.options.stats.now();
+    this.isSubmitPressed = true;
+    this.backoffUntil = 0;
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.debounceTimer = null;
-    await this.inFlight;
+    if (this.requestInFlight) {
+      await this.requestInFlight;
+      // Its answer is handled (acknowledged drafts cleaned, or a failure's wait set) in the microtasks after it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await this.waitForTurn();
     const attemptId = this.attemptId;
     const answers = [...this.dirty].map(([questionId, draft]) => ({
       questionId,
