@@ -89,7 +89,7 @@ done
 # paths a non-default prefix needs.
 sed -e '/^\s*resolver /d' \
   -e "s|^\(\s*\)server app:3000 resolve;|$upstream|" \
-  -e "s|listen 80;|listen 127.0.0.1:$LB_PORT;|" \
+  -e "s|listen 80 backlog=4096;|listen 127.0.0.1:$LB_PORT backlog=4096;|" \
   -e "s|^worker_processes auto;|worker_processes auto;\npid $work/nginx.pid;\nerror_log $work/nginx-error.log;|" \
   -e "s|^http {|http {\n  access_log off;\n  client_body_temp_path $work/body;\n  proxy_temp_path $work/proxy;|" \
   deploy/nginx-scale.conf >"$work/nginx.conf"

@@ -85,20 +85,20 @@ describe("a simulated candidate's Submit click", () => {
   });
 
   it("waits for the autosave request in flight, and leaves out of the submit what that request got acknowledged", async () => {
-    let release: (() => void) | null = null;
+    const gate: { release?: () => void } = {};
     const { sim, sent } = candidate([
       (body) =>
         new Promise<HttpResult>((resolve) => {
-          release = () => resolve(OK_AUTOSAVE(body));
+          gate.release = () => resolve(OK_AUTOSAVE(body));
         }),
     ]);
     await prepared(sim);
     void sim.flush();
-    while (release === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (!gate.release) await new Promise((resolve) => setTimeout(resolve, 5));
     const submitted = sim.submit();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sent).toHaveLength(1);
-    release!();
+    gate.release!();
     await submitted;
     expect(sent.map((request) => request.path.split("/").at(-1))).toEqual(["answers", "submit"]);
     expect((JSON.parse(sent[1]!.body) as { answers: unknown[] }).answers).toEqual([]);

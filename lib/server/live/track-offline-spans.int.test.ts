@@ -29,6 +29,16 @@ async function ageLastHeartbeat(attemptId: string, deviceId: string, ms: number)
   return new Date(receivedAt);
 }
 
+/** The test's device ("laptop") of a started attempt, as a candidate stream names it. */
+function laptopOf(attempt: Awaited<ReturnType<typeof startedAttempt>>) {
+  return {
+    examId: attempt.examId,
+    enrollmentId: attempt.enrollmentId,
+    attemptId: attempt.attemptId,
+    deviceId: "laptop",
+  };
+}
+
 beforeAll(async () => {
   const client = await getRedis();
   const until = Date.now() + 5_000;
@@ -80,12 +90,7 @@ describe("offline spans kept by heartbeats", () => {
 
   it("a closed channel opens a 'disconnected' span that the next online heartbeat (or a reconnect) closes", async () => {
     const attempt = await startedAttempt();
-    const device = {
-      examId: attempt.examId,
-      enrollmentId: attempt.enrollmentId,
-      attemptId: attempt.attemptId,
-      deviceId: "laptop",
-    };
+    const device = laptopOf(attempt);
     expect((await heartbeat(attempt)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await markDeviceDisconnected(device);
@@ -107,12 +112,7 @@ describe("offline spans kept by heartbeats", () => {
 
   it("a channel closed after the submission opens no span (the candidate left a finished exam)", async () => {
     const attempt = await startedAttempt();
-    const device = {
-      examId: attempt.examId,
-      enrollmentId: attempt.enrollmentId,
-      attemptId: attempt.attemptId,
-      deviceId: "laptop",
-    };
+    const device = laptopOf(attempt);
     expect((await submit(attempt, { deviceId: "laptop", answers: [] }, randomUUID())).status).toBe(200);
     await markDeviceDisconnected(device);
     expect(await spans(attempt.attemptId)).toEqual([]);
