@@ -48,7 +48,7 @@ function candidate(autosaves: ((body: string) => HttpResult | Promise<HttpResult
       return next(request.body ?? "");
     },
   });
-  return { sim, sent, elapsed: () => Date.now() - started };
+  return { sim, sent };
 }
 
 async function prepared(sim: SimCandidate): Promise<void> {

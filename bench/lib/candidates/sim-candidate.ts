@@ -46,13 +46,14 @@ export class SimCandidate {
   private readonly paper = new Map<string, AnswerValue>();
   private readonly dirty = new Map<string, Draft>();
   private inFlight: Promise<void> | null = null;
-  /** The autosave request in flight (one at a time), whatever the retry loop around it is doing. */
-  private requestInFlight: Promise<HttpResult> | null = null;
   /** No request before these (Date.now ms): the last retry-class answer's Retry-After, and its backoff. */
   private notBefore = 0;
   private backoffUntil = 0;
-  /** Submit was pressed: an autosave's retry loop stops at its next step; the submit carries its drafts. */
-  private isSubmitPressed = false;
+  /**
+   * Aborted by the Submit click: the autosave loop stops at its next step (a wait between its retries ends at
+   * once); the submit carries its drafts.
+   */
+  private readonly submitPressed = new AbortController();
   private debounceTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private failures = 0;
@@ -108,15 +109,10 @@ export class SimCandidate {
     const headers = { ...request.headers };
     if (this.cookie) headers.cookie = this.cookie;
     const sentAt = this.options.stats.now();
-    const pending = this.options.transport({
+    const result = await this.options.transport({
       ...request,
       headers,
       timeoutMs: request.timeoutMs ?? this.timings.requestTimeoutMs,
-    });
-    // The sync requests are one at a time (the submit waits for an autosave's); a heartbeat goes on its own.
-    if (operation === "autosave") this.requestInFlight = pending;
-    const result = await pending.finally(() => {
-      if (this.requestInFlight === pending) this.requestInFlight = null;
     });
     this.options.stats
       .op(operation)
@@ -137,10 +133,10 @@ export class SimCandidate {
     this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfter);
   }
 
-  /** Waits until the next request may go: the backoff, the Retry-After, an open breaker. */
-  private async waitForTurn(): Promise<void> {
+  /** Waits until the next request may go: the backoff, the Retry-After, an open breaker (or until `signal`). */
+  private async waitForTurn(signal: AbortSignal = this.options.signal): Promise<void> {
     const readyAt = Math.max(this.notBefore, this.backoffUntil, breakerReadyAt(this.breaker));
-    if (readyAt > Date.now()) await sleep(readyAt - Date.now(), this.options.signal);
+    if (readyAt > Date.now()) await sleep(readyAt - Date.now(), signal);
     this.breaker = breakerBeforeRequest(this.breaker, Date.now());
   }
 
@@ -152,7 +148,7 @@ export class SimCandidate {
 
   /** An autosave's retries end when Submit is pressed: the submit carries what they would have sent. */
   private isCutShort(operation: string): boolean {
-    return operation === "autosave" && this.isSubmitPressed;
+    return operation === "autosave" && this.submitPressed.signal.aborted;
   }
 
   /**
@@ -169,7 +165,11 @@ export class SimCandidate {
       if (kind !== "retry") this.succeeded();
       else this.recordFailure(result);
       if (kind !== "retry" || this.isGivenUp || this.isCutShort(operation)) return { result, kind };
-      await this.waitForTurn();
+      await this.waitForTurn(
+        operation === "autosave"
+          ? AbortSignal.any([this.options.signal, this.submitPressed.signal])
+          : this.options.signal,
+      );
       if (this.isGivenUp || this.isCutShort(operation)) return { result, kind };
     }
   }
@@ -253,7 +253,7 @@ export class SimCandidate {
 
   private async sendDirty(): Promise<void> {
     const attemptId = this.attemptId!;
-    while (this.dirty.size > 0 && !this.isClosed && !this.isSubmitPressed) {
+    while (this.dirty.size > 0 && !this.isClosed && !this.submitPressed.signal.aborted) {
       const sent = [...this.dirty].map(([questionId, draft]) => ({
         questionId,
         value: draft.value,
@@ -350,23 +350,20 @@ export class SimCandidate {
 
   /**
    * Submit, as the page's engine does it (lib/client/sync/submit-click.ts and scheduler.ts): the click ends the
-   * autosave's retries and drops its backoff wait (never a Retry-After or an open breaker); the request in flight
-   * ends first (one at a time), and a failure of it sets a new wait; then the final delta (every draft still
-   * dirty) and the digest go, with the key and body fixed at this first try, until the server answers.
+   * autosave loop and drops its backoff wait (never a Retry-After or an open breaker); the request in flight ends
+   * first (one at a time), its answer handled, and a failure of it sets a new wait; then the final delta (every
+   * draft still dirty) and the digest go, with the key and body fixed at this first try, until the server answers.
    */
   async submit(): Promise<void> {
     if (!this.attemptId || this.isClosed) return;
     // The click: what the candidate waits for starts here, also while an autosave is still in flight.
     const pressedAt = this.options.stats.now();
-    this.isSubmitPressed = true;
+    this.submitPressed.abort();
     this.backoffUntil = 0;
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.debounceTimer = null;
-    if (this.requestInFlight) {
-      await this.requestInFlight;
-      // Its answer is handled (acknowledged drafts cleaned, or a failure's wait set) in the microtasks after it.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    // The loop ends once its request in flight is answered and handled, or at once if it was waiting to retry.
+    await this.inFlight;
     await this.waitForTurn();
     const attemptId = this.attemptId;
     const answers = [...this.dirty].map(([questionId, draft]) => ({
