@@ -42,6 +42,7 @@ import { environment, formatRatio, ratio, writeResults } from "../lib/reporting/
 import type { Scenario } from "../lib/run/scenario";
 import { appEnvironment } from "../lib/run/stage";
 import { Api, createExam } from "../lib/candidates/seed";
+import { LIMITS } from "../../lib/shared/limits";
 
 export type ClientOptions = {
   /** Characters typed per phase (online, offline), half into an essay and half into a short-text field. */
@@ -56,6 +57,8 @@ export type ClientOptions = {
   /** How long the server may take to hold the typed text (online; and after going back online). */
   syncTimeoutMs: number;
   largest: number;
+  /** Each of the 20 prompts is a reading passage of this many characters (0: a one-line label, about 3 KB in all). */
+  promptChars: number;
   build: BuildMode;
   /**
    * `on`: the online phase runs twice in the same run, first with everything sharing every core (as always),
@@ -637,6 +640,7 @@ export const clientScenario: Scenario<ClientOptions> = {
     "  --settle-timeout-ms MS   keystrokes not committed by then count as lost           10000",
     "  --sync-timeout-ms MS     the server must hold the typed text by then              60000",
     "  --largest N              largest chunks printed per page                          5",
+    "  --prompt-chars N         each of the 20 prompts a passage of N characters (0: a label) 0",
     "  --build auto|always|never  next build: when sources are newer than .next/BUILD_ID   auto",
     "  --cpu-split on|off       online typed twice: all sharing every core, then the server on a",
     "                           core of its own and Chromium on the rest (taskset; ≥ 2 CPUs)     off",
@@ -656,6 +660,7 @@ export const clientScenario: Scenario<ClientOptions> = {
       settleTimeoutMs: flags.number("settle-timeout-ms", 10_000, { min: 100, max: 300_000, isInteger: true }),
       syncTimeoutMs: flags.number("sync-timeout-ms", 60_000, { min: 1_000, max: 600_000, isInteger: true }),
       largest: flags.number("largest", 5, { min: 0, max: 100, isInteger: true }),
+      promptChars: flags.number("prompt-chars", 0, { min: 0, max: LIMITS.maxPromptChars, isInteger: true }),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       cpuSplit: flags.choice("cpu-split", ["on", "off"] as const, "off") === "on",
       profile: flags.choice("profile", ["fresh", "persistent"] as const, "fresh"),
@@ -682,7 +687,9 @@ export const clientScenario: Scenario<ClientOptions> = {
     // 2.
     const seedAgent = createAgent(2);
     const api = new Api({ port: app.port, agent: seedAgent, adminToken: appEnv.ADMIN_API_TOKEN, signal });
-    const exam = await createExam(api, `Client benchmark ${startedAt.toISOString()}`);
+    const exam = await createExam(api, `Client benchmark ${startedAt.toISOString()}`, {
+      promptChars: options.promptChars,
+    });
     const enrolled = JSON.parse(
       (
         await api.call("POST", `/api/admin/exams/${exam.examId}/candidates`, {
@@ -891,7 +898,7 @@ export const clientScenario: Scenario<ClientOptions> = {
     console.log(
       `chromium ${chromium.version}; build ${build.buildId} (${build.isBuilt ? "built" : "reused"}: ${build.reason}); typing: ${options.chars} chars per phase,` +
         ` gaps ${options.minGapMs}–${options.maxGapMs} ms, a ${options.pauseMs} ms pause every ${options.pauseEvery || "∞"} chars;` +
-        ` profile ${options.profile}, warm-up ${options.warmup} chars, ${cpus} CPUs`,
+        ` profile ${options.profile}, warm-up ${options.warmup} chars, prompts ${options.promptChars ? `of ${options.promptChars} chars` : "one line each"}, ${cpus} CPUs`,
     );
     console.log(
       `checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text)" : `${problems.length} FAILED (see above)`}`,

@@ -12,8 +12,11 @@ const WORDS =
     " ",
   );
 
-/** 20 questions: 8 short text, 4 essays, 6 single choice, 2 multiple choice. */
-export function examDefinition(title: string): Record<string, unknown> {
+/**
+ * 20 questions: 8 short text, 4 essays, 6 single choice, 2 multiple choice. `promptChars`: each prompt is a
+ * reading passage of about this many characters (a paper of 20 × that), not a one-line label.
+ */
+export function examDefinition(title: string, options: { promptChars?: number } = {}): Record<string, unknown> {
   const types: QuestionType[] = [
     ...Array<QuestionType>(8).fill("short_text"),
     ...Array<QuestionType>(4).fill("essay"),
@@ -26,12 +29,20 @@ export function examDefinition(title: string): Record<string, unknown> {
     graceSeconds: 60,
     status: "published",
     questions: types.map((type, index) => {
-      const prompt = `Benchmark question ${index + 1} (${type.replace("_", " ")})`;
+      const label = `Benchmark question ${index + 1} (${type.replace("_", " ")})`;
+      const prompt = options.promptChars ? passage(label, options.promptChars) : label;
       if (type === "single_choice") return { type, prompt, options: OPTIONS, answerKey: "a", points: 1 };
       if (type === "multiple_choice") return { type, prompt, options: OPTIONS, answerKey: ["a", "c"], points: 2 };
       return { type, prompt, points: type === "essay" ? 5 : 1 };
     }),
   };
+}
+
+/** `label`, then words up to `chars` characters. */
+function passage(label: string, chars: number): string {
+  let text = `${label}. `;
+  while (text.length < chars) text += `${words(12)}. `;
+  return text.slice(0, chars).trimEnd();
 }
 
 function words(count: number): string {

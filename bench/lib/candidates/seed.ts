@@ -65,8 +65,12 @@ function parse<T>(response: HttpResponse): T {
   return JSON.parse(response.body) as T;
 }
 
-export async function createExam(api: Api, title: string): Promise<{ examId: string; questions: BenchQuestion[] }> {
-  const definition = examDefinition(title);
+export async function createExam(
+  api: Api,
+  title: string,
+  options: { promptChars?: number } = {},
+): Promise<{ examId: string; questions: BenchQuestion[] }> {
+  const definition = examDefinition(title, options);
   const created = parse<{ id: string; questions: { id: string; type: QuestionType; position: number }[] }>(
     await api.call("POST", "/api/admin/exams", { body: definition, isAdmin: true, expect: [201] }),
   );
