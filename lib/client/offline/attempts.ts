@@ -8,6 +8,7 @@ import type {
   DraftRecord,
   HoldfastDb,
   RecordedError,
+  StoredAttempt,
   Stores,
   SubmittedElsewhere,
 } from "./db";
@@ -19,17 +20,25 @@ import { withServerFacts, type ServerFacts } from "./server-facts";
  * "The client".
  */
 
-export async function getAttemptRecord(db: Stores, attemptId: string): Promise<AttemptRecord | undefined> {
+/** The attempt with its question set (`papers`), as the page shows it; undefined until a server view was saved. */
+export async function getAttemptRecord(db: HoldfastDb, attemptId: string): Promise<AttemptRecord | undefined> {
+  return db.transaction("r", ["attempts", "papers"], async (tx) => {
+    const [attempt, paper] = await Promise.all([tx.attempts.get(attemptId), tx.papers.get(attemptId)]);
+    return attempt && paper ? { ...attempt, questions: paper.questions } : undefined;
+  });
+}
+
+/** The attempt's row alone, without its question set: what changes once the page has loaded. */
+export async function getStoredAttempt(db: Stores, attemptId: string): Promise<StoredAttempt | undefined> {
   return db.attempts.get(attemptId);
 }
 
 /** A new local record for a server view. The submit's Idempotency-Key is made here, once, and never changed. */
-function newAttemptRecord(view: AttemptView): AttemptRecord {
+function newStoredAttempt(view: AttemptView): StoredAttempt {
   return {
     attemptId: view.attemptId,
     examId: view.examId,
     examTitle: view.examTitle,
-    questions: view.questions,
     deadline: view.deadline,
     acceptsUntil: view.acceptsUntil,
     serverTimeSeen: view.serverTime,
@@ -62,9 +71,9 @@ export async function saveServerView(
   input: { view: AttemptView; deviceId: string; serverOffsetMs: number | null; now: number; isSync: boolean },
 ): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
   const { view } = input;
-  return db.transaction("rw", ["attempts", "drafts"], async (tx) => {
+  return db.transaction("rw", ["attempts", "papers", "drafts"], async (tx) => {
     const existing = await tx.attempts.get(view.attemptId);
-    const base = existing ?? newAttemptRecord(view);
+    const base = existing ?? newStoredAttempt(view);
     const highest = await mergeServerAnswers(tx, {
       attemptId: view.attemptId,
       deviceId: input.deviceId,
@@ -73,12 +82,11 @@ export async function saveServerView(
       isCurrent: input.isSync,
     });
 
-    let next: AttemptRecord = withServerFacts(
+    let next: StoredAttempt = withServerFacts(
       {
         ...base,
         examId: view.examId,
         examTitle: view.examTitle,
-        questions: view.questions,
         clock: Math.max(base.clock, highest),
         lastAckRevision: Math.max(base.lastAckRevision, view.revision),
         lastSyncAt: input.isSync ? input.now : base.lastSyncAt,
@@ -96,8 +104,8 @@ export async function saveServerView(
       await resendLateDrafts(tx, view.attemptId);
     }
     if (view.status === "submitted" || view.submission) next = withSubmission(next, view.submission, input.now);
-    await tx.attempts.put(next);
-    return { attempt: next, drafts: await listDrafts(tx, view.attemptId) };
+    await Promise.all([tx.attempts.put(next), tx.papers.put({ attemptId: view.attemptId, questions: view.questions })]);
+    return { attempt: { ...next, questions: view.questions }, drafts: await listDrafts(tx, view.attemptId) };
   });
 }
 
@@ -113,7 +121,7 @@ export function pauseOfView(view: AttemptView): AttemptPause | null | undefined 
  * submission id known (closed by a 409 that named none), by there being any. Only a live GET is trusted:
  * the page's render may be a kept copy from before the submit.
  */
-function isReopened(record: AttemptRecord, view: AttemptView): boolean {
+function isReopened(record: StoredAttempt, view: AttemptView): boolean {
   if (view.status !== "in_progress") return false;
   if (record.submitState !== "submitted" && record.closed === null) return false;
   const earlier = view.earlierSubmissions ?? [];
@@ -131,7 +139,7 @@ function isReopened(record: AttemptRecord, view: AttemptView): boolean {
  * The record of a reopened attempt: open again, every submit fact cleared, and a NEW Idempotency-Key, so the
  * next Submit is a new request (the old key's retries replay the superseded submission). Drafts stay.
  */
-function withReopening(record: AttemptRecord): AttemptRecord {
+function withReopening(record: StoredAttempt): StoredAttempt {
   return {
     ...record,
     idempotencyKey: globalThis.crypto.randomUUID(),
@@ -145,7 +153,7 @@ function withReopening(record: AttemptRecord): AttemptRecord {
   };
 }
 
-function withSubmission(record: AttemptRecord, submission: AttemptView["submission"], now: number): AttemptRecord {
+function withSubmission(record: StoredAttempt, submission: AttemptView["submission"], now: number): StoredAttempt {
   if (record.submitState === "submitting") return record;
   if (record.submitState === "submitted") {
     if (record.submitResponse || !submission) return record;
@@ -175,7 +183,7 @@ function withSubmission(record: AttemptRecord, submission: AttemptView["submissi
 export async function applyHeartbeatFacts(
   db: HoldfastDb,
   input: { attemptId: string; facts: ServerFacts; isSubmitted: boolean; now: number },
-): Promise<AttemptRecord | undefined> {
+): Promise<StoredAttempt | undefined> {
   return db.transaction(
     "rw",
     ["attempts"],
@@ -197,7 +205,7 @@ export async function applyHeartbeatFacts(
 export async function recordClosed(
   db: HoldfastDb,
   input: { attemptId: string; closed: ClosedInfo; facts: ServerFacts | null },
-): Promise<AttemptRecord> {
+): Promise<StoredAttempt> {
   return updateAttempt(db, input.attemptId, (attempt) => {
     const withFacts = input.facts ? withServerFacts(attempt, input.facts) : attempt;
     return { ...withFacts, closed: input.closed };
@@ -207,7 +215,7 @@ export async function recordClosed(
 export async function toggleFlag(
   db: HoldfastDb,
   input: { attemptId: string; questionId: string },
-): Promise<AttemptRecord> {
+): Promise<StoredAttempt> {
   return updateAttempt(db, input.attemptId, (attempt) => ({
     ...attempt,
     flagged: attempt.flagged.includes(input.questionId)
@@ -222,11 +230,11 @@ export function draftSignature(draft: DraftRecord): string {
 }
 
 export type StoreSubmitOutcome =
-  | { kind: "stored"; attempt: AttemptRecord }
+  | { kind: "stored"; attempt: StoredAttempt }
   /** A draft changed (another tab's edit, an adopted server value) after the digest was computed: compute again. */
   | { kind: "changed" }
   /** Another tab (or an earlier click) stored the submit first. */
-  | { kind: "already"; attempt: AttemptRecord }
+  | { kind: "already"; attempt: StoredAttempt }
   | { kind: "no-attempt" };
 
 /**
@@ -258,7 +266,7 @@ export async function storeSubmitBody(
         editedAt: new Date(draft.editedAt).toISOString(),
       }));
     const body = JSON.stringify({ deviceId: input.deviceId, answers, digest: input.digest });
-    const next: AttemptRecord = {
+    const next: StoredAttempt = {
       ...attempt,
       submitState: "submitting",
       submitBody: body,
@@ -280,14 +288,14 @@ export function submittedItems(submitBody: string): { questionId: string; versio
 export async function recordSubmitted(
   db: HoldfastDb,
   input: { attemptId: string; deviceId: string; response: SubmitResponse; facts: ServerFacts | null; now: number },
-): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
+): Promise<{ attempt: StoredAttempt; drafts: DraftRecord[] }> {
   return db.transaction("rw", ["attempts", "drafts"], async (tx) => {
     const attempt = await tx.attempts.get(input.attemptId);
     if (!attempt) throw new Error(`attempt ${input.attemptId} is not stored on this device`);
     const sent = attempt.submitBody ? submittedItems(attempt.submitBody) : [];
     const drafts = await markSubmittedDrafts(tx, { attemptId: input.attemptId, deviceId: input.deviceId, sent });
     const base = input.facts ? withServerFacts(attempt, input.facts) : attempt;
-    const next: AttemptRecord = {
+    const next: StoredAttempt = {
       ...base,
       submitState: "submitted",
       submitResponse: input.response,
@@ -308,7 +316,7 @@ export async function recordSubmitted(
 export async function recordSubmittedElsewhere(
   db: HoldfastDb,
   input: { attemptId: string; info: SubmittedElsewhere; now: number },
-): Promise<AttemptRecord> {
+): Promise<StoredAttempt> {
   return updateAttempt(db, input.attemptId, (attempt) => ({
     ...attempt,
     submitState: "submitted",
@@ -322,15 +330,15 @@ export async function recordSubmittedElsewhere(
 export async function recordSubmitError(
   db: HoldfastDb,
   input: { attemptId: string; error: RecordedError | null },
-): Promise<AttemptRecord> {
+): Promise<StoredAttempt> {
   return updateAttempt(db, input.attemptId, (attempt) => ({ ...attempt, submitError: input.error }));
 }
 
 async function updateAttempt(
   db: HoldfastDb,
   attemptId: string,
-  change: (attempt: AttemptRecord) => AttemptRecord,
-): Promise<AttemptRecord> {
+  change: (attempt: StoredAttempt) => StoredAttempt,
+): Promise<StoredAttempt> {
   return db.transaction("rw", ["attempts"], async (tx) => {
     const attempt = await tx.attempts.get(attemptId);
     if (!attempt) throw new Error(`attempt ${attemptId} is not stored on this device`);

@@ -1,4 +1,4 @@
-import { deleteDB, openDB, type IDBPDatabase, type IDBPObjectStore } from "idb";
+import { deleteDB, openDB, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from "idb";
 
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
@@ -37,12 +37,25 @@ export type SubmittedElsewhere = {
 /** The one row of `device`: this browser's device id (contract: "Identifiers and versions"). */
 export type DeviceRecord = { key: "device"; deviceId: string; createdAt: number };
 
-export type AttemptRecord = {
+/**
+ * An attempt as the device knows it: its row of `attempts` with its question set from `papers`. The page and the
+ * sync engine see this; the storage keeps the two apart (`StoredAttempt`, `PaperRecord`).
+ */
+export type AttemptRecord = StoredAttempt & {
+  /** The question set, so the page renders offline. */
+  questions: CandidateQuestion[];
+};
+
+/**
+ * The row of `attempts`: everything about the attempt but its question set. Each edit reads and writes this row
+ * (its Lamport clock, and the submit state it checks), so it stays small whatever the length of the paper: the
+ * questions, prompts and options are in `papers`, written when a server view is saved and read when the page
+ * loads, never on a keystroke.
+ */
+export type StoredAttempt = {
   attemptId: string;
   examId: string;
   examTitle: string;
-  /** The question set, so the page renders offline. */
-  questions: CandidateQuestion[];
   /** ISO instants from the server; the device clock never decides. */
   deadline: string;
   acceptsUntil: string;
@@ -90,6 +103,9 @@ export type AttemptRecord = {
   pauseTimeSeen?: string;
 };
 
+/** The question set of an attempt (the row of `papers`), apart from the attempt's row that every edit rewrites. */
+export type PaperRecord = { attemptId: string; questions: CandidateQuestion[] };
+
 /** The attempt is paused: since when (server time) and the proctor's reason. */
 export type AttemptPause = { pausedAt: string; reason: string };
 
@@ -127,16 +143,24 @@ export type AnnouncementRecord = {
 
 type Records = {
   device: DeviceRecord;
-  attempts: AttemptRecord;
+  attempts: StoredAttempt;
+  papers: PaperRecord;
   drafts: DraftRecord;
   announcements: AnnouncementRecord;
 };
-type Keys = { device: "device"; attempts: string; drafts: [string, string]; announcements: [string, string] };
+type Keys = {
+  device: "device";
+  attempts: string;
+  papers: string;
+  drafts: [string, string];
+  announcements: [string, string];
+};
 export type StoreName = keyof Records;
 /** The secondary indexes, by store: name → key. */
 type Indexes = {
   device: never;
   attempts: never;
+  papers: never;
   drafts: { attemptId: string; "[attemptId+dirty]": [string, 0 | 1] };
   announcements: { attemptId: string };
 };
@@ -144,12 +168,16 @@ type Indexes = {
 /**
  * The database's layout. Dexie created it in earlier releases (its `version(1)` is IndexedDB version 10,
  * its compound index names are `[a+b]`); it is kept exactly, so a browser that holds drafts written by an
- * earlier release opens them unchanged. A schema change adds a step for `oldVersion < 20` and so on; steps
+ * earlier release opens them unchanged. A schema change adds a step for `oldVersion < 40` and so on; steps
  * are never edited, so a browser holding an old database upgrades step by step without losing a draft.
  */
-export const DB_VERSION = 20;
+export const DB_VERSION = 30;
 
-function upgrade(database: IDBPDatabase, oldVersion: number): void {
+function upgrade(
+  database: IDBPDatabase,
+  oldVersion: number,
+  transaction: IDBPTransaction<unknown, string[], "versionchange">,
+): void {
   if (oldVersion < 10) {
     if (!database.objectStoreNames.contains("device")) database.createObjectStore("device", { keyPath: "key" });
     if (!database.objectStoreNames.contains("attempts"))
@@ -163,6 +191,26 @@ function upgrade(database: IDBPDatabase, oldVersion: number): void {
   if (oldVersion < 20) {
     const announcements = database.createObjectStore("announcements", { keyPath: ["attemptId", "id"] });
     announcements.createIndex("attemptId", "attemptId");
+  }
+  if (oldVersion < 30) {
+    // Each attempt's question set moves to a row of its own: an edit rewrites the attempt's row, and no longer
+    // the whole paper with it. Inside the upgrade's transaction, so a failure leaves version 20 as it was.
+    database.createObjectStore("papers", { keyPath: "attemptId" });
+    void movePapers(transaction);
+  }
+}
+
+/** Version 30: every `attempts` row's `questions` becomes a row of `papers`, and the attempt's row loses them. */
+async function movePapers(transaction: IDBPTransaction<unknown, string[], "versionchange">): Promise<void> {
+  const papers = transaction.objectStore("papers");
+  let cursor = await transaction.objectStore("attempts").openCursor();
+  while (cursor) {
+    const { questions, ...attempt } = cursor.value as StoredAttempt & { questions?: CandidateQuestion[] };
+    if (questions) {
+      await papers.put!({ attemptId: attempt.attemptId, questions } satisfies PaperRecord);
+      await cursor.update(attempt);
+    }
+    cursor = await cursor.continue();
   }
 }
 
@@ -246,6 +294,7 @@ export type Stores = { readonly [Name in StoreName]: StoreTable<Name> };
 export class HoldfastDb implements Stores {
   readonly device: StoreTable<"device">;
   readonly attempts: StoreTable<"attempts">;
+  readonly papers: StoreTable<"papers">;
   readonly drafts: StoreTable<"drafts">;
   readonly announcements: StoreTable<"announcements">;
   private opening: Promise<IDBPDatabase> | null = null;
@@ -262,13 +311,14 @@ export class HoldfastDb implements Stores {
       );
     this.device = own("device");
     this.attempts = own("attempts");
+    this.papers = own("papers");
     this.drafts = own("drafts");
     this.announcements = own("announcements");
   }
 
   open(): Promise<IDBPDatabase> {
     this.opening ??= openDB(this.name, DB_VERSION, {
-      upgrade: (database, oldVersion) => upgrade(database, oldVersion),
+      upgrade: (database, oldVersion, _newVersion, transaction) => upgrade(database, oldVersion, transaction),
       blocking: () => this.close(),
       terminated: () => {
         this.opening = null;
@@ -307,6 +357,7 @@ export class HoldfastDb implements Stores {
     const tx = {
       device: inside("device"),
       attempts: inside("attempts"),
+      papers: inside("papers"),
       drafts: inside("drafts"),
       announcements: inside("announcements"),
     };

@@ -3,7 +3,7 @@ import type { AnswerValue, StoredAnswer } from "@/lib/shared/schemas/attempts";
 import type { AutosaveResponse } from "@/lib/shared/schemas/sync";
 import { compareEdits } from "@/lib/shared/versions";
 
-import type { AttemptRecord, DraftRecord, HoldfastDb, RecordedError, Stores } from "./db";
+import type { DraftRecord, HoldfastDb, RecordedError, StoredAttempt, Stores } from "./db";
 import { withServerFacts, type ServerFacts } from "./server-facts";
 
 /**
@@ -28,7 +28,7 @@ export async function listDirty(db: Stores, attemptId: string): Promise<DraftRec
 
 export type EditRefusal = "no-attempt" | "submitting" | "submitted" | "closed" | "version-limit";
 export type EditOutcome =
-  { kind: "written"; draft: DraftRecord; attempt: AttemptRecord } | { kind: "refused"; reason: EditRefusal };
+  { kind: "written"; draft: DraftRecord; attempt: StoredAttempt } | { kind: "refused"; reason: EditRefusal };
 
 /**
  * Step E1 — every edit, in one read-write transaction over `attempts` and `drafts`: refuse it if the attempt
@@ -58,7 +58,7 @@ export async function writeEdit(
       editedAt: input.now,
       rejected: null,
     };
-    const next: AttemptRecord = { ...attempt, clock: version };
+    const next: StoredAttempt = { ...attempt, clock: version };
     // Both requests at once: the transaction commits one round trip sooner than with a wait between them.
     await Promise.all([tx.attempts.put(next), tx.drafts.put(draft)]);
     return { kind: "written", draft, attempt: next };
@@ -150,7 +150,7 @@ export type AcknowledgeInput = {
 export async function markAcknowledged(
   db: HoldfastDb,
   input: AcknowledgeInput,
-): Promise<{ attempt: AttemptRecord; drafts: DraftRecord[] }> {
+): Promise<{ attempt: StoredAttempt; drafts: DraftRecord[] }> {
   return db.transaction(
     "rw",
     ["attempts", "drafts"],

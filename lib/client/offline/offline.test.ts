@@ -1,4 +1,5 @@
 import { Dexie } from "dexie";
+import { openDB } from "idb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { DEVICE_ID_PATTERN } from "@/lib/shared/limits";
@@ -99,11 +100,12 @@ describe("the database", () => {
     expect(getDb().name).toBe("holdfast");
   });
 
-  it("keeps the layout earlier releases made with Dexie (IndexedDB version 10) and adds announcements at 20", async () => {
+  it("keeps the layout earlier releases made with Dexie (IndexedDB version 10), adds announcements at 20 and papers at 30", async () => {
     const database = await db.open();
     expect(database.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(20);
-    expect([...database.objectStoreNames].sort()).toEqual(["announcements", "attempts", "device", "drafts"]);
+    expect(DB_VERSION).toBe(30);
+    expect([...database.objectStoreNames].sort()).toEqual(["announcements", "attempts", "device", "drafts", "papers"]);
+    expect(database.transaction("papers").store.keyPath).toBe("attemptId");
     const announcements = database.transaction("announcements").store;
     expect(announcements.keyPath).toEqual(["attemptId", "id"]);
     expect([...announcements.indexNames]).toEqual(["attemptId"]);
@@ -138,7 +140,8 @@ describe("the database", () => {
         deviceId,
         now: 2,
       });
-      const record = (await seeded.attempts.get(ATTEMPT))!;
+      // Earlier releases kept the question set on the attempt's row.
+      const record = { ...(await seeded.attempts.get(ATTEMPT))!, questions: view.questions };
       const draft = (await seeded.drafts.get([ATTEMPT, Q1]))!;
       await seeded.delete();
       await old.table("device").put({ key: "device", deviceId, createdAt: 0 });
@@ -148,6 +151,9 @@ describe("the database", () => {
 
       expect(await getOrCreateDeviceId(legacy)).toBe(deviceId);
       expect(await listDirty(legacy, ATTEMPT)).toEqual([draft]);
+      // The upgrade to version 30 moved the question set to its own row.
+      expect((await getAttemptRecord(legacy, ATTEMPT))?.questions).toEqual(view.questions);
+      expect(await legacy.attempts.get(ATTEMPT)).not.toHaveProperty("questions");
       const next = await writeEdit(legacy, {
         attemptId: ATTEMPT,
         questionId: Q1,
@@ -161,6 +167,94 @@ describe("the database", () => {
       expect(await listAnnouncements(legacy, ATTEMPT)).toMatchObject([{ id: "a1", dismissed: 0, acknowledged: 0 }]);
     } finally {
       await legacy.delete();
+    }
+  });
+
+  it("moves each attempt's question set to papers when it opens a version 20 database, and keeps the rest", async () => {
+    const name = `offline-v20-${++n}`;
+    const seeded = new HoldfastDb(`offline-seed-${n}`);
+    const deviceId = await getOrCreateDeviceId(seeded);
+    await saveServerView(seeded, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+    await writeEdit(seeded, { attemptId: ATTEMPT, questionId: Q1, value: "typed on version 20", deviceId, now: 2 });
+    const row = { ...(await seeded.attempts.get(ATTEMPT))!, questions: view.questions };
+    const draft = (await seeded.drafts.get([ATTEMPT, Q1]))!;
+    await seeded.delete();
+    // Version 20 as the previous release made it: four stores, the question set on the attempt's row.
+    const old = await openDB(name, 20, {
+      upgrade(database) {
+        database.createObjectStore("device", { keyPath: "key" });
+        database.createObjectStore("attempts", { keyPath: "attemptId" });
+        const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
+        drafts.createIndex("attemptId", "attemptId");
+        drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
+        database
+          .createObjectStore("announcements", { keyPath: ["attemptId", "id"] })
+          .createIndex("attemptId", "attemptId");
+      },
+    });
+    await old.put("device", { key: "device", deviceId, createdAt: 0 });
+    await old.put("attempts", row);
+    await old.put("attempts", { ...row, attemptId: "another", questions: [view.questions[1]] });
+    await old.put("drafts", draft);
+    old.close();
+
+    const upgraded = new HoldfastDb(name);
+    try {
+      expect(await getAttemptRecord(upgraded, ATTEMPT)).toEqual(row);
+      expect(await upgraded.attempts.get(ATTEMPT)).toEqual(
+        Object.fromEntries(Object.entries(row).filter(([key]) => key !== "questions")),
+      );
+      expect(await upgraded.papers.get(ATTEMPT)).toEqual({ attemptId: ATTEMPT, questions: view.questions });
+      expect(await upgraded.papers.get("another")).toEqual({ attemptId: "another", questions: [view.questions[1]] });
+      expect(await listDirty(upgraded, ATTEMPT)).toEqual([draft]);
+      const next = await writeEdit(upgraded, {
+        attemptId: ATTEMPT,
+        questionId: Q1,
+        value: "and on 30",
+        deviceId,
+        now: 3,
+      });
+      expect(next).toMatchObject({ kind: "written", draft: { version: draft.version + 1 } });
+    } finally {
+      await upgraded.delete();
+    }
+  });
+
+  it("writes the question set when a server view is saved, never on an edit or an acknowledgement", async () => {
+    const puts: { store: string; keys: string[] }[] = [];
+    const put = IDBObjectStore.prototype.put;
+    const spy = vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(function (
+      this: IDBObjectStore,
+      value,
+      key,
+    ) {
+      puts.push({ store: this.name, keys: Object.keys(value as object) });
+      return put.call(this, value, key);
+    });
+    try {
+      const deviceId = await getOrCreateDeviceId(db);
+      puts.splice(0);
+      await saveServerView(db, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+      expect(puts.map((entry) => entry.store).sort()).toEqual(["attempts", "papers"]);
+      puts.splice(0);
+      await writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "a", deviceId, now: 2 });
+      await markAcknowledged(db, {
+        attemptId: ATTEMPT,
+        deviceId,
+        response: {
+          revision: 1,
+          serverTime: view.serverTime,
+          deadline: view.deadline,
+          results: [{ questionId: Q1, status: "applied", version: 1 }],
+        },
+        facts: { serverTime: view.serverTime },
+        now: 3,
+      });
+      expect(puts.map((entry) => entry.store)).toEqual(["attempts", "drafts", "drafts", "attempts"]);
+      expect(puts.filter((entry) => entry.keys.includes("questions"))).toEqual([]);
+      expect((await getAttemptRecord(db, ATTEMPT))?.questions).toEqual(view.questions);
+    } finally {
+      spy.mockRestore();
     }
   });
 

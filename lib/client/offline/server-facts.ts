@@ -1,4 +1,4 @@
-import type { AttemptPause, AttemptRecord } from "./db";
+import type { AttemptPause, StoredAttempt } from "./db";
 
 /** Time facts from one server answer: its `serverTime`, the attempt's `deadline`, and the clock offset measured. */
 export type ServerFacts = {
@@ -28,7 +28,7 @@ function isFresh(at: number, seen: string | undefined): boolean {
  * "paused" event) does not make an extension stamped before it stale. A resume brings its deadline and the
  * pause's end together, each kept if fresher than what was last said of it.
  */
-export function withServerFacts(record: AttemptRecord, facts: ServerFacts): AttemptRecord {
+export function withServerFacts<Record extends StoredAttempt>(record: Record, facts: ServerFacts): Record {
   const next = { ...record };
   if (facts.serverOffsetMs !== undefined && facts.serverOffsetMs !== null && Number.isFinite(facts.serverOffsetMs)) {
     next.serverOffsetMs = Math.round(facts.serverOffsetMs);

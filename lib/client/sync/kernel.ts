@@ -1,8 +1,15 @@
 import { classifySyncResponse } from "@/lib/shared/backoff";
 import type { DeviceStatus } from "@/lib/shared/schemas/device-status";
 
-import { getAttemptRecord } from "../offline/attempts";
-import { getDb, type AttemptRecord, type DraftRecord, type HoldfastDb, type RecordedError } from "../offline/db";
+import { getAttemptRecord, getStoredAttempt } from "../offline/attempts";
+import {
+  getDb,
+  type AttemptRecord,
+  type DraftRecord,
+  type HoldfastDb,
+  type RecordedError,
+  type StoredAttempt,
+} from "../offline/db";
 import { getDrafts, listDrafts } from "../offline/drafts";
 import { send, type FetchLike, type HttpOutcome, type Timers } from "./http";
 import { keepUnchangedParts } from "./stable-attempt";
@@ -88,8 +95,15 @@ export class SyncKernel {
     return this.record;
   }
 
-  set attempt(next: AttemptRecord | null) {
-    this.record = keepUnchangedParts(this.record, next);
+  /**
+   * A row of `attempts` without its question set (what every write after the load returns) keeps the paper
+   * already read: an attempt's questions do not change once it has begun. Before the paper was read there is
+   * nothing to show, and such a row is left for the load, which reads both.
+   */
+  set attempt(next: AttemptRecord | StoredAttempt | null) {
+    const record =
+      next === null || "questions" in next ? next : this.record && { ...next, questions: this.record.questions };
+    this.record = keepUnchangedParts(this.record, record);
   }
 
   constructor(options: KernelOptions) {
@@ -167,7 +181,7 @@ export class SyncKernel {
 
   reload(questionIds: readonly string[]): Promise<void> {
     return this.serial(async () => {
-      const attempt = await getAttemptRecord(this.db, this.attemptId);
+      const attempt = await getStoredAttempt(this.db, this.attemptId);
       const drafts = await getDrafts(this.db, this.attemptId, questionIds);
       this.attempt = attempt ?? this.attempt;
       for (const draft of drafts) this.drafts.set(draft.questionId, draft);
@@ -176,7 +190,7 @@ export class SyncKernel {
 
   reloadAttempt(): Promise<void> {
     return this.serial(async () => {
-      this.attempt = (await getAttemptRecord(this.db, this.attemptId)) ?? this.attempt;
+      this.attempt = (await getStoredAttempt(this.db, this.attemptId)) ?? this.attempt;
     });
   }
 }

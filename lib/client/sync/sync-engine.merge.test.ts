@@ -30,7 +30,7 @@ async function deviceWith(drafts: Omit<DraftRecord, "attemptId">[], clock: numbe
   await h.settle();
   first.engine.stop();
   await h.db.drafts.bulkPut(drafts.map((draft) => ({ ...draft, attemptId: ATTEMPT_ID })));
-  const record = await getAttemptRecord(h.db, ATTEMPT_ID);
+  const record = await h.db.attempts.get(ATTEMPT_ID);
   await h.db.attempts.put({ ...record!, clock });
 }
 
