@@ -1,6 +1,7 @@
 // The simulated candidate's Submit click against a scripted transport: it must wait as the page's engine does
-// (lib/client/sync/scheduler.ts) — for the autosave request in flight and a Retry-After, never for the autosave's
-// retry loop or a plain backoff — or exam-day's click → done says more (or less) than a browser would wait.
+// (lib/client/sync/scheduler.ts) — for the autosave request in flight, never for the autosave's retry loop, its
+// plain backoff or its Retry-After (submits have their own limits) — or exam-day's click → done says more (or
+// less) than a browser would wait.
 import { describe, expect, it } from "vitest";
 
 import type { HttpResult } from "../load/http-client";
@@ -23,7 +24,7 @@ const OK_AUTOSAVE = (body: string): HttpResult => {
 };
 
 /** A candidate of a one-question exam whose transport answers autosaves with `autosaves` in turn (then 200). */
-function candidate(autosaves: ((body: string) => HttpResult | Promise<HttpResult>)[]) {
+function candidate(autosaves: ((body: string) => HttpResult | Promise<HttpResult>)[], submits: HttpResult[] = []) {
   const sent: Sent[] = [];
   const started = Date.now();
   const stats = new RunStats();
@@ -43,7 +44,10 @@ function candidate(autosaves: ((body: string) => HttpResult | Promise<HttpResult
     transport: async (request: Request) => {
       sent.push({ at: Date.now() - started, path: request.path, body: request.body ?? "" });
       if (request.path.endsWith("/submit"))
-        return answer(200, { submissionId: "s1", receipt: "r", digest: "d", submittedAt: new Date().toISOString() });
+        return (
+          submits.shift() ??
+          answer(200, { submissionId: "s1", receipt: "r", digest: "d", submittedAt: new Date().toISOString() })
+        );
       const next = autosaves.shift() ?? OK_AUTOSAVE;
       return next(request.body ?? "");
     },
@@ -57,15 +61,16 @@ async function prepared(sim: SimCandidate): Promise<void> {
 }
 
 describe("a simulated candidate's Submit click", () => {
-  it("honours the Retry-After an autosave was refused with, and sends no autosave retry before the submit", async () => {
-    const { sim, sent } = candidate([() => answer(503, { error: { code: "OVERLOADED" } }, { "retry-after": "1" })]);
+  it("does not wait out the Retry-After an autosave was refused with, and sends no autosave retry before the submit", async () => {
+    const { sim, sent } = candidate([() => answer(503, { error: { code: "OVERLOADED" } }, { "retry-after": "2" })]);
     await prepared(sim);
     void sim.flush();
     while (sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await new Promise((resolve) => setTimeout(resolve, 20));
+    const clickedAt = Date.now();
     await sim.submit();
+    expect(Date.now() - clickedAt).toBeLessThan(300);
     expect(sent.map((request) => request.path.split("/").at(-1))).toEqual(["answers", "submit"]);
-    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(990);
     // The refused draft rides on the submit.
     expect((JSON.parse(sent[1]!.body) as { answers: unknown[] }).answers).toHaveLength(1);
   });
@@ -102,5 +107,14 @@ describe("a simulated candidate's Submit click", () => {
     await submitted;
     expect(sent.map((request) => request.path.split("/").at(-1))).toEqual(["answers", "submit"]);
     expect((JSON.parse(sent[1]!.body) as { answers: unknown[] }).answers).toEqual([]);
+  });
+
+  it("honours the submit's own Retry-After between its tries", async () => {
+    const { sim, sent } = candidate([], [answer(503, { error: { code: "OVERLOADED" } }, { "retry-after": "1" })]);
+    await prepared(sim);
+    await sim.submit();
+    const submits = sent.filter((request) => request.path.endsWith("/submit"));
+    expect(submits).toHaveLength(2);
+    expect(submits[1]!.at - submits[0]!.at).toBeGreaterThanOrEqual(990);
   });
 });

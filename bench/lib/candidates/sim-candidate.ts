@@ -48,6 +48,7 @@ export class SimCandidate {
   private inFlight: Promise<void> | null = null;
   /** No request before these (Date.now ms): the last retry-class answer's Retry-After, and its backoff. */
   private notBefore = 0;
+  private notBeforeIsSubmit = false;
   private backoffUntil = 0;
   /**
    * Aborted by the Submit click: the autosave loop stops at its next step (a wait between its retries ends at
@@ -122,20 +123,25 @@ export class SimCandidate {
 
   /**
    * A retry-class answer, as the engine counts it (lib/client/sync/scheduler.ts, F3): the failure streak, the
-   * breaker, the Retry-After and the backoff wait for the next request.
+   * breaker, the backoff, and the Retry-After apart with the kind of request it answered.
    */
-  private recordFailure(result: HttpResult): void {
+  private recordFailure(result: HttpResult, operation: string): void {
     const now = Date.now();
     this.failures += 1;
     this.breaker = breakerOnFailure(this.breaker, now);
     const retryAfter = retryAfterMs(result, now);
     this.notBefore = retryAfter !== null && retryAfter > 0 ? now + retryAfter : 0;
-    this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random, retryAfter);
+    this.notBeforeIsSubmit = operation === "submit";
+    this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random);
   }
 
-  /** Waits until the next request may go: the backoff, the Retry-After, an open breaker (or until `signal`). */
-  private async waitForTurn(signal: AbortSignal = this.options.signal): Promise<void> {
-    const readyAt = Math.max(this.notBefore, this.backoffUntil, breakerReadyAt(this.breaker));
+  /**
+   * Waits until the next request of `operation` may go: the backoff, an open breaker, and a Retry-After if it
+   * answered the same kind (a submit does not wait out an autosave's: the page's `notBeforeFor`), or until `signal`.
+   */
+  private async waitForTurn(operation: string, signal: AbortSignal = this.options.signal): Promise<void> {
+    const notBefore = operation === "submit" && !this.notBeforeIsSubmit ? 0 : this.notBefore;
+    const readyAt = Math.max(notBefore, this.backoffUntil, breakerReadyAt(this.breaker));
     if (readyAt > Date.now()) await sleep(readyAt - Date.now(), signal);
     this.breaker = breakerBeforeRequest(this.breaker, Date.now());
   }
@@ -163,9 +169,10 @@ export class SimCandidate {
       const result = await this.call(operation, request());
       const kind = classifySyncResponse(result.status, result.status === 0 ? null : (errorCode(result.body) ?? null));
       if (kind !== "retry") this.succeeded();
-      else this.recordFailure(result);
+      else this.recordFailure(result, operation);
       if (kind !== "retry" || this.isGivenUp || this.isCutShort(operation)) return { result, kind };
       await this.waitForTurn(
+        operation,
         operation === "autosave"
           ? AbortSignal.any([this.options.signal, this.submitPressed.signal])
           : this.options.signal,
@@ -350,8 +357,9 @@ export class SimCandidate {
 
   /**
    * Submit, as the page's engine does it (lib/client/sync/submit-click.ts and scheduler.ts): the click ends the
-   * autosave loop and drops its backoff wait (never a Retry-After or an open breaker); the request in flight ends
-   * first (one at a time), its answer handled, and a failure of it sets a new wait; then the final delta (every
+   * autosave loop and drops its backoff wait (never an open breaker; an autosave's Retry-After is for autosaves);
+   * the request in flight ends first (one at a time), its answer handled, and a failure of it sets a new backoff;
+   * then the final delta (every
    * draft still dirty) and the digest go, with the key and body fixed at this first try, until the server answers.
    */
   async submit(): Promise<void> {
@@ -364,7 +372,7 @@ export class SimCandidate {
     this.debounceTimer = null;
     // The loop ends once its request in flight is answered and handled, or at once if it was waiting to retry.
     await this.inFlight;
-    await this.waitForTurn();
+    await this.waitForTurn("submit");
     const attemptId = this.attemptId;
     const answers = [...this.dirty].map(([questionId, draft]) => ({
       questionId,

@@ -48,7 +48,9 @@ export class Scheduler {
   private lastMergeAt = -Infinity;
   private lastFailure: "network" | "server" | null = null;
   private backoffUntil = 0;
+  /** A Retry-After: no request of the kind it answered goes before then (`notBeforeFor`). */
   private notBefore = 0;
+  private notBeforeIsSubmit = false;
   private retryAt: number | null = null;
   private nextAttemptAt: number | null = null;
   private blocked: RecordedError | null = null;
@@ -88,7 +90,7 @@ export class Scheduler {
     }
     if (job === "autosave" && this.debounceTimer !== null) return;
     const now = this.kernel.now();
-    const readyAt = Math.max(this.notBefore, this.backoffUntil, breakerReadyAt(this.breaker));
+    const readyAt = Math.max(this.notBeforeFor(job), this.backoffUntil, breakerReadyAt(this.breaker));
     if (readyAt > now) {
       this.scheduleRetry(readyAt - now);
       return;
@@ -98,6 +100,16 @@ export class Scheduler {
     this.inFlight = job;
     this.nextAttemptAt = null;
     this.inFlightPromise = this.kernel.track(this.runJob(job).finally(() => this.afterInFlight()));
+  }
+
+  /**
+   * A Retry-After holds back the kind of request it answered. The server limits and admits submits apart from
+   * autosaves and reads (their own counters, a reserve under overload), and the submit carries every draft an
+   * autosave would have sent: a Submit click does not wait out an autosave's Retry-After, only a submit's own.
+   * The breaker and the backoff are not a Retry-After: they hold every kind (the click drops the backoff, F7).
+   */
+  private notBeforeFor(job: Job): number {
+    return job === "submit" && !this.notBeforeIsSubmit ? 0 : this.notBefore;
   }
 
   private nextJob(): Job | null {
@@ -167,10 +179,13 @@ export class Scheduler {
     const now = this.kernel.now();
     this.breaker = breakerOnFailure(this.breaker, now, this.kernel.config.breaker);
     const retryAfterMs = outcome.kind === "answer" ? outcome.retryAfterMs : null;
-    const delay = backoffDelay(this.breaker.failures - 1, this.kernel.random, retryAfterMs);
-    this.backoffUntil = now + delay;
+    // The backoff and the Retry-After apart: the next request waits for both if it is of the same kind, for the
+    // backoff alone if it is a submit after another kind's Retry-After (notBeforeFor).
+    this.backoffUntil = now + backoffDelay(this.breaker.failures - 1, this.kernel.random);
     this.notBefore = retryAfterMs !== null ? now + retryAfterMs : 0;
-    this.retryAt = outcome.kind === "answer" && outcome.status === 429 ? now + delay : null;
+    this.notBeforeIsSubmit = this.inFlight === "submit";
+    this.retryAt =
+      outcome.kind === "answer" && outcome.status === 429 ? Math.max(this.backoffUntil, this.notBefore) : null;
     this.lastFailure = outcome.kind === "network" ? "network" : "server";
     this.host.emit();
   }
@@ -258,9 +273,10 @@ export class Scheduler {
     this.clearDebounce();
     // The backoff wait is skipped (this may be the last chance), but never a Retry-After or an open breaker.
     const now = this.kernel.now();
-    if (this.notBefore > now || breakerReadyAt(this.breaker) > now) return;
-    this.breaker = breakerBeforeRequest(this.breaker, now);
     const attempt = this.kernel.attempt;
+    const job: Job = attempt?.submitState === "submitting" ? "submit" : "autosave";
+    if (this.notBeforeFor(job) > now || breakerReadyAt(this.breaker) > now) return;
+    this.breaker = breakerBeforeRequest(this.breaker, now);
     const keepalive = (job: Promise<JobOutcome>) => job.then((outcome) => this.apply(outcome)).catch(() => undefined);
     if (attempt?.submitState === "submitting" && attempt.submitBody !== null && attempt.submitError === null) {
       if (this.inFlight === null && utf8Length(attempt.submitBody) <= this.kernel.config.keepaliveMaxBytes) {

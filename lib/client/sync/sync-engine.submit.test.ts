@@ -243,6 +243,63 @@ describe("answers that end the submit", () => {
     expect(h.server.maxInFlight).toBe(1);
   });
 
+  it("does not wait out an autosave's Retry-After (submits have their own limits), only a submit's own", async () => {
+    for (const answer of [
+      respond.error(503, "OVERLOADED", { headers: { "Retry-After": "5" } }),
+      respond.error(429, "RATE_LIMITED", { headers: { "Retry-After": "5" } }),
+    ]) {
+      const { engine } = await started();
+      h.server.next("answers", answer);
+      await engine.edit(Q.text, "refused while busy");
+      await h.advance(1_500);
+      expect(h.server.requestsTo("answers")).toHaveLength(1);
+      expect(engine.getSnapshot()).toMatchObject({ consecutiveFailures: 1, pendingCount: 1 });
+
+      const clickedAt = h.clock.now();
+      h.server.next("submit", respond.error(503, "OVERLOADED", { headers: { "Retry-After": "3" } }));
+      const submitting = engine.submit();
+      await h.settle();
+      // At the click, well inside the autosave's 5 s, carrying the answer the autosave could not deliver.
+      const first = h.server.requestsTo("submit");
+      expect(first.map((request) => request.at)).toEqual([clickedAt]);
+      expect(JSON.parse(first[0]!.bodyText!).answers).toMatchObject([
+        { questionId: Q.text, value: "refused while busy" },
+      ]);
+      // The submit's own Retry-After holds its retry back.
+      await h.advance(2_999);
+      expect(h.server.requestsTo("submit")).toHaveLength(1);
+      await h.advance(30_000);
+      expect((await submitting).submitState).toBe("submitted");
+      const sent = h.server.requestsTo("submit");
+      expect(sent).toHaveLength(2);
+      expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(3_000);
+      expect(h.server.requestsTo("answers")).toHaveLength(1);
+      engine.stop();
+      await h.cleanup();
+      h = createHarness();
+    }
+  });
+
+  it("an autosave in flight at the click and answered 503 with Retry-After holds the submit for the backoff alone", async () => {
+    const { engine } = await started();
+    await engine.edit(Q.text, "x");
+    const held = h.server.hold("answers");
+    await h.advance(1_500);
+    await held.arrived;
+    const submitting = engine.submit();
+    await h.settle();
+    const answeredAt = h.clock.now();
+    held.release(respond.error(503, "OVERLOADED", { headers: { "Retry-After": "5" } }));
+    await h.settle();
+    // The first failure's backoff is at most 0.5 s; the autosave's 5 s are for autosaves.
+    await h.advance(500);
+    const sent = h.server.requestsTo("submit");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.at - answeredAt).toBeLessThanOrEqual(500);
+    expect((await submitting).submitState).toBe("submitted");
+    expect(h.server.maxInFlight).toBe(1);
+  });
+
   it("on a closed attempt the submit still goes and ends as done, without resending answers already kept as late", async () => {
     const { engine } = await started();
     await h.server.freeze();
