@@ -43,6 +43,22 @@ afterEach(async () => {
   await db.delete();
 });
 
+/** An autosave's 200 for the first edit of Q1 (version 1). */
+function acknowledgeFirstEdit(deviceId: string, now: number) {
+  return markAcknowledged(db, {
+    attemptId: ATTEMPT,
+    deviceId,
+    response: {
+      revision: 1,
+      serverTime: view.serverTime,
+      deadline: view.deadline,
+      results: [{ questionId: Q1, status: "applied", version: 1 }],
+    },
+    facts: { serverTime: view.serverTime },
+    now,
+  });
+}
+
 describe("the database", () => {
   it("commits what the candidate wrote with strict durability, and what the server can tell again relaxed", async () => {
     const options: (string | undefined)[] = [];
@@ -73,18 +89,7 @@ describe("the database", () => {
       // The device id, the server's view, an edit, a draft put, a stored submit: all strict.
       expect(take()).toEqual(["strict", "strict", "strict", "strict", "strict"]);
 
-      await markAcknowledged(db, {
-        attemptId: ATTEMPT,
-        deviceId,
-        response: {
-          revision: 1,
-          serverTime: view.serverTime,
-          deadline: view.deadline,
-          results: [{ questionId: Q1, status: "applied", version: 1 }],
-        },
-        facts: { serverTime: view.serverTime },
-        now: 4,
-      });
+      await acknowledgeFirstEdit(deviceId, 4);
       await applyHeartbeatFacts(db, {
         attemptId: ATTEMPT,
         facts: { serverTime: view.serverTime },
@@ -238,18 +243,7 @@ describe("the database", () => {
       expect(puts.map((entry) => entry.store).sort()).toEqual(["attempts", "papers"]);
       puts.splice(0);
       await writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "a", deviceId, now: 2 });
-      await markAcknowledged(db, {
-        attemptId: ATTEMPT,
-        deviceId,
-        response: {
-          revision: 1,
-          serverTime: view.serverTime,
-          deadline: view.deadline,
-          results: [{ questionId: Q1, status: "applied", version: 1 }],
-        },
-        facts: { serverTime: view.serverTime },
-        now: 3,
-      });
+      await acknowledgeFirstEdit(deviceId, 3);
       expect(puts.map((entry) => entry.store)).toEqual(["attempts", "drafts", "drafts", "attempts"]);
       expect(puts.filter((entry) => entry.keys.includes("questions"))).toEqual([]);
       expect((await getAttemptRecord(db, ATTEMPT))?.questions).toEqual(view.questions);

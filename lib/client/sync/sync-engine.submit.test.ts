@@ -26,6 +26,18 @@ async function started(options: Parameters<Harness["engine"]>[0] = {}) {
   return tab;
 }
 
+/** An edit's autosave is on its way (held by the server) when Submit is clicked. */
+async function clickWhileAutosaveInFlight() {
+  const { engine } = await started();
+  await engine.edit(Q.text, "x");
+  const held = h.server.hold("answers");
+  await h.advance(1_500);
+  await held.arrived;
+  const submitting = engine.submit();
+  await h.settle();
+  return { held, submitting };
+}
+
 describe("the first click", () => {
   it("stores the final delta and the digest of the whole local paper, and locks editing", async () => {
     h.server.put(Q.single, "c", 3, "aaa-phone"); // adopted at load: clean, not in the delta
@@ -230,13 +242,7 @@ describe("answers that end the submit", () => {
   });
 
   it("waits for an autosave in flight: still one sync request at a time", async () => {
-    const { engine } = await started();
-    await engine.edit(Q.text, "x");
-    const held = h.server.hold("answers");
-    await h.advance(1_500);
-    await held.arrived;
-    const submitting = engine.submit();
-    await h.settle();
+    const { held, submitting } = await clickWhileAutosaveInFlight();
     expect(h.server.requestsTo("submit")).toHaveLength(0);
     held.release();
     expect((await submitting).submitState).toBe("submitted");
@@ -281,13 +287,7 @@ describe("answers that end the submit", () => {
   });
 
   it("an autosave in flight at the click and answered 503 with Retry-After holds the submit for the backoff alone", async () => {
-    const { engine } = await started();
-    await engine.edit(Q.text, "x");
-    const held = h.server.hold("answers");
-    await h.advance(1_500);
-    await held.arrived;
-    const submitting = engine.submit();
-    await h.settle();
+    const { held, submitting } = await clickWhileAutosaveInFlight();
     const answeredAt = h.clock.now();
     held.release(respond.error(503, "OVERLOADED", { headers: { "Retry-After": "5" } }));
     await h.settle();
