@@ -13,6 +13,8 @@ import {
   breakerReadyAt,
   classifySyncResponse,
   parseRetryAfterMs,
+  retryAfterHold,
+  retryAfterReadyAt,
   type BreakerState,
 } from "./backoff";
 
@@ -69,6 +71,23 @@ describe("parseRetryAfterMs", () => {
     expect(parseRetryAfterMs("", now)).toBeNull();
     expect(parseRetryAfterMs("soon", now)).toBeNull();
     expect(parseRetryAfterMs("-1", now)).toBeNull();
+  });
+});
+
+describe("a Retry-After's hold", () => {
+  it("holds back the kind of request it answered; a submit only by a submit's own", () => {
+    const afterAutosave = retryAfterHold(2_000, 10_000, false);
+    expect(retryAfterReadyAt(afterAutosave, false)).toBe(12_000);
+    expect(retryAfterReadyAt(afterAutosave, true)).toBe(0);
+    const afterSubmit = retryAfterHold(1_000, 10_000, true);
+    expect(retryAfterReadyAt(afterSubmit, true)).toBe(11_000);
+    expect(retryAfterReadyAt(afterSubmit, false)).toBe(11_000);
+  });
+  it("holds nothing without a Retry-After, or with one of 0", () => {
+    for (const ms of [null, 0]) {
+      expect(retryAfterReadyAt(retryAfterHold(ms, 10_000, false), false)).toBe(0);
+      expect(retryAfterReadyAt(retryAfterHold(ms, 10_000, true), true)).toBe(0);
+    }
   });
 });
 

@@ -37,6 +37,26 @@ export function parseRetryAfterMs(header: string | null | undefined, nowMs: numb
   return Math.max(0, at - nowMs);
 }
 
+/**
+ * A `Retry-After` and the kind of request it answered. It holds back requests of that kind; a submit is held only
+ * by a submit's own: the server limits and admits submits apart from autosaves and reads (their own counters, a
+ * reserve under overload), and a submit carries every draft an autosave would have sent. The backoff and the
+ * breaker are not part of it: they hold every kind.
+ */
+export type RetryAfterHold = { until: number; isSubmit: boolean };
+
+export const NO_RETRY_AFTER: RetryAfterHold = { until: 0, isSubmit: false };
+
+/** The hold a retry-class answer sets: until `nowMs` + its `Retry-After`; none without one. */
+export function retryAfterHold(retryAfterMs: number | null, nowMs: number, isSubmit: boolean): RetryAfterHold {
+  return retryAfterMs !== null && retryAfterMs > 0 ? { until: nowMs + retryAfterMs, isSubmit } : NO_RETRY_AFTER;
+}
+
+/** The earliest time the hold lets a request of this kind go. */
+export function retryAfterReadyAt(hold: RetryAfterHold, isSubmit: boolean): number {
+  return isSubmit && !hold.isSubmit ? 0 : hold.until;
+}
+
 /** The breaker's numbers: open after 5 failures in a row, probe again after 20 s. */
 export const BREAKER_DEFAULTS = { failureThreshold: 5, coolDownMs: 20_000 } as const;
 export type BreakerOptions = { failureThreshold: number; coolDownMs: number };

@@ -10,13 +10,17 @@ import { randomUUID } from "node:crypto";
 
 import {
   CLOSED_BREAKER,
+  NO_RETRY_AFTER,
   backoffDelay,
   breakerBeforeRequest,
   breakerOnFailure,
   breakerOnSuccess,
   breakerReadyAt,
   classifySyncResponse,
+  retryAfterHold,
+  retryAfterReadyAt,
   type BreakerState,
+  type RetryAfterHold,
 } from "../../../lib/shared/backoff";
 import { answersDigest } from "../../../lib/shared/digest";
 import type { AnswerValue } from "../../../lib/shared/schemas/attempts";
@@ -46,9 +50,8 @@ export class SimCandidate {
   private readonly paper = new Map<string, AnswerValue>();
   private readonly dirty = new Map<string, Draft>();
   private inFlight: Promise<void> | null = null;
-  /** No request before these (Date.now ms): the last retry-class answer's Retry-After, and its backoff. */
-  private notBefore = 0;
-  private notBeforeIsSubmit = false;
+  /** No request before these (Date.now ms): the last retry-class answer's Retry-After (held against the kind it answered), and its backoff. */
+  private retryAfter: RetryAfterHold = NO_RETRY_AFTER;
   private backoffUntil = 0;
   /**
    * Aborted by the Submit click: the autosave loop stops at its next step (a wait between its retries ends at
@@ -129,19 +132,20 @@ export class SimCandidate {
     const now = Date.now();
     this.failures += 1;
     this.breaker = breakerOnFailure(this.breaker, now);
-    const retryAfter = retryAfterMs(result, now);
-    this.notBefore = retryAfter !== null && retryAfter > 0 ? now + retryAfter : 0;
-    this.notBeforeIsSubmit = operation === "submit";
+    this.retryAfter = retryAfterHold(retryAfterMs(result, now), now, operation === "submit");
     this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random);
   }
 
   /**
-   * Waits until the next request of `operation` may go: the backoff, an open breaker, and a Retry-After if it
-   * answered the same kind (a submit does not wait out an autosave's: the page's `notBeforeFor`), or until `signal`.
+   * Waits until the next request of `operation` may go: the backoff, an open breaker, and a Retry-After as the page
+   * holds it (`retryAfterReadyAt`: a submit does not wait out an autosave's), or until `signal`.
    */
   private async waitForTurn(operation: string, signal: AbortSignal = this.options.signal): Promise<void> {
-    const notBefore = operation === "submit" && !this.notBeforeIsSubmit ? 0 : this.notBefore;
-    const readyAt = Math.max(notBefore, this.backoffUntil, breakerReadyAt(this.breaker));
+    const readyAt = Math.max(
+      retryAfterReadyAt(this.retryAfter, operation === "submit"),
+      this.backoffUntil,
+      breakerReadyAt(this.breaker),
+    );
     if (readyAt > Date.now()) await sleep(readyAt - Date.now(), signal);
     this.breaker = breakerBeforeRequest(this.breaker, Date.now());
   }
@@ -149,7 +153,8 @@ export class SimCandidate {
   private succeeded(): void {
     this.failures = 0;
     this.breaker = breakerOnSuccess();
-    this.notBefore = this.backoffUntil = 0;
+    this.retryAfter = NO_RETRY_AFTER;
+    this.backoffUntil = 0;
   }
 
   /** An autosave's retries end when Submit is pressed: the submit carries what they would have sent. */
@@ -359,8 +364,8 @@ export class SimCandidate {
    * Submit, as the page's engine does it (lib/client/sync/submit-click.ts and scheduler.ts): the click ends the
    * autosave loop and drops its backoff wait (never an open breaker; an autosave's Retry-After is for autosaves);
    * the request in flight ends first (one at a time), its answer handled, and a failure of it sets a new backoff;
-   * then the final delta (every
-   * draft still dirty) and the digest go, with the key and body fixed at this first try, until the server answers.
+   * then the final delta (every draft still dirty) and the digest go, with the key and body fixed at this first
+   * try, until the server answers.
    */
   async submit(): Promise<void> {
     if (!this.attemptId || this.isClosed) return;

@@ -1,12 +1,16 @@
 import {
   CLOSED_BREAKER,
+  NO_RETRY_AFTER,
   backoffDelay,
   breakerBeforeRequest,
   breakerForceProbe,
   breakerOnFailure,
   breakerOnSuccess,
   breakerReadyAt,
+  retryAfterHold,
+  retryAfterReadyAt,
   type BreakerState,
+  type RetryAfterHold,
 } from "@/lib/shared/backoff";
 
 import type { RecordedError } from "../offline/db";
@@ -48,9 +52,8 @@ export class Scheduler {
   private lastMergeAt = -Infinity;
   private lastFailure: "network" | "server" | null = null;
   private backoffUntil = 0;
-  /** A Retry-After: no request of the kind it answered goes before then (`notBeforeFor`). */
-  private notBefore = 0;
-  private notBeforeIsSubmit = false;
+  /** The last Retry-After, held against the kind of request it answered (`retryAfterReadyAt`). */
+  private retryAfter: RetryAfterHold = NO_RETRY_AFTER;
   private retryAt: number | null = null;
   private nextAttemptAt: number | null = null;
   private blocked: RecordedError | null = null;
@@ -90,7 +93,11 @@ export class Scheduler {
     }
     if (job === "autosave" && this.debounceTimer !== null) return;
     const now = this.kernel.now();
-    const readyAt = Math.max(this.notBeforeFor(job), this.backoffUntil, breakerReadyAt(this.breaker));
+    const readyAt = Math.max(
+      retryAfterReadyAt(this.retryAfter, job === "submit"),
+      this.backoffUntil,
+      breakerReadyAt(this.breaker),
+    );
     if (readyAt > now) {
       this.scheduleRetry(readyAt - now);
       return;
@@ -100,16 +107,6 @@ export class Scheduler {
     this.inFlight = job;
     this.nextAttemptAt = null;
     this.inFlightPromise = this.kernel.track(this.runJob(job).finally(() => this.afterInFlight()));
-  }
-
-  /**
-   * A Retry-After holds back the kind of request it answered. The server limits and admits submits apart from
-   * autosaves and reads (their own counters, a reserve under overload), and the submit carries every draft an
-   * autosave would have sent: a Submit click does not wait out an autosave's Retry-After, only a submit's own.
-   * The breaker and the backoff are not a Retry-After: they hold every kind (the click drops the backoff, F7).
-   */
-  private notBeforeFor(job: Job): number {
-    return job === "submit" && !this.notBeforeIsSubmit ? 0 : this.notBefore;
   }
 
   private nextJob(): Job | null {
@@ -165,7 +162,7 @@ export class Scheduler {
     this.breaker = breakerOnSuccess();
     this.lastFailure = null;
     this.backoffUntil = 0;
-    this.notBefore = 0;
+    this.retryAfter = NO_RETRY_AFTER;
     this.retryAt = null;
     this.nextAttemptAt = null;
     this.host.emit();
@@ -180,12 +177,11 @@ export class Scheduler {
     this.breaker = breakerOnFailure(this.breaker, now, this.kernel.config.breaker);
     const retryAfterMs = outcome.kind === "answer" ? outcome.retryAfterMs : null;
     // The backoff and the Retry-After apart: the next request waits for both if it is of the same kind, for the
-    // backoff alone if it is a submit after another kind's Retry-After (notBeforeFor).
+    // backoff alone if it is a submit after another kind's Retry-After (retryAfterReadyAt).
     this.backoffUntil = now + backoffDelay(this.breaker.failures - 1, this.kernel.random);
-    this.notBefore = retryAfterMs !== null ? now + retryAfterMs : 0;
-    this.notBeforeIsSubmit = this.inFlight === "submit";
+    this.retryAfter = retryAfterHold(retryAfterMs, now, this.inFlight === "submit");
     this.retryAt =
-      outcome.kind === "answer" && outcome.status === 429 ? Math.max(this.backoffUntil, this.notBefore) : null;
+      outcome.kind === "answer" && outcome.status === 429 ? Math.max(this.backoffUntil, this.retryAfter.until) : null;
     this.lastFailure = outcome.kind === "network" ? "network" : "server";
     this.host.emit();
   }
@@ -274,8 +270,8 @@ export class Scheduler {
     // The backoff wait is skipped (this may be the last chance), but never a Retry-After or an open breaker.
     const now = this.kernel.now();
     const attempt = this.kernel.attempt;
-    const job: Job = attempt?.submitState === "submitting" ? "submit" : "autosave";
-    if (this.notBeforeFor(job) > now || breakerReadyAt(this.breaker) > now) return;
+    const isSubmit = attempt?.submitState === "submitting";
+    if (retryAfterReadyAt(this.retryAfter, isSubmit) > now || breakerReadyAt(this.breaker) > now) return;
     this.breaker = breakerBeforeRequest(this.breaker, now);
     const keepalive = (job: Promise<JobOutcome>) => job.then((outcome) => this.apply(outcome)).catch(() => undefined);
     if (attempt?.submitState === "submitting" && attempt.submitBody !== null && attempt.submitError === null) {
