@@ -194,9 +194,20 @@ function upgrade(
   }
   if (oldVersion < 30) {
     // Each attempt's question set moves to a row of its own: an edit rewrites the attempt's row, and no longer
-    // the whole paper with it. Inside the upgrade's transaction, so a failure leaves version 20 as it was.
+    // the whole paper with it. Inside the upgrade's transaction, which a failure aborts: version 20 stays as it
+    // was (the open fails, and the next one tries again), never half moved.
     database.createObjectStore("papers", { keyPath: "attemptId" });
-    void movePapers(transaction);
+    movePapers(transaction).catch(() => abortQuietly(transaction));
+  }
+}
+
+function abortQuietly(transaction: IDBPTransaction<unknown, string[], "versionchange">): void {
+  // The open rejects with the abort; the transaction's own `done` would reject unheard.
+  transaction.done.catch(() => undefined);
+  try {
+    transaction.abort();
+  } catch {
+    // A failed request has aborted it already.
   }
 }
 

@@ -59,6 +59,24 @@ function acknowledgeFirstEdit(deviceId: string, now: number) {
   });
 }
 
+/** A database at version 20 as the previous release made it (four stores, the question set on the attempt's row). */
+async function makeVersion20(name: string, rows: [store: string, row: object][]): Promise<void> {
+  const old = await openDB(name, 20, {
+    upgrade(database) {
+      database.createObjectStore("device", { keyPath: "key" });
+      database.createObjectStore("attempts", { keyPath: "attemptId" });
+      const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
+      drafts.createIndex("attemptId", "attemptId");
+      drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
+      database
+        .createObjectStore("announcements", { keyPath: ["attemptId", "id"] })
+        .createIndex("attemptId", "attemptId");
+    },
+  });
+  for (const [store, row] of rows) await old.put(store, row);
+  old.close();
+}
+
 describe("the database", () => {
   it("commits what the candidate wrote with strict durability, and what the server can tell again relaxed", async () => {
     const options: (string | undefined)[] = [];
@@ -184,24 +202,12 @@ describe("the database", () => {
     const row = { ...(await seeded.attempts.get(ATTEMPT))!, questions: view.questions };
     const draft = (await seeded.drafts.get([ATTEMPT, Q1]))!;
     await seeded.delete();
-    // Version 20 as the previous release made it: four stores, the question set on the attempt's row.
-    const old = await openDB(name, 20, {
-      upgrade(database) {
-        database.createObjectStore("device", { keyPath: "key" });
-        database.createObjectStore("attempts", { keyPath: "attemptId" });
-        const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
-        drafts.createIndex("attemptId", "attemptId");
-        drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
-        database
-          .createObjectStore("announcements", { keyPath: ["attemptId", "id"] })
-          .createIndex("attemptId", "attemptId");
-      },
-    });
-    await old.put("device", { key: "device", deviceId, createdAt: 0 });
-    await old.put("attempts", row);
-    await old.put("attempts", { ...row, attemptId: "another", questions: [view.questions[1]] });
-    await old.put("drafts", draft);
-    old.close();
+    await makeVersion20(name, [
+      ["device", { key: "device", deviceId, createdAt: 0 }],
+      ["attempts", row],
+      ["attempts", { ...row, attemptId: "another", questions: [view.questions[1]] }],
+      ["drafts", draft],
+    ]);
 
     const upgraded = new HoldfastDb(name);
     try {
@@ -222,6 +228,37 @@ describe("the database", () => {
       expect(next).toMatchObject({ kind: "written", draft: { version: draft.version + 1 } });
     } finally {
       await upgraded.delete();
+    }
+  });
+
+  it("an upgrade that fails while moving the papers leaves version 20 as it was, and the next open moves them", async () => {
+    const name = `offline-v20-fail-${++n}`;
+    const row = {
+      attemptId: ATTEMPT,
+      examId: view.examId,
+      examTitle: view.examTitle,
+      clock: 3,
+      questions: view.questions,
+    };
+    await makeVersion20(name, [["attempts", row]]);
+    const update = vi.spyOn(IDBCursor.prototype, "update").mockImplementationOnce(() => {
+      throw new DOMException("the disk is full", "QuotaExceededError");
+    });
+    const upgrading = new HoldfastDb(name);
+    try {
+      await expect(getAttemptRecord(upgrading, ATTEMPT)).rejects.toThrow();
+      update.mockRestore();
+      const unchanged = await openDB(name);
+      expect(unchanged.version).toBe(20);
+      expect([...unchanged.objectStoreNames]).not.toContain("papers");
+      expect(await unchanged.get("attempts", ATTEMPT)).toEqual(row);
+      unchanged.close();
+
+      expect(await getAttemptRecord(upgrading, ATTEMPT)).toEqual(row);
+      expect(await upgrading.attempts.get(ATTEMPT)).not.toHaveProperty("questions");
+    } finally {
+      update.mockRestore();
+      await upgrading.delete();
     }
   });
 
@@ -300,18 +337,7 @@ describe("drafts", () => {
   it("acknowledgements clean only the version that was sent", async () => {
     await writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "sent", deviceId: "dev", now: 1 });
     await writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "typed meanwhile", deviceId: "dev", now: 2 });
-    const { drafts } = await markAcknowledged(db, {
-      attemptId: ATTEMPT,
-      deviceId: "dev",
-      response: {
-        revision: 1,
-        serverTime: view.serverTime,
-        deadline: view.deadline,
-        results: [{ questionId: Q1, status: "applied", version: 1 }],
-      },
-      facts: { serverTime: view.serverTime },
-      now: 3,
-    });
+    const { drafts } = await acknowledgeFirstEdit("dev", 3);
     expect(drafts).toEqual([]);
     expect(await listDrafts(db, ATTEMPT)).toEqual([
       expect.objectContaining({ value: "typed meanwhile", version: 2, dirty: 1 }),
