@@ -136,7 +136,8 @@ export function ExamClient({ initialView, candidateName }: Props) {
   // A proctor's pause locks editing and the submit buttons (ADR 016); edits already made keep syncing.
   const pause = isFinished ? null : state.pause;
   const isPaused = pause !== null;
-  const isLocked = !state.ready || isSubmitting || isFinished || isPaused;
+  // A newer release took the device's store: nothing typed here could be kept until the page is reloaded.
+  const isLocked = !state.ready || isSubmitting || isFinished || isPaused || state.storeSuperseded;
   const title = state.examTitle ?? initialView.examTitle;
   const firstQuestionId = state.questions[0]?.id ?? null;
 
@@ -210,7 +211,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               type="button"
               className="button button--primary exam__submit-top"
               onClick={() => setIsReviewOpen(true)}
-              disabled={isSubmitting || isPaused}
+              disabled={isSubmitting || isPaused || state.storeSuperseded}
               aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
@@ -238,6 +239,14 @@ export function ExamClient({ initialView, candidateName }: Props) {
 
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}
 
+          {state.storeSuperseded ? (
+            <div className="notice notice--warn" role="alert">
+              <p>{t("storeSuperseded")}</p>
+              <button type="button" className="button" onClick={() => window.location.reload()}>
+                {t("reloadPage")}
+              </button>
+            </div>
+          ) : null}
           {state.storageError ? (
             <p className="notice notice--warn" role="alert">
               {t("storageError")}{" "}
@@ -295,7 +304,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               type="button"
               className="button button--primary button--large"
               onClick={() => setIsReviewOpen(true)}
-              disabled={isSubmitting || isPaused}
+              disabled={isSubmitting || isPaused || state.storeSuperseded}
               aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}

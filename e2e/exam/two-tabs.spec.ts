@@ -69,3 +69,53 @@ test.describe("A candidate with the exam open in two tabs", () => {
     });
   });
 });
+
+test.describe("A candidate's exam tab when a newer release opens the device's store", () => {
+  test("stops keeping answers, says to reload, and locks its fields; what it kept stays in the store", async ({
+    page: first,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    const attemptId = await openExam(first, candidate);
+    const text = "typed before the other tab upgraded";
+    await question(first, 3).getByLabel("Your answer").fill(text);
+    await expect.poll(() => storedDraft(first, attemptId, exam.questionIds[2]!)).toBe(text);
+
+    // The next release's page, in another tab of the same browser, opens the store at a higher version. The
+    // exam tab lets its connection go, so the upgrade is not held up.
+    const second = await context.newPage();
+    await second.goto("/");
+    const upgradedTo = await second.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const open = indexedDB.open("holdfast", 1_000);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const version = open.result.version;
+            open.result.close();
+            resolve(version);
+          };
+        }),
+    );
+    expect(upgradedTo).toBe(1_000);
+
+    const notice = first.getByRole("alert").filter({ hasText: "Holdfast was updated in another tab or window" });
+    await expect(notice).toBeVisible();
+    await expect(question(first, 4).getByLabel("Your answer")).not.toBeEditable();
+    for (const button of await first.getByRole("button", { name: "Review and submit" }).all()) {
+      await expect(button).toBeDisabled();
+    }
+    expect(await storedDraft(second, attemptId, exam.questionIds[2]!)).toBe(text);
+
+    // Reloading this same (older) page finds the store newer than it knows: the same notice, not a storage failure.
+    await notice.getByRole("button", { name: "Reload this page" }).click();
+    await expect(
+      first.getByRole("alert").filter({ hasText: "Holdfast was updated in another tab or window" }),
+    ).toBeVisible();
+    await expect(first.getByText("This browser cannot keep your answers on this device")).toHaveCount(0);
+    await expect(question(first, 3).getByLabel("Your answer")).not.toBeEditable();
+  });
+});

@@ -298,9 +298,23 @@ export class StoreTable<Name extends StoreName> {
 export type Stores = { readonly [Name in StoreName]: StoreTable<Name> };
 
 /**
+ * This page's code is older than the device's store: another tab (or a page loaded since) opened it with a
+ * newer release's version. Nothing this page could write would be read the newer release's way, so it writes
+ * nothing and asks for a reload (`HoldfastDb.onSuperseded`).
+ */
+export class StoreSupersededError extends Error {
+  override readonly name = "StoreSupersededError";
+  constructor() {
+    super("A newer version of Holdfast has opened this device's store: reload the page.");
+  }
+}
+
+/**
  * The candidate's device-side store on IndexedDB (through `idb`, which only turns requests into promises;
  * ADR 012). Opened on first use; closed when another tab needs to upgrade or delete it, and opened again
- * by the next call.
+ * by the next call — unless the other tab upgraded it past this page's `DB_VERSION`: then the store is
+ * *superseded* for this page (every call fails with `StoreSupersededError`, and `onSuperseded` listeners hear
+ * it once), because only a reload brings the code that knows the new layout.
  */
 export class HoldfastDb implements Stores {
   readonly device: StoreTable<"device">;
@@ -309,6 +323,8 @@ export class HoldfastDb implements Stores {
   readonly drafts: StoreTable<"drafts">;
   readonly announcements: StoreTable<"announcements">;
   private opening: Promise<IDBPDatabase> | null = null;
+  private superseded = false;
+  private readonly supersededListeners = new Set<() => void>();
 
   constructor(readonly name = "holdfast") {
     const own = <Name extends StoreName>(store: Name) =>
@@ -328,17 +344,52 @@ export class HoldfastDb implements Stores {
   }
 
   open(): Promise<IDBPDatabase> {
+    if (this.superseded) return Promise.reject(new StoreSupersededError());
     this.opening ??= openDB(this.name, DB_VERSION, {
       upgrade: (database, oldVersion, _newVersion, transaction) => upgrade(database, oldVersion, transaction),
-      blocking: () => this.close(),
+      blocking: (_currentVersion, blockedVersion) => {
+        // A delete (blockedVersion null) or an upgrade this code knows: let it go; the next call opens again.
+        if (blockedVersion !== null && blockedVersion > DB_VERSION) this.markSuperseded();
+        this.close();
+      },
       terminated: () => {
         this.opening = null;
       },
     }).catch((error: unknown) => {
       this.opening = null;
+      // The store is already at a newer version than this code asks for (a page of an older release).
+      if (error instanceof Error && error.name === "VersionError") {
+        this.markSuperseded();
+        throw new StoreSupersededError();
+      }
       throw error;
     });
     return this.opening;
+  }
+
+  /** True once a newer release has the store (see `StoreSupersededError`). */
+  get isSuperseded(): boolean {
+    return this.superseded;
+  }
+
+  /** `listener` runs once, when a newer release takes the store; at once if it already has. Returns an unsubscribe. */
+  onSuperseded(listener: () => void): () => void {
+    if (this.superseded) {
+      listener();
+      return () => undefined;
+    }
+    this.supersededListeners.add(listener);
+    return () => {
+      this.supersededListeners.delete(listener);
+    };
+  }
+
+  private markSuperseded(): void {
+    if (this.superseded) return;
+    this.superseded = true;
+    const listeners = [...this.supersededListeners];
+    this.supersededListeners.clear();
+    for (const listener of listeners) listener();
   }
 
   /**

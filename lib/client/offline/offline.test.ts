@@ -1,5 +1,5 @@
 import { Dexie } from "dexie";
-import { openDB } from "idb";
+import { deleteDB, openDB } from "idb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { DEVICE_ID_PATTERN } from "@/lib/shared/limits";
@@ -7,7 +7,7 @@ import type { AttemptView } from "@/lib/shared/schemas/attempts";
 
 import { applyHeartbeatFacts, getAttemptRecord, saveServerView, storeSubmitBody, draftSignature } from "./attempts";
 import { listAnnouncements, storeAnnouncements } from "./announcements";
-import { DB_VERSION, HoldfastDb, getDb } from "./db";
+import { DB_VERSION, HoldfastDb, StoreSupersededError, getDb } from "./db";
 import { base64url, getOrCreateDeviceId, makeDeviceId } from "./device";
 import { listDirty, listDrafts, markAcknowledged, writeEdit } from "./drafts";
 
@@ -287,6 +287,56 @@ describe("the database", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it("a newer release's upgrade from another tab supersedes this page's store: it says so once and writes nothing", async () => {
+    const deviceId = await getOrCreateDeviceId(db, 1);
+    const heard = vi.fn();
+    db.onSuperseded(heard);
+    expect(db.isSuperseded).toBe(false);
+
+    // The other tab's page of the next release opens the same database at a higher version. This page lets go of
+    // its connection (the upgrade is not blocked) and knows it can no longer read or write the new layout.
+    const newer = await openDB(db.name, DB_VERSION + 10, { upgrade: () => undefined });
+    try {
+      expect(heard).toHaveBeenCalledTimes(1);
+      expect(db.isSuperseded).toBe(true);
+      await expect(db.device.get("device")).rejects.toBeInstanceOf(StoreSupersededError);
+      await expect(
+        db.transaction("rw", ["device"], (tx) => tx.device.put({ key: "device", deviceId: "x", createdAt: 0 })),
+      ).rejects.toBeInstanceOf(StoreSupersededError);
+      // A listener added afterwards hears it at once; nothing was written after the upgrade.
+      const late = vi.fn();
+      db.onSuperseded(late);
+      expect(late).toHaveBeenCalledTimes(1);
+      expect(heard).toHaveBeenCalledTimes(1);
+      expect(await newer.get("device", "device")).toEqual({ key: "device", deviceId, createdAt: 1 });
+    } finally {
+      newer.close();
+    }
+  });
+
+  it("a page of an older release that opens a store a newer one has upgraded is superseded, not a storage failure", async () => {
+    await getOrCreateDeviceId(db, 1);
+    db.close();
+    (await openDB(db.name, DB_VERSION + 10, { upgrade: () => undefined })).close();
+
+    const older = new HoldfastDb(db.name);
+    const heard = vi.fn();
+    older.onSuperseded(heard);
+    await expect(older.device.get("device")).rejects.toBeInstanceOf(StoreSupersededError);
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(older.isSuperseded).toBe(true);
+  });
+
+  it("a delete from another tab only closes the connection: the next call opens the store again", async () => {
+    await getOrCreateDeviceId(db, 1);
+    const heard = vi.fn();
+    db.onSuperseded(heard);
+    await deleteDB(db.name);
+    expect(await db.device.get("device")).toBeUndefined();
+    expect(heard).not.toHaveBeenCalled();
+    expect(db.isSuperseded).toBe(false);
   });
 
   it("aborts a transaction whose body throws: nothing it wrote is kept", async () => {

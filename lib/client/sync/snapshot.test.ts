@@ -33,6 +33,7 @@ function input(overrides: Partial<SnapshotInput> = {}): SnapshotInput {
     attemptId: "a1",
     ready: true,
     storageError: null,
+    storeSuperseded: false,
     deviceId: "dev-1",
     attempt: null,
     initialView: null,

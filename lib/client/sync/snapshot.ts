@@ -10,6 +10,8 @@ export type SnapshotInput = {
   attemptId: string;
   ready: boolean;
   storageError: string | null;
+  /** A newer release took the device's store: reload the page (db.ts, `StoreSupersededError`). */
+  storeSuperseded: boolean;
   deviceId: string | null;
   attempt: AttemptRecord | null;
   /** The server's view from the page's render, shown until the device's own copy is read. */
@@ -107,6 +109,7 @@ export function buildSnapshot(input: SnapshotInput, cache: Map<string, AnswerSta
     attemptId: input.attemptId,
     ready: input.ready,
     storageError: input.storageError,
+    storeSuperseded: input.storeSuperseded,
     deviceId: input.deviceId,
     examTitle: attempt?.examTitle ?? view?.examTitle ?? null,
     questions,

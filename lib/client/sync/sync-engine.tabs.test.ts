@@ -1,7 +1,10 @@
+import { openDB } from "idb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { DB_VERSION } from "@/lib/client/offline/db";
+
 import type { FetchLike } from "./http";
-import { Q, respond } from "@/test-support/client/fake-server";
+import { ATTEMPT_ID, Q, respond } from "@/test-support/client/fake-server";
 import { FakeChannelHub, FakeLockManager, testEnvironment } from "@/test-support/client/fake-tabs";
 import { createHarness, type Harness } from "@/test-support/client/harness";
 
@@ -97,6 +100,35 @@ describe("two tabs on one attempt", () => {
     expect(h.server.answers.get(Q.essay)?.value).toBe("written in the leader just before it closed");
     expect(h.server.answers.get(Q.text)?.value).toBe("then typed in the survivor");
     expect(other.engine.getSnapshot().pendingCount).toBe(0);
+  });
+
+  it("a newer release upgrading the device's store stops this tab: it hands over the sync role, sends nothing more and asks for a reload", async () => {
+    const leader = await openTab();
+    await leader.engine.edit(Q.essay, "kept before the upgrade");
+    const lock = `holdfast-sync-${ATTEMPT_ID}`;
+    expect(locks.isHeld(lock)).toBe(true);
+    expect(leader.engine.getSnapshot().storeSuperseded).toBe(false);
+
+    // A page of the next release, in another tab, opens the store at a higher version.
+    const sentBefore = leader.requests.length;
+    const newer = await openDB(h.db.name, DB_VERSION + 10, { upgrade: () => undefined });
+    try {
+      await h.settle();
+      expect(leader.engine.getSnapshot()).toMatchObject({ storeSuperseded: true, isLeader: false, storageError: null });
+      // The sync role is free for a tab of the new release, which sends what this one stored.
+      expect(locks.isHeld(lock)).toBe(false);
+      expect(await newer.get("drafts", [ATTEMPT_ID, Q.essay])).toMatchObject({
+        value: "kept before the upgrade",
+        dirty: 1,
+      });
+      // Nothing more is written or sent from here.
+      expect(await leader.engine.edit(Q.text, "typed after the upgrade")).toMatchObject({ ok: false });
+      await h.advance(60_000);
+      expect(leader.requests.slice(sentBefore)).toEqual([]);
+      expect(await newer.get("drafts", [ATTEMPT_ID, Q.text])).toBeUndefined();
+    } finally {
+      newer.close();
+    }
   });
 
   it("a submit clicked in the other tab is sent by the leader, and both tabs end submitted", async () => {

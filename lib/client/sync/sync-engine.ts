@@ -66,6 +66,7 @@ export class SyncEngine {
   private readonly editor: Editor;
   private readonly submitClick: SubmitClick;
   private detachListeners: (() => void) | null = null;
+  private detachSuperseded: (() => void) | null = null;
   private readonly initialView: AttemptView | null;
   private env: SyncEnvironment | null;
 
@@ -77,6 +78,8 @@ export class SyncEngine {
   private generation = 0;
   private startPromise: Promise<void> | null = null;
   private storageError: string | null = null;
+  /** A newer release took the device's store (db.ts, `StoreSupersededError`): this page only asks for a reload. */
+  private storeSuperseded = false;
   private isLeader = false;
 
   constructor(options: SyncEngineOptions) {
@@ -185,14 +188,18 @@ export class SyncEngine {
     this.running = true;
     const generation = ++this.generation;
     this.env ??= browserEnvironment();
-    this.startPromise = this.kernel.track(
+    const started = this.kernel.track(
       this.boot(generation).catch((error: unknown) => {
+        if (this.kernel.db.isSuperseded) return;
         // IndexedDB unavailable or broken (some private modes, a full disk): say so; nothing can be kept.
         this.storageError = error instanceof Error ? error.message : String(error);
         this.emit();
       }),
     );
-    return this.startPromise;
+    this.startPromise = started;
+    // After the boot's first step: a store superseded already is heard at once, and stops this start.
+    this.detachSuperseded = this.kernel.db.onSuperseded(() => this.supersede());
+    return started;
   }
 
   /** Leaves the sync role to the next tab, stops timers and listeners. Work in flight finishes; drafts are in IndexedDB. */
@@ -204,11 +211,26 @@ export class SyncEngine {
     this.heartbeat.stop();
     this.detachListeners?.();
     this.detachListeners = null;
+    this.detachSuperseded?.();
+    this.detachSuperseded = null;
     this.presence.close();
     this.tabs.close();
     this.isLeader = false;
     this.startPromise = null;
     this.submitClick.release();
+  }
+
+  /**
+   * A newer release of the page upgraded the device's store (another tab, or a window opened since): this page
+   * can neither read nor write it any more. It stops — handing the sync role to a tab of the new release, which
+   * sends every draft this one stored — and the page asks the candidate to reload, with the editor locked so
+   * nothing typed here is dropped unseen. Drafts already stored are kept by the upgrade.
+   */
+  private supersede(): void {
+    if (this.storeSuperseded) return;
+    this.storeSuperseded = true;
+    this.stop();
+    this.emit();
   }
 
   /** Step E1 — an edit (editor.ts): validated, shown at once, written to IndexedDB, then sent after the debounce. */
@@ -381,6 +403,7 @@ export class SyncEngine {
         attemptId: kernel.attemptId,
         ready: this.ready,
         storageError: this.storageError,
+        storeSuperseded: this.storeSuperseded,
         deviceId: kernel.deviceId,
         attempt: kernel.attempt,
         initialView: this.initialView,

@@ -52,6 +52,11 @@ export type SyncSnapshot = {
   ready: boolean;
   /** The device's store could not be opened: answers cannot be kept on this device. */
   storageError: string | null;
+  /**
+   * A newer release of Holdfast, in another tab or a window opened since, upgraded the device's store: this page
+   * stopped (another tab takes the sync role) and keeps nothing more until it is reloaded.
+   */
+  storeSuperseded: boolean;
   deviceId: string | null;
   examTitle: string | null;
   questions: readonly CandidateQuestion[];
