@@ -240,7 +240,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}
 
           {state.storeSuperseded ? (
-            <div className="notice notice--warn" role="alert">
+            <div className="notice notice--warn notice--action" role="alert">
               <p>{t("storeSuperseded")}</p>
               <button type="button" className="button" onClick={() => window.location.reload()}>
                 {t("reloadPage")}

@@ -45,6 +45,7 @@ const LANGUAGES = [
     emergency: "Download emergency file",
     leave: "Leave this device…",
     stay: "Stay",
+    updated: "Holdfast was updated in another tab or window",
   },
   {
     name: "zh",
@@ -67,6 +68,7 @@ const LANGUAGES = [
     emergency: "下载应急文件",
     leave: "退出本设备…",
     stay: "留下",
+    updated: "Holdfast 已在另一个标签页或窗口中更新",
   },
 ] as const;
 
@@ -221,6 +223,36 @@ for (const viewport of VIEWPORTS) {
         await page.evaluate(() => window.scrollTo(0, 0));
         await capture(page, "time-up-unsent");
         await context.setOffline(false);
+      });
+
+      test("a newer release took this device's store in another tab", async ({
+        page,
+        context,
+        createExam,
+        enrollCandidate,
+      }) => {
+        const exam = await createExam({ title: words.name === "zh" ? "网络基础 — 小测验" : "Networking 101 — quiz" });
+        const candidate = await enrollCandidate(exam.id);
+        await openExam(page, candidate.joinUrl);
+        await question(page, 3).getByLabel(words.answer).fill("ARP");
+        await expectSaved(page, [3]);
+        const other = await context.newPage();
+        await other.goto("/");
+        await other.evaluate(
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const open = indexedDB.open("holdfast", 1_000);
+              open.onerror = () => reject(open.error);
+              open.onsuccess = () => {
+                open.result.close();
+                resolve();
+              };
+            }),
+        );
+        await other.close();
+        await expect(page.getByRole("alert").filter({ hasText: words.updated })).toBeVisible();
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await capture(page, "store-updated-elsewhere", false);
       });
 
       test("join link problems and pages without a session", async ({ page, createExam }) => {
