@@ -71,6 +71,27 @@ export async function storedDraft(page: Page, attemptId: string, questionId: str
 }
 
 /**
+ * What a page of a newer release does to this device's store: opens it at a higher version than this release's
+ * (from `page`, any page of the same origin and browser context). Resolves with the version once the upgrade is
+ * done, which needs every exam tab of this release to let its connection go.
+ */
+export async function upgradeStoreAsNewerRelease(page: Page, version = 1_000): Promise<number> {
+  return page.evaluate(
+    (to) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open("holdfast", to);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const reached = open.result.version;
+          open.result.close();
+          resolve(reached);
+        };
+      }),
+    version,
+  );
+}
+
+/**
  * What the worker does not keep yet, of this page and the scripts and stylesheets it loaded: empty once an
  * offline reload can work.
  */

@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 
 import { expect, test } from "../fixtures";
 
-import { ATTEMPT_URL } from "./exam-page";
+import { ATTEMPT_URL, upgradeStoreAsNewerRelease } from "./exam-page";
 
 // Not a check of behaviour: pictures of every page and state a candidate sees — start page, device check, exam
 // online and offline, the review dialog, submitting, the receipt, the frozen paper, the deadline with answers
@@ -238,17 +238,7 @@ for (const viewport of VIEWPORTS) {
         await expectSaved(page, [3]);
         const other = await context.newPage();
         await other.goto("/");
-        await other.evaluate(
-          () =>
-            new Promise<void>((resolve, reject) => {
-              const open = indexedDB.open("holdfast", 1_000);
-              open.onerror = () => reject(open.error);
-              open.onsuccess = () => {
-                open.result.close();
-                resolve();
-              };
-            }),
-        );
+        await upgradeStoreAsNewerRelease(other);
         await other.close();
         await expect(page.getByRole("alert").filter({ hasText: words.updated })).toBeVisible();
         await page.evaluate(() => window.scrollTo(0, 0));

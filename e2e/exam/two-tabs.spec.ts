@@ -1,6 +1,6 @@
 import { expect, test } from "../fixtures";
 
-import { expectSaved, openExam, question, serverAnswers, storedDraft } from "./exam-page";
+import { expectSaved, openExam, question, serverAnswers, storedDraft, upgradeStoreAsNewerRelease } from "./exam-page";
 
 test.describe("A candidate with the exam open in two tabs", () => {
   test("types in both tabs, in different questions, and loses nothing", async ({
@@ -88,18 +88,7 @@ test.describe("A candidate's exam tab when a newer release opens the device's st
     // exam tab lets its connection go, so the upgrade is not held up.
     const second = await context.newPage();
     await second.goto("/");
-    const upgradedTo = await second.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open("holdfast", 1_000);
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const version = open.result.version;
-            open.result.close();
-            resolve(version);
-          };
-        }),
-    );
+    const upgradedTo = await upgradeStoreAsNewerRelease(second);
     expect(upgradedTo).toBe(1_000);
 
     const notice = first.getByRole("alert").filter({ hasText: "Holdfast was updated in another tab or window" });
