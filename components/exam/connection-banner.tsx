@@ -86,6 +86,20 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
  */
 export function ConnectionStatus({ state }: { state: SyncSnapshot }) {
   const t = useTranslations("exam.bar");
+  if (state.storeSuperseded) {
+    // A newer release took the device's store: this page sends and keeps nothing more (the page's notice says why).
+    return (
+      <p className="connection-status connection-status--stopped">
+        <Icon name="info" />
+        <span>
+          <strong>{t("stopped")}</strong>
+          <span aria-hidden="true"> · </span>
+          <span className="visually-hidden">, </span>
+          {t("reloadToGoOn")}
+        </span>
+      </p>
+    );
+  }
   const isOffline = state.connection === "offline" || !state.online;
   const kind = isOffline ? "offline" : state.connection === "unstable" ? "unstable" : "online";
   const isAllSent = state.pendingCount === 0;

@@ -93,6 +93,11 @@ test.describe("A candidate's exam tab when a newer release opens the device's st
 
     const notice = first.getByRole("alert").filter({ hasText: "Holdfast was updated in another tab or window" });
     await expect(notice).toBeVisible();
+    // The sticky bar no longer says what it said while this page was syncing.
+    const bar = first.locator(".exam__bar .connection-status");
+    await expect(bar).toContainText("Stopped");
+    await expect(bar).toContainText("reload this page to go on");
+    await expect(bar).not.toContainText("every answer is on the server");
     await expect(question(first, 4).getByLabel("Your answer")).not.toBeEditable();
     for (const button of await first.getByRole("button", { name: "Review and submit" }).all()) {
       await expect(button).toBeDisabled();
