@@ -86,23 +86,24 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
  */
 export function ConnectionStatus({ state }: { state: SyncSnapshot }) {
   const t = useTranslations("exam.bar");
-  if (state.storeSuperseded) {
-    // A newer release took the device's store: this page sends and keeps nothing more (the page's notice says why).
-    return (
-      <p className="connection-status connection-status--stopped">
-        <Icon name="info" />
-        <span>
-          <strong>{t("stopped")}</strong>
-          <span aria-hidden="true"> · </span>
-          <span className="visually-hidden">, </span>
-          {t("reloadToGoOn")}
-        </span>
-      </p>
-    );
-  }
   const isOffline = state.connection === "offline" || !state.online;
-  const kind = isOffline ? "offline" : state.connection === "unstable" ? "unstable" : "online";
+  // A newer release took the device's store: this page sends and keeps nothing more (the page's notice says why).
+  const kind = state.storeSuperseded
+    ? "stopped"
+    : isOffline
+      ? "offline"
+      : state.connection === "unstable"
+        ? "unstable"
+        : "online";
   const isAllSent = state.pendingCount === 0;
+  const detail =
+    kind === "stopped"
+      ? t("reloadToGoOn")
+      : !state.ready
+        ? t("opening")
+        : isAllSent
+          ? t("allSent")
+          : t("pending", { count: state.pendingCount });
   return (
     <p className={`connection-status connection-status--${kind}`} data-pending={state.pendingCount}>
       <Icon name={kind === "online" && isAllSent ? "saved" : kind === "online" ? "pending" : "info"} />
@@ -110,7 +111,7 @@ export function ConnectionStatus({ state }: { state: SyncSnapshot }) {
         <strong>{t(kind)}</strong>
         <span aria-hidden="true"> · </span>
         <span className="visually-hidden">, </span>
-        {state.ready ? (isAllSent ? t("allSent") : t("pending", { count: state.pendingCount })) : t("opening")}
+        {detail}
       </span>
     </p>
   );

@@ -138,6 +138,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
   const isPaused = pause !== null;
   // A newer release took the device's store: nothing typed here could be kept until the page is reloaded.
   const isLocked = !state.ready || isSubmitting || isFinished || isPaused || state.storeSuperseded;
+  const isSubmitLocked = isSubmitting || isPaused || state.storeSuperseded;
   const title = state.examTitle ?? initialView.examTitle;
   const firstQuestionId = state.questions[0]?.id ?? null;
 
@@ -211,7 +212,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               type="button"
               className="button button--primary exam__submit-top"
               onClick={() => setIsReviewOpen(true)}
-              disabled={isSubmitting || isPaused || state.storeSuperseded}
+              disabled={isSubmitLocked}
               aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
@@ -304,7 +305,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               type="button"
               className="button button--primary button--large"
               onClick={() => setIsReviewOpen(true)}
-              disabled={isSubmitting || isPaused || state.storeSuperseded}
+              disabled={isSubmitLocked}
               aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}

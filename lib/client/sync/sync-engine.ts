@@ -78,8 +78,6 @@ export class SyncEngine {
   private generation = 0;
   private startPromise: Promise<void> | null = null;
   private storageError: string | null = null;
-  /** A newer release took the device's store (db.ts, `StoreSupersededError`): this page only asks for a reload. */
-  private storeSuperseded = false;
   private isLeader = false;
 
   constructor(options: SyncEngineOptions) {
@@ -227,8 +225,6 @@ export class SyncEngine {
    * nothing typed here is dropped unseen. Drafts already stored are kept by the upgrade.
    */
   private supersede(): void {
-    if (this.storeSuperseded) return;
-    this.storeSuperseded = true;
     this.stop();
     this.emit();
   }
@@ -403,7 +399,7 @@ export class SyncEngine {
         attemptId: kernel.attemptId,
         ready: this.ready,
         storageError: this.storageError,
-        storeSuperseded: this.storeSuperseded,
+        storeSuperseded: kernel.db.isSuperseded,
         deviceId: kernel.deviceId,
         attempt: kernel.attempt,
         initialView: this.initialView,
