@@ -7,6 +7,7 @@ import { withHotspotItem } from "../qti-packages";
 import { essayExamWithPapers } from "../admin/grading-data";
 import { markedQuestions, objectiveQuestions, paperWithVersions, submitPaper } from "../candidate/result-helpers";
 import { startWebhookReceiver } from "../admin/webhook-receiver";
+import { upgradeStoreAsNewerRelease } from "../exam/exam-page";
 
 // Every page and state people reach, in both languages, checked with axe-core against WCAG 2.2 AA: no
 // serious or critical violation. Selectors here avoid words, so one test serves both languages.
@@ -124,6 +125,30 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expectAccessible(page, "join problem", locale);
       await page.goto("/no-such-page");
       await expectAccessible(page, "not found", locale);
+    });
+
+    test("exam page whose device store a newer release has taken (the reload notice)", async ({
+      page,
+      context,
+      createExam,
+      enrollCandidate,
+    }) => {
+      const exam = await createExam();
+      const candidate = await enrollCandidate(exam.id);
+      await page.goto(candidate.joinUrl);
+      const started = await page.request.post(`/api/exams/${exam.id}/attempts`);
+      expect([200, 201]).toContain(started.status());
+      const { attemptId } = (await started.json()) as { attemptId: string };
+      await page.goto(`/attempts/${attemptId}`);
+      await expect(page.locator("textarea").first()).toBeEditable();
+
+      const other = await context.newPage();
+      await other.goto("/");
+      await upgradeStoreAsNewerRelease(other);
+      await other.close();
+      await expect(page.locator(".notice--action[role=alert]")).toBeVisible();
+      await expect(page.locator(".connection-status--stopped")).toBeVisible();
+      await expectAccessible(page, "exam page, store taken by a newer release", locale);
     });
 
     // ---- Exam authoring (issue 13): the editor, its edit conflict and its preview ---------------------
