@@ -27,6 +27,16 @@ async function expectAccessible(page: Page, state: string, locale: string) {
   expect(summary, `${state} [${locale}]`).toEqual([]);
 }
 
+/** The signed-in candidate (a join link opened in `page`) starts the exam through the API and opens its page. */
+async function startAndOpenExam(page: Page, examId: string): Promise<string> {
+  const started = await page.request.post(`/api/exams/${examId}/attempts`);
+  expect([200, 201]).toContain(started.status());
+  const { attemptId } = (await started.json()) as { attemptId: string };
+  await page.goto(`/attempts/${attemptId}`);
+  await expect(page.locator("textarea").first()).toBeEditable();
+  return attemptId;
+}
+
 for (const locale of ["en-US", "zh-CN"] as const) {
   const lang = locale === "zh-CN" ? "zh-CN" : "en";
 
@@ -95,11 +105,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(page.locator("main h1")).toBeVisible();
       await expectAccessible(page, "pre-exam check", locale);
 
-      const started = await page.request.post(`/api/exams/${exam.id}/attempts`);
-      expect([200, 201]).toContain(started.status());
-      const { attemptId } = (await started.json()) as { attemptId: string };
-      await page.goto(`/attempts/${attemptId}`);
-      await expect(page.locator("textarea").first()).toBeEditable();
+      const attemptId = await startAndOpenExam(page, exam.id);
       await expectAccessible(page, "exam page, online", locale);
 
       await context.setOffline(true);
@@ -136,11 +142,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       const exam = await createExam();
       const candidate = await enrollCandidate(exam.id);
       await page.goto(candidate.joinUrl);
-      const started = await page.request.post(`/api/exams/${exam.id}/attempts`);
-      expect([200, 201]).toContain(started.status());
-      const { attemptId } = (await started.json()) as { attemptId: string };
-      await page.goto(`/attempts/${attemptId}`);
-      await expect(page.locator("textarea").first()).toBeEditable();
+      await startAndOpenExam(page, exam.id);
 
       const other = await context.newPage();
       await other.goto("/");
@@ -486,11 +488,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
 
       await page.goto(candidate.joinUrl);
       await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
-      const started = await page.request.post(`/api/exams/${exam.id}/attempts`);
-      expect([200, 201]).toContain(started.status());
-      const { attemptId } = (await started.json()) as { attemptId: string };
-      await page.goto(`/attempts/${attemptId}`);
-      await expect(page.locator("textarea").first()).toBeEditable();
+      await startAndOpenExam(page, exam.id);
       const paused = await adminApi.post(`/api/proctor/exams/${exam.id}/pause`, { data: { reason: "Fire alarm" } });
       expect(paused.status(), await paused.text()).toBe(200);
       await expect(page.locator(".notice--pause")).toBeVisible({ timeout: 10_000 });
