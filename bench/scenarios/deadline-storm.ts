@@ -91,7 +91,13 @@ export const deadlineStormScenario: Scenario<DeadlineStormOptions> = {
     const cluster = await startAppCluster({ count: options.instances, buildId, env, signal });
     const direct = cluster.instances[0]!.port;
     const proxy = await startFaultProxy({ upstreams: cluster.ports(), faults: { dropResponseRate: options.dropRate } });
-    const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
+    // Prepared, as the app's submit statements are: like for like.
+    const baseline = await startBaseline({
+      databaseUrl: database.url,
+      poolMax: options.poolMax,
+      signal,
+      isPrepared: true,
+    });
     const baselineProxy = await startFaultProxy({
       upstreams: [baseline.port],
       faults: { dropResponseRate: options.dropRate },

@@ -421,7 +421,13 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     // heartbeats or channel), through its own proxy with the same drops in the same window.
     let base: Awaited<ReturnType<typeof measureBaselinePopulation>> | null = null;
     if (options.isBaselineMeasured) {
-      const baseline = await startBaseline({ databaseUrl: database.url, poolMax: options.poolMax, signal });
+      // Prepared, as the app's autosave and submit statements are: like for like.
+      const baseline = await startBaseline({
+        databaseUrl: database.url,
+        poolMax: options.poolMax,
+        signal,
+        isPrepared: true,
+      });
       const baselineProxy = await startFaultProxy({ upstreams: [baseline.port] });
       let baselineTimer: NodeJS.Timeout | undefined;
       try {

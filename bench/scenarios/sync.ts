@@ -352,8 +352,8 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --floor                  also measure a constant JSON answer on each server (the   off",
     "                           framework's floor: the app's catch-all API route, the",
     "                           baseline's /health), and print floor app / autosave baseline",
-    "  --baseline-prepared      the baseline prepares its autosave statement once per      off",
-    "                           connection, as the app does (less Postgres work per save)",
+    "  --baseline-prepared      the baseline prepares its statements once per connection,  off",
+    "                           as the app does (less Postgres work per save and submit)",
     "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
     "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
@@ -419,7 +419,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       databaseUrl: database.url,
       poolMax: options.poolMax,
       signal,
-      isAutosavePrepared: options.baselinePrepared,
+      isPrepared: options.baselinePrepared,
     });
     const health = await (await fetch(`http://127.0.0.1:${app.port}/api/health`)).json();
     say(`app health: ${JSON.stringify(health)}`);

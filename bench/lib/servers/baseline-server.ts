@@ -2,14 +2,15 @@
 // no framework, no auth, no validation beyond JSON.parse, no Redis, no audit trail. It runs the app's
 // own SQL: the very files the app reads (lib/server/db/statements/*.sql, through statement-files.ts).
 //
-// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert (prepared
-//   once per connection, like the app's, with --baseline-prepared).
+// - POST /attempts/{id}/answers  { deviceId, answers }: the one-statement versioned upsert.
 // - POST /attempts/{id}/submit   { deviceId, answers, digest }: the app's first-submit path
 //   (lib/server/attempts/submit-in-one-statement.ts): read the paper (read-paper-for-submit.sql), apply the
 //   delta to it in memory, digest it, sign a receipt, then the one statement (submit-attempt.sql) that locks,
 //   applies, freezes and writes the submission, its result job, outbox rows and audit entry. Since issue 17;
 //   before, a 7-statement transaction (BEGIN, lock_timeout, lock, apply, freeze, read, insert, COMMIT).
 // - GET /health.
+// With `isPrepared` (sync's --baseline-prepared; always in exam-day and deadline-storm) every statement is prepared
+// once per connection, as the app prepares these three (lib/server/db/statement-files.ts, fileStatement).
 //
 // Started by bench/lib/servers/baseline.ts as a child process: `node --import tsx baseline-server.ts '<json config>'`.
 import { createHash, createHmac, randomUUID } from "node:crypto";
@@ -27,7 +28,7 @@ type Config = {
   poolMax: number;
   parentPid: number;
   receiptSecret: string;
-  isAutosavePrepared?: boolean;
+  isPrepared?: boolean;
 };
 type Answer = { questionId: string; value: unknown; version: number };
 type Body = { deviceId: string; answers?: Answer[]; digest?: string };
@@ -73,10 +74,8 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 async function autosave(attemptId: string, body: Body): Promise<[number, unknown]> {
-  // With --baseline-prepared, prepared per connection as the app's autosave runs it (lib/server/db/sql.ts,
-  // `prepared`). Submit runs it unprepared, as the app's transaction does.
   const { rows } = await pool.query<{ open: number; revision: number | null; applied: string[] }>({
-    name: config.isAutosavePrepared ? "apply-answer-delta" : undefined,
+    name: config.isPrepared ? "apply-answer-delta" : undefined,
     text: APPLY.text,
     values: bindStatement(APPLY, deltaValues(attemptId, body)),
   });
@@ -93,7 +92,11 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
     enrollment_id: string;
     row_version: string;
     paper: { q: string; v: unknown; n: number; d: string }[];
-  }>(READ_PAPER.text, bindStatement(READ_PAPER, { attemptId, enrollmentId: null, idempotencyKey, sessionHash: null }));
+  }>({
+    name: config.isPrepared ? "read-paper-for-submit" : undefined,
+    text: READ_PAPER.text,
+    values: bindStatement(READ_PAPER, { attemptId, enrollmentId: null, idempotencyKey, sessionHash: null }),
+  });
   const row = read.rows[0];
   if (!row?.status || row.status === "submitted") return [409, { error: { code: "ALREADY_SUBMITTED" } }];
   // The autosave rule on the paper just read, as the app's mergeDelta does (greater (version, deviceId) wins).
@@ -124,9 +127,10 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
     serverTime: submittedAt.toISOString(),
     deadline: row.deadline.toISOString(),
   };
-  const { rows } = await pool.query<{ created: number }>(
-    SUBMIT.text,
-    bindStatement(SUBMIT, {
+  const { rows } = await pool.query<{ created: number }>({
+    name: config.isPrepared ? "submit-attempt" : undefined,
+    text: SUBMIT.text,
+    values: bindStatement(SUBMIT, {
       ...deltaValues(attemptId, body),
       rowVersion: row.row_version,
       submissionId,
@@ -143,7 +147,7 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
       answerCount: merged.size,
       digestMatches: response.digestMatches,
     }),
-  );
+  });
   // The app takes its locked path here (a row changed between the read and the freeze); the benchmark's
   // submits never race, so the baseline answers it as a conflict.
   if (rows[0]?.created !== 1) return [409, { error: { code: "REQUEST_IN_PROGRESS" } }];

@@ -14,7 +14,8 @@ export async function startBaseline(options: {
   databaseUrl: string;
   poolMax: number;
   signal: AbortSignal;
-  isAutosavePrepared?: boolean;
+  /** Prepare each statement once per connection, as the app does (lib/server/db/statement-files.ts). */
+  isPrepared?: boolean;
 }): Promise<BaselineServer> {
   const port = await freePort();
   const config = {
@@ -23,7 +24,7 @@ export async function startBaseline(options: {
     poolMax: options.poolMax,
     parentPid: process.pid,
     receiptSecret: randomBytes(32).toString("base64url"),
-    isAutosavePrepared: options.isAutosavePrepared ?? false,
+    isPrepared: options.isPrepared ?? false,
   };
   const child = startChild({
     name: "baseline",

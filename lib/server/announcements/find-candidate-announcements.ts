@@ -2,7 +2,7 @@ import "server-only";
 
 import type { CandidateAnnouncement } from "@/lib/shared/schemas/announcements";
 
-import { queryRows, sql } from "../db/sql";
+import { prepared, queryRows, sql } from "../db/sql";
 
 type Row = { id: string; message: string; sent_at: Date };
 
@@ -12,13 +12,18 @@ type Row = { id: string; message: string; sent_at: Date };
  * and id), so another candidate's selection never leaks.
  */
 export async function findCandidateAnnouncements(options: { enrollmentId: string }): Promise<CandidateAnnouncement[]> {
-  const rows = await queryRows<Row>(sql`
+  const rows = await queryRows<Row>(
+    prepared(
+      "candidate-announcements",
+      sql`
     SELECT a.id::text AS id, a.message, a.sent_at
     FROM enrollments e
     JOIN announcements a ON a.exam_id = e.exam_id
     WHERE e.id = ${options.enrollmentId}::uuid
       AND (a.enrollment_ids IS NULL OR e.id = ANY(a.enrollment_ids))
-    ORDER BY a.sent_at, a.id`);
+    ORDER BY a.sent_at, a.id`,
+    ),
+  );
   return rows.map((row) => ({ id: row.id, message: row.message, sentAt: row.sent_at.toISOString() }));
 }
 

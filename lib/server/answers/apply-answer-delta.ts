@@ -2,7 +2,7 @@ import "server-only";
 
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 
-import { prepared, queryRows, type RawQueryable } from "../db/sql";
+import { queryRows, type RawQueryable } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
 
 export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
@@ -67,18 +67,15 @@ export async function applyAnswerDelta(
     revision: number | null;
     applied: string[];
   }>(
-    prepared(
-      "apply-answer-delta",
-      fileStatement("apply-answer-delta", {
-        attemptId,
-        enrollmentId,
-        sessionHash,
-        questionIds,
-        values,
-        versions,
-        deviceId,
-      }),
-    ),
+    fileStatement("apply-answer-delta", {
+      attemptId,
+      enrollmentId,
+      sessionHash,
+      questionIds,
+      values,
+      versions,
+      deviceId,
+    }),
     client,
   );
 

@@ -3,7 +3,7 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 
 import { newSession } from "../auth/sessions";
-import { queryRows, sql } from "../db/sql";
+import { prepared, queryRows, sql } from "../db/sql";
 import { uuidv7 } from "../db/uuid7";
 import { publishExamChange } from "../live/exam-bus";
 import { hashJoinToken } from "./join-token";
@@ -30,7 +30,9 @@ export async function redeemJoinToken(options: {
   //    already submitted (they may come back to read their receipt);
   // 3. otherwise the session (createSession's row: the database keeps only the token's hash) and the audit entry.
   const rows = await queryRows<{ id: string; exam_id: string; refused: boolean }>(
-    sql`WITH enr AS (
+    prepared(
+      "redeem-join-token",
+      sql`WITH enr AS (
           SELECT n.id, n.exam_id FROM enrollments n
           WHERE n.join_token_hash = ${hash} AND n.join_revoked_at IS NULL
           FOR SHARE
@@ -55,6 +57,7 @@ export async function redeemJoinToken(options: {
           FROM session s JOIN facts f ON f.id = s.enrollment_id
         )
         SELECT id::text AS id, exam_id::text AS exam_id, refused FROM facts`,
+    ),
   );
   const found = rows[0];
   if (!found) {

@@ -5,7 +5,7 @@ import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbea
 
 import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
-import { prepared, queryRows } from "../db/sql";
+import { queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
 import { isForeignKeyViolation } from "../db/errors";
 import { presenceField } from "../live/device-presence";
@@ -45,14 +45,11 @@ async function readAttempt(attemptId: string, candidate: CandidatePrincipal): Pr
     paused_at: Date | null;
     pause_reason: string | null;
   }>(
-    prepared(
-      "read-attempt-for-heartbeat",
-      fileStatement("read-attempt-for-heartbeat", {
-        attemptId,
-        enrollmentId: candidate.enrollmentId,
-        sessionHash: sessionHashToCheck(candidate),
-      }),
-    ),
+    fileStatement("read-attempt-for-heartbeat", {
+      attemptId,
+      enrollmentId: candidate.enrollmentId,
+      sessionHash: sessionHashToCheck(candidate),
+    }),
   );
   const row = rows[0];
   settleSessionCheck(candidate, row !== undefined && row.session === 1);

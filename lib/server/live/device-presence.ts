@@ -1,6 +1,6 @@
 import "server-only";
 
-import { queryRows, sql } from "../db/sql";
+import { prepared, queryRows, sql } from "../db/sql";
 import { LIVE_HEARTBEAT_TTL_SECONDS } from "../heartbeats/live-heartbeat";
 import { redisKeys } from "../redis/keys";
 import { withRedis } from "../redis/client";
@@ -39,9 +39,14 @@ export async function markDeviceConnected(device: DeviceRef): Promise<void> {
   devices?.delete(device.deviceId);
   if (devices?.size === 0) localPresence().delete(device.attemptId);
   await withRedis((client) => client.hdel(redisKeys.heartbeats(device.attemptId), presenceField(device.deviceId)), 0);
-  await queryRows(sql`
+  await queryRows(
+    prepared(
+      "end-offline-span",
+      sql`
     UPDATE device_offline_spans SET ended_at = ${new Date()}
-    WHERE attempt_id = ${device.attemptId}::uuid AND device_id = ${device.deviceId} AND ended_at IS NULL`);
+    WHERE attempt_id = ${device.attemptId}::uuid AND device_id = ${device.deviceId} AND ended_at IS NULL`,
+    ),
+  );
   publishExamChange(device.examId, device.enrollmentId, "presence");
 }
 
@@ -68,10 +73,15 @@ export async function markDeviceDisconnected(device: DeviceRef, at = Date.now())
   // FROM attempts: a stream that outlives its attempt (the exam was deleted) opens nothing, quietly; nor does one
   // that closes after the attempt was submitted — the candidate left a finished exam, which the proctor's timeline
   // must not show as going offline (and a deadline storm's thousands of closing pages write nothing here).
-  await queryRows(sql`
+  await queryRows(
+    prepared(
+      "open-disconnected-span",
+      sql`
     INSERT INTO device_offline_spans (id, attempt_id, device_id, started_at, cause)
     SELECT gen_random_uuid(), a.id, ${device.deviceId}, ${new Date(at)}, 'disconnected'
     FROM attempts a WHERE a.id = ${device.attemptId}::uuid AND a.status = 'in_progress'
-    ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`);
+    ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`,
+    ),
+  );
   publishExamChange(device.examId, device.enrollmentId, "presence");
 }

@@ -3,7 +3,7 @@ import "server-only";
 import { LIVE_THRESHOLDS } from "@/lib/shared/proctor/live-status";
 
 import { isForeignKeyViolation } from "../db/errors";
-import { queryRows, sql } from "../db/sql";
+import { prepared, queryRows, sql } from "../db/sql";
 import type { LiveHeartbeat } from "../heartbeats/live-heartbeat";
 
 /**
@@ -46,7 +46,10 @@ export async function trackOfflineSpans(options: {
   try {
     // Without a live copy the last heartbeat comes from the durable row, which the caller rewrites only after
     // this. Data-modifying CTEs run whether or not the final statement reads them.
-    await queryRows(sql`
+    await queryRows(
+      prepared(
+        "track-offline-spans",
+        sql`
       WITH last AS (
         SELECT COALESCE(${previous ? new Date(previous.receivedAt) : null}::timestamptz,
                         (SELECT received_at FROM device_heartbeats WHERE attempt_id = ${attemptId}::uuid AND device_id = ${deviceId})) AS at
@@ -69,7 +72,9 @@ export async function trackOfflineSpans(options: {
       INSERT INTO device_offline_spans (id, attempt_id, device_id, started_at, cause)
       SELECT gen_random_uuid(), ${attemptId}::uuid, ${deviceId}, ${at}, 'reported'
       WHERE ${opensReported}::boolean
-      ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`);
+      ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`,
+      ),
+    );
   } catch (error) {
     // The attempt was deleted meanwhile: the heartbeat's own write answers 404 for it.
     if (!isForeignKeyViolation(error)) throw error;
