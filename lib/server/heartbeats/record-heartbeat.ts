@@ -4,8 +4,7 @@ import { AppError } from "@/lib/shared/errors";
 import type { Heartbeat, HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
 
 import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from "../auth/sessions";
-import { db } from "../db/client";
-import { queryRows } from "../db/sql";
+import { prepared, queryRows, sql } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
 import { isForeignKeyViolation } from "../db/errors";
 import { presenceField } from "../live/device-presence";
@@ -192,10 +191,13 @@ export async function keepDeviceStatus(device: {
 /**
  * One statement, so two heartbeats of a new device racing each other both land (Prisma's upsert is
  * read-then-write and can fail on the second insert, prisma/prisma#3242). `first_seen_at` is written
- * only by the insert.
+ * only by the insert. Prepared once per connection, straight on the pool (lib/server/db/sql.ts).
  */
 async function upsertDeviceHeartbeat(attemptId: string, heartbeat: Heartbeat, receivedAt: Date): Promise<void> {
-  await db.$executeRaw`
+  await queryRows(
+    prepared(
+      "upsert-device-heartbeat",
+      sql`
     INSERT INTO device_heartbeats (attempt_id, device_id, online, pending, oldest_pending_ms, last_ack_revision, clock,
                                    consecutive_failures, storage_persisted, deadline_seen, first_seen_at, received_at)
     VALUES (${attemptId}::uuid, ${heartbeat.deviceId}, ${heartbeat.online}, ${heartbeat.pending}, ${heartbeat.oldestPendingMs},
@@ -210,5 +212,7 @@ async function upsertDeviceHeartbeat(attemptId: string, heartbeat: Heartbeat, re
       consecutive_failures = EXCLUDED.consecutive_failures,
       storage_persisted = EXCLUDED.storage_persisted,
       deadline_seen = COALESCE(EXCLUDED.deadline_seen, device_heartbeats.deadline_seen),
-      received_at = EXCLUDED.received_at`;
+      received_at = EXCLUDED.received_at`,
+    ),
+  );
 }

@@ -16,7 +16,7 @@ import { DeviceIdSchema } from "@/lib/shared/schemas/sync";
 
 import { sentAnnouncementFor } from "../announcements/find-candidate-announcements";
 import type { CandidatePrincipal } from "../auth/sessions";
-import { queryRows, sql } from "../db/sql";
+import { prepared, queryRows, sql } from "../db/sql";
 import { log } from "../log";
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeAttemptSignals, whenLive, type AttemptSignalMessage } from "./exam-bus";
@@ -225,9 +225,14 @@ async function openAttemptStream(
 }
 
 async function readAttempt(attemptId: string, enrollmentId: string): Promise<AttemptRow | null> {
-  const rows = await queryRows<AttemptRow>(sql`
+  const rows = await queryRows<AttemptRow>(
+    prepared(
+      "stream-attempt",
+      sql`
     SELECT id::text AS id, exam_id::text AS exam_id, enrollment_id::text AS enrollment_id, status::text AS status, deadline,
            paused_at, pause_reason
-    FROM attempts WHERE id = ${attemptId}::uuid AND enrollment_id = ${enrollmentId}::uuid`);
+    FROM attempts WHERE id = ${attemptId}::uuid AND enrollment_id = ${enrollmentId}::uuid`,
+    ),
+  );
   return rows[0] ?? null;
 }
