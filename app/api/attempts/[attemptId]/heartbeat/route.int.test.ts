@@ -106,6 +106,21 @@ describe("POST /api/attempts/{attemptId}/heartbeat", () => {
     expect(durable!.firstSeenAt.getTime()).toBe(durable!.receivedAt.getTime());
   });
 
+  it("two first heartbeats of a new device sent at once both land: one row, no 500 (the upsert is one statement)", async () => {
+    const attempt = await startedAttempt();
+    for (let round = 0; round < 5; round += 1) {
+      const deviceId = `tablet-${round}`;
+      const responses = await Promise.all([
+        heartbeat(attempt, { ...beat, deviceId, pending: 1 }),
+        heartbeat(attempt, { ...beat, deviceId, pending: 2 }),
+      ]);
+      expect(responses.map((response) => response.status)).toEqual([200, 200]);
+      const rows = await db.deviceHeartbeat.findMany({ where: { attemptId: attempt.attemptId, deviceId } });
+      expect(rows).toHaveLength(1);
+      expect([1, 2]).toContain(rows[0]!.pending);
+    }
+  });
+
   it("writes Postgres only on a material change (or every 30 s), keeping firstSeenAt; Redis always has the latest", async () => {
     const attempt = await startedAttempt();
     await heartbeat(attempt, beat);
