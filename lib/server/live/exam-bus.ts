@@ -102,7 +102,12 @@ function subscriber(): Promise<Redis | null> {
     if (!client) return null;
     // The offline queue holds SUBSCRIBE commands issued while the connection is (re)connecting;
     // ioredis re-subscribes every channel after a reconnect.
-    const connection = client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: false });
+    const connection = client.duplicate({
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      lazyConnect: false,
+      enableAutoPipelining: false,
+    });
     connection.on("error", () => undefined);
     connection.on("message", (channel: string, raw: string) => {
       let message: ExamMessage;

@@ -3,12 +3,9 @@ import "server-only";
 import { randomToken } from "../crypto";
 import { redisBreaker } from "./breaker";
 import { getRedis } from "./client";
+import { withScripts } from "./scripts";
 
 export type LockResult = { status: "acquired"; token: string } | { status: "held" } | { status: "unavailable" };
-
-// Deletes the key only if it still holds our token: a lock that expired and was taken by someone else
-// is never released by us.
-const RELEASE_SCRIPT = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
 
 /**
  * Tries to take a Redis lock with a random token and an expiry. It only keeps concurrent duplicates off
@@ -29,7 +26,8 @@ export async function releaseLock(key: string, token: string): Promise<void> {
   const client = await getRedis();
   if (!client) return;
   await redisBreaker().run(
-    () => client.eval(RELEASE_SCRIPT, 1, key, token),
+    // Only if it still holds our token (scripts.ts): a lock that expired and was taken by someone else stays theirs.
+    () => withScripts(client).holdfastReleaseLock(key, token),
     () => undefined,
   );
 }
