@@ -18,6 +18,7 @@ const { getRedis } = await import("./client");
 const { acquireLock, releaseLock } = await import("./lock");
 const { consumeInRedis } = await import("../limits/redis-limits");
 const { redisKeys } = await import("./keys");
+const { DEFAULT_SYNC_LIMITS } = await import("../limits/create-sync-limiters");
 
 let redis: ChildProcess;
 
@@ -31,14 +32,8 @@ afterAll(() => {
   redis.kill("SIGKILL");
 });
 
-const SPECS = {
-  autosave: { points: 2, durationSeconds: 60 },
-  autosaveCluster: { points: 100, durationSeconds: 60 },
-  heartbeat: { points: 10, durationSeconds: 60 },
-  heartbeatCluster: { points: 100, durationSeconds: 60 },
-  submit: { points: 10, durationSeconds: 60 },
-  submitCluster: { points: 100, durationSeconds: 60 },
-};
+// A two-point window for the attempt's autosaves: the third call in it is refused.
+const SPECS = { ...DEFAULT_SYNC_LIMITS, autosavePerAttempt: { points: 2, durationSeconds: 60 } };
 
 describe("the Redis client's scripts", () => {
   it("a script's first use in the same turn as other commands: every command answers", async () => {
@@ -48,17 +43,15 @@ describe("the Redis client's scripts", () => {
     process.on("uncaughtException", onError);
     try {
       const key = `test:${randomUUID()}`;
-      const limits = { client, namespace: `test-${randomUUID()}`, specs: SPECS } as Parameters<
-        typeof consumeInRedis
-      >[0];
+      const limits = { client, namespace: `test-${randomUUID()}`, specs: SPECS };
       // One synchronous turn: plain commands and both scripts' first calls on this connection.
       const answers = await Promise.all([
         client.hset(key, "a", "1"),
-        consumeInRedis(limits, [{ limit: "autosave", key: "one" }]),
+        consumeInRedis(limits, [{ limit: "autosavePerAttempt", key: "one" }]),
         client.hincrby(key, "a", 2),
         releaseLock(`${key}:lock`, "nobody's"),
-        consumeInRedis(limits, [{ limit: "autosave", key: "one" }]),
-        consumeInRedis(limits, [{ limit: "autosave", key: "one" }]),
+        consumeInRedis(limits, [{ limit: "autosavePerAttempt", key: "one" }]),
+        consumeInRedis(limits, [{ limit: "autosavePerAttempt", key: "one" }]),
         client.hget(key, "a"),
       ]);
       expect(answers[0]).toBe(1);
