@@ -53,9 +53,15 @@ export async function markDeviceConnected(device: DeviceRef): Promise<void> {
 /**
  * The device's channel closed: remember when, open an offline span (cause "disconnected") while the attempt is in
  * progress, unless one is already open — the partial unique index `device_offline_spans_one_open` decides, so two instances closing
- * channels of one device at once still make one span.
+ * channels of one device at once still make one span. `isKnownSubmitted`: the caller has seen the attempt submitted
+ * (its channel sent the page "submitted" after the commit), so there is no span to open and Postgres is not asked:
+ * a deadline storm closes thousands of finished pages in seconds.
  */
-export async function markDeviceDisconnected(device: DeviceRef, at = Date.now()): Promise<void> {
+export async function markDeviceDisconnected(
+  device: DeviceRef,
+  at = Date.now(),
+  isKnownSubmitted = false,
+): Promise<void> {
   const isStoredInRedis = await withRedis(async (client) => {
     const key = redisKeys.heartbeats(device.attemptId);
     await client
@@ -73,15 +79,16 @@ export async function markDeviceDisconnected(device: DeviceRef, at = Date.now())
   // FROM attempts: a stream that outlives its attempt (the exam was deleted) opens nothing, quietly; nor does one
   // that closes after the attempt was submitted — the candidate left a finished exam, which the proctor's timeline
   // must not show as going offline (and a deadline storm's thousands of closing pages write nothing here).
-  await queryRows(
-    prepared(
-      "open-disconnected-span",
-      sql`
+  if (!isKnownSubmitted)
+    await queryRows(
+      prepared(
+        "open-disconnected-span",
+        sql`
     INSERT INTO device_offline_spans (id, attempt_id, device_id, started_at, cause)
     SELECT gen_random_uuid(), a.id, ${device.deviceId}, ${new Date(at)}, 'disconnected'
     FROM attempts a WHERE a.id = ${device.attemptId}::uuid AND a.status = 'in_progress'
     ON CONFLICT (attempt_id, device_id) WHERE ended_at IS NULL DO NOTHING`,
-    ),
-  );
+      ),
+    );
   publishExamChange(device.examId, device.enrollmentId, "presence");
 }

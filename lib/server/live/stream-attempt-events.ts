@@ -123,6 +123,8 @@ async function openAttemptStream(
   let keepAlive: NodeJS.Timeout | undefined;
   // A stream that closes at once is marked disconnected after it was marked connected, never before.
   let connected: Promise<void> = Promise.resolve();
+  // What this stream last told the page: submitted (in `ready` or as an event) until it sends "reopened".
+  let isSubmitted = attempt.status === "submitted";
   return openEventStream({
     signal: options.signal,
     onOpen: (sink) => {
@@ -153,9 +155,11 @@ async function openAttemptStream(
         }
         const signal = message.signal;
         if (signal === "submitted") {
+          isSubmitted = true;
           sink.send(sseEvent("submitted", { serverTime: new Date().toISOString() } satisfies AttemptSubmittedEvent));
           return;
         }
+        if (signal === "reopened") isSubmitted = false;
         const serverTime = new Date().toISOString();
         void readAttempt(device.attemptId, device.enrollmentId)
           .then((current) => {
@@ -216,7 +220,7 @@ async function openAttemptStream(
       }
       openStreams().delete(streamKey);
       void connected
-        .then(() => markDeviceDisconnected(device))
+        .then(() => markDeviceDisconnected(device, Date.now(), isSubmitted))
         .catch((error: unknown) =>
           log.warn("candidate stream: could not mark the device disconnected", { attemptId: device.attemptId, error }),
         );

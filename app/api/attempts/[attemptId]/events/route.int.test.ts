@@ -209,6 +209,46 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     await reader!.cancel();
   });
 
+  it("a stream that told its page 'submitted' closes without a span (presence still marked); after 'reopened', with one", async () => {
+    const attempt = await startedAttempt();
+    const first = await connect(attempt);
+    await first.reader!.next((message) => message.event === "ready");
+    expect((await submit(attempt, { deviceId: "laptop" }, "key-closed-1")).status).toBe(200);
+    await first.reader!.next((message) => message.event === "submitted");
+    const closedAt = Date.now();
+    first.abort();
+    await first.reader!.ended;
+    await waitFor(
+      () => presence(attempt.attemptId),
+      (value) => Number(value) >= closedAt,
+    );
+    expect(Number(await presence(attempt.attemptId))).toBeGreaterThanOrEqual(closedAt);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await openSpans(attempt.attemptId)).toEqual([]);
+
+    // Reopened while a stream is open: that stream's close is an in-progress attempt's again.
+    const second = await connect(attempt);
+    await second.reader!.next((message) => message.event === "ready");
+    const reopened = await reopenRoute(
+      new Request(`http://holdfast.test/api/admin/attempts/${attempt.attemptId}/reopen`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
+        body: JSON.stringify({ reason: "submitted by mistake", seconds: 600 }),
+      }),
+      { params: Promise.resolve({ attemptId: attempt.attemptId }) },
+    );
+    expect(reopened.status).toBe(200);
+    await second.reader!.next((message) => message.event === "reopened");
+    second.abort();
+    await second.reader!.ended;
+    expect(
+      await waitFor(
+        () => openSpans(attempt.attemptId),
+        (rows) => rows.length === 1,
+      ),
+    ).toMatchObject([{ deviceId: "laptop", cause: "disconnected", endedAt: null }]);
+  });
+
   it("marks the device disconnected with an offline span when the stream closes, and connected when it opens again", async () => {
     const attempt = await startedAttempt();
     expect((await heartbeat(attempt)).status).toBe(200);
