@@ -2,8 +2,9 @@
 // within a start window (the start storm: the join link's POST /api/session, then start the attempt, as
 // the page does), answer for T minutes as the real client does (debounced versioned deltas, heartbeats
 // at the client's cadence, and the candidate channel open: one `GET /api/attempts/{id}/events` stream per
-// candidate, read to the end), then every candidate presses Submit in the exam's last seconds while the
-// fault proxy drops a share of responses after the server processed them, retrying as the browser does.
+// candidate, read to the end), then every candidate presses Submit in the exam's last seconds while a share
+// of responses is dropped after the server processed them (the candidates' client throws them away as they
+// arrive: bench/lib/faults/response-drops.ts), retrying as the browser does.
 // The checker then demands every candidate submitted, nothing lost, nothing twice.
 //
 // Figures per phase (join + start, autosave, heartbeat, submit click → done): p50/p99, answers by status,
@@ -20,7 +21,7 @@ import { formatMs } from "../lib/reporting/chart-axes";
 import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
 import { formatCheck, type CheckResult } from "../lib/checking/checker";
 import { createMigratedDatabase } from "../lib/servers/database";
-import { startFaultProxy } from "../lib/faults/fault-proxy";
+import { responseDrops } from "../lib/faults/response-drops";
 import { createAgent } from "../lib/load/http-client";
 import { startCpuProbe, type CpuProbe, type CpuUsage } from "../lib/load/cpu";
 import { holdEventStream, newEventStreamTally } from "../lib/load/event-stream";
@@ -98,7 +99,7 @@ export type PhaseCpu = {
   appMs: number;
   postgresMs: number;
   /**
-   * The harness's own process (the simulated candidates, their channels and the fault proxy), on the same cores:
+   * The harness's own process (the simulated candidates and their channels), on the same cores:
    * not part of the app's figure, but what says how full the box was.
    */
   loadGeneratorMs: number;
@@ -203,7 +204,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     `  --workers N              app worker processes (scripts/start.mjs, one port)          ${availableParallelism()} (cores)`,
     "  --edit-every S           mean seconds between two edits of one candidate               10",
     "  --pool N                 database connections per worker process                      10",
-    `  --sockets N              the candidates' keep-alive sockets to the app, through the fault proxy (each holds 3 descriptors here; the channels hold one each)  ${MAX_SOCKETS}`,
+    `  --sockets N              the candidates' keep-alive sockets to the app (each holds one descriptor here, as each channel does)  ${MAX_SOCKETS}`,
     "  --socket-order lifo|fifo which idle socket a request takes: lifo reuses a hot few, fifo spreads over all  lifo",
     "  --baseline true|false    also run the bare baseline on the same schedule               true",
     "  --status-on-autosave true|false  autosaves carry the device status, heartbeats only after a quiet period (ADR 022); false: a heartbeat every 15 s  true",
@@ -255,7 +256,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       // Not in NODE_OPTIONS, where Node does not allow --cpu-prof; the primary passes it on to each worker.
       nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
     });
-    const proxy = await startFaultProxy({ upstreams: [app.port] });
+    // The storm's dropped responses, thrown away by the candidates' own client once the app has answered.
+    const drops = responseDrops();
     const exam = await createBenchExam({ port: app.port, adminToken: env.ADMIN_API_TOKEN, signal }).catch(
       (error: unknown) => {
         shout(`the app's last lines:\n${app.child.tail().slice(-20).join("\n")}`);
@@ -320,7 +322,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       setTimeout(() => void enterPhase("answer"), startMs),
       setTimeout(() => {
         void enterPhase("deadline");
-        proxy.setFaults({ dropResponseRate: options.dropRate });
+        drops.setRate(options.dropRate);
       }, stormFromMs),
     ];
 
@@ -329,7 +331,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const candidates = simCandidatesFor(tokens, {
       examId: exam.examId,
       questions: exam.questions,
-      transport: httpTransport(agent, proxy.port),
+      transport: httpTransport(agent, app.port, drops),
       stats,
       timings: { ...BROWSER_TIMINGS, statusOnAutosave: options.isStatusOnAutosave },
       giveUpAtMs,
@@ -347,7 +349,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
             schedule,
             stats,
             signal,
-            // The page's stream goes straight to the app: the fault proxy's drops are for the storm's requests.
+            // The page's stream is never dropped: the drops are for the storm's requests.
             openChannel: (sitting) =>
               holdEventStream({
                 port: app.port,
@@ -367,8 +369,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     boundaries.deadline[1] = stats.now();
     await enterPhase(null);
     agent.destroy();
-    proxy.setFaults({ dropResponseRate: 0 });
-    const proxyStats = proxy.stats();
+    drops.setRate(0);
+    const dropStats = drops.stats();
     if (signal.aborted) return { isOk: false };
     // What the app itself measured for the storm's first-time submits (its handler's time, every worker), before
     // the checker's reads: beside the candidates' figure it says how much of the wait was the app's.
@@ -396,8 +398,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     const operationsByPhase: Record<string, OperationSummary> = {};
     for (const [name, operation] of stats.phaseOperations) operationsByPhase[name] = operation.summary(windowMsDone);
     const figure = (name: string): OperationSummary | undefined => operations[name] ?? operationsByPhase[name];
-    // Out of file descriptors (each candidate holds its stream, its request socket and, through the proxy,
-    // two more): the load generator failed, not the app, and the figures say nothing about the app.
+    // Out of file descriptors (each candidate holds its stream and a request socket): the load generator
+    // failed, not the app, and the figures say nothing about the app.
     const emfile = Object.values(operations).reduce(
       (sum, operation) =>
         sum +
@@ -408,7 +410,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     );
     if (emfile > 0)
       problems.push(
-        `the load generator ran out of file descriptors ${emfile} times (ERR EMFILE): raise \`ulimit -n\` or lower \`--sockets\` (${options.candidates} channels and ${Math.min(options.candidates, options.maxSockets)} request sockets hold about ${options.candidates + 3 * Math.min(options.candidates, options.maxSockets)} descriptors here)`,
+        `the load generator ran out of file descriptors ${emfile} times (ERR EMFILE): raise \`ulimit -n\` or lower \`--sockets\` (${options.candidates} channels and ${Math.min(options.candidates, options.maxSockets)} request sockets hold about ${options.candidates + Math.min(options.candidates, options.maxSockets)} descriptors here)`,
       );
     const faults = serverFaults(operations);
     if (faults.length) problems.push(`server faults (5xx other than 503): ${faults.join(", ")}`);
@@ -418,7 +420,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     }
 
     // The same schedule against the bare baseline (autosave and submit only: it has no sessions,
-    // heartbeats or channel), through its own proxy with the same drops in the same window.
+    // heartbeats or channel), with the same drops in the same window.
     let base: Awaited<ReturnType<typeof measureBaselinePopulation>> | null = null;
     if (options.isBaselineMeasured) {
       // Prepared, as the app's autosave and submit statements are: like for like.
@@ -428,7 +430,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         signal,
         isPrepared: true,
       });
-      const baselineProxy = await startFaultProxy({ upstreams: [baseline.port] });
+      const baselineDrops = responseDrops();
       let baselineTimer: NodeJS.Timeout | undefined;
       try {
         base = await measureBaselinePopulation({
@@ -447,11 +449,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
           socketOrder: options.socketOrder,
           // Called once the baseline's candidates are seeded, as its schedule starts: the drops begin at the storm.
           transport: (baselineAgent) => {
-            baselineTimer = setTimeout(
-              () => baselineProxy.setFaults({ dropResponseRate: options.dropRate }),
-              stormFromMs,
-            );
-            return httpTransport(baselineAgent, baselineProxy.port);
+            baselineTimer = setTimeout(() => baselineDrops.setRate(options.dropRate), stormFromMs);
+            return httpTransport(baselineAgent, baseline.port, baselineDrops);
           },
           signal,
         });
@@ -553,7 +552,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       );
     }
     show(
-      `deadline storm: ${check.submitted.byCandidate}/${options.candidates} submitted; proxy: ${proxyStats.requests} responses, ${proxyStats.responsesDropped} dropped after processing; app error lines: ${appErrors}`,
+      `deadline storm: ${check.submitted.byCandidate}/${options.candidates} submitted; ${dropStats.responses} responses, ${dropStats.dropped} dropped by the client after the server answered; app error lines: ${appErrors}`,
     );
     show(
       appSubmits
@@ -575,7 +574,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       operationsByPhase,
       cpu: phaseCpu,
       channels,
-      proxy: proxyStats,
+      drops: dropStats,
       appSubmitHistogram: appSubmits,
       check,
       appErrorLines: appErrors,
@@ -607,7 +606,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
           heading: "CPU per phase",
           paragraphs: [
             "Cores busy (CPU-seconds per second) of the app's worker processes and their Postgres backends, per 1,000 candidates. " +
-              "The load generator (the simulated candidates and the fault proxy, one process of the harness) runs on the same cores; its CPU is not in the app's figure.",
+              "The load generator (the simulated candidates, one process of the harness) runs on the same cores; its CPU is not in the app's figure.",
           ],
           table: {
             columns: [

@@ -34,6 +34,11 @@ export function send(options: {
   timeoutMs?: number;
   /** Aborting destroys the request: the caller sees `ERR ABORTED`. */
   signal?: AbortSignal;
+  /**
+   * Asked as the response's head arrives (the server has processed the request): true throws the connection
+   * away unread, and the caller sees `ERR ECONNRESET`, as after a reset on the way back (response-drops.ts).
+   */
+  isDropped?: () => boolean;
 }): Promise<HttpResult> {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...options.headers };
@@ -52,6 +57,12 @@ export function send(options: {
         agent: options.agent,
       },
       (response) => {
+        if (options.isDropped?.()) {
+          response.on("error", () => undefined);
+          request.destroy();
+          resolve({ status: 0, headers: {}, body: "", error: "ECONNRESET" });
+          return;
+        }
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () =>

@@ -5,6 +5,7 @@
 // browser does. Every loop is bounded by the schedule's end and the run's give-up time.
 import type { Agent } from "node:http";
 
+import type { ResponseDrops } from "../faults/response-drops";
 import { send } from "./http-client";
 import { sleep } from "../run/log";
 import type { RunStats } from "./op-stats";
@@ -87,8 +88,12 @@ export async function runPopulation(
   );
 }
 
-/** A transport over node:http keep-alive to one port on 127.0.0.1 (an app, the baseline, or the fault proxy). */
-export function httpTransport(agent: Agent, port: number): Transport {
+/**
+ * A transport over node:http keep-alive to one port on 127.0.0.1 (an app, the baseline, or the fault proxy);
+ * `drops`: a share of responses thrown away as they arrive (bench/lib/faults/response-drops.ts).
+ */
+export function httpTransport(agent: Agent, port: number, drops?: ResponseDrops): Transport {
+  const isDropped = drops ? () => drops.isDropped() : undefined;
   return (request) =>
     send({
       agent,
@@ -99,5 +104,6 @@ export function httpTransport(agent: Agent, port: number): Transport {
       body: request.body,
       timeoutMs: request.timeoutMs,
       signal: request.signal,
+      isDropped,
     });
 }
