@@ -68,4 +68,16 @@ describe("createAdmissionController", () => {
     expect(controller.load().inFlight).toBe(0);
     controller.enter("autosave")();
   });
+
+  it("remembers when it last admitted a submit (the results worker waits while they arrive), not other requests", () => {
+    const controller = createAdmissionController({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
+    expect(controller.load().lastSubmitAtMs).toBe(0);
+    controller.enter("autosave")();
+    controller.enter("heartbeat")();
+    expect(controller.load().lastSubmitAtMs).toBe(0);
+    const before = Date.now();
+    controller.enter("submit")();
+    expect(controller.load().lastSubmitAtMs).toBeGreaterThanOrEqual(before);
+    expect(controller.load().lastSubmitAtMs).toBeLessThanOrEqual(Date.now());
+  });
 });

@@ -15,6 +15,13 @@ export type AdmissionBounds = { maxInFlight: number; maxEventLoopDelayMs: number
 /** What the instance is doing now: requests being handled, and the event loop's recent p99 delay. */
 export type Load = { inFlight: number; eventLoopDelayMs: number };
 
+/**
+ * What a background job asks before it takes CPU from the requests (the results worker): the load, the event
+ * loop's delay in the latest window alone (a storm's first half second counts at once), and when a submit was
+ * last admitted (0: never).
+ */
+export type InstanceLoad = Load & { latestEventLoopDelayMs: number; lastSubmitAtMs: number };
+
 export type AdmissionDecision = { isAdmitted: true } | { isAdmitted: false; retryAfterSeconds: number };
 
 /**
@@ -71,7 +78,7 @@ const WINDOW_MS = 500;
 export type AdmissionController = {
   /** Admits a request of `kind` (call `release` when it is answered), or throws 503 OVERLOADED. */
   enter(kind: AdmissionKind): () => void;
-  load(): Load;
+  load(): InstanceLoad;
 };
 
 /**
@@ -84,6 +91,8 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
   const metrics = getResilienceMetrics();
   let inFlight = 0;
   let eventLoopDelayMs = 0;
+  let latestEventLoopDelayMs = 0;
+  let lastSubmitAtMs = 0;
   let histogram: IntervalHistogram | null = null;
   if (bounds.maxEventLoopDelayMs > 0) {
     histogram = monitorEventLoopDelay({ resolution: 10 });
@@ -95,6 +104,7 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
       // Saturation is a delay that lasts: one long render or a GC pause makes one slow window, not two, and
       // must not turn requests away for the next half second.
       eventLoopDelayMs = Math.min(windowMs, previousWindowMs);
+      latestEventLoopDelayMs = windowMs;
       previousWindowMs = windowMs;
       metrics.eventLoopDelay.set(windowMs / 1000);
     }, WINDOW_MS);
@@ -109,6 +119,7 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
         throw overloadedError(decision.retryAfterSeconds);
       }
       metrics.admission.inc({ kind, decision: "admitted" });
+      if (kind === "submit") lastSubmitAtMs = Date.now();
       inFlight += 1;
       metrics.inFlight.set(inFlight);
       let isReleased = false;
@@ -119,7 +130,7 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
         metrics.inFlight.set(inFlight);
       };
     },
-    load: () => ({ inFlight, eventLoopDelayMs }),
+    load: () => ({ inFlight, eventLoopDelayMs, latestEventLoopDelayMs, lastSubmitAtMs }),
   };
 }
 
@@ -138,8 +149,15 @@ export function admission(): AdmissionController {
  * What this process's controller sees now, without making one: a background job (the results worker) reads the
  * load the requests' own controller counts; before the first request there is none, and nothing is in flight.
  */
-export function currentLoad(): Load {
-  return globalForAdmission.holdfastAdmission?.load() ?? { inFlight: 0, eventLoopDelayMs: 0 };
+export function currentLoad(): InstanceLoad {
+  return (
+    globalForAdmission.holdfastAdmission?.load() ?? {
+      inFlight: 0,
+      eventLoopDelayMs: 0,
+      latestEventLoopDelayMs: 0,
+      lastSubmitAtMs: 0,
+    }
+  );
 }
 
 /** Replaces this process's controller (tests); `null` goes back to the one from the environment. */

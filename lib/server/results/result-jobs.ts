@@ -119,8 +119,13 @@ export function startResultsWorker(intervalMs = 1_000): void {
   let running = false;
   let deferredSinceMs: number | null = null;
   const load = (): WorkerLoad => {
-    const { inFlight, eventLoopDelayMs } = currentLoad();
-    return { inFlight, eventLoopDelayMs, poolWaiting: dbPool.waitingCount };
+    const { inFlight, latestEventLoopDelayMs, lastSubmitAtMs } = currentLoad();
+    return {
+      inFlight,
+      eventLoopDelayMs: latestEventLoopDelayMs,
+      poolWaiting: dbPool.waitingCount,
+      msSinceSubmit: lastSubmitAtMs === 0 ? Infinity : Date.now() - lastSubmitAtMs,
+    };
   };
   const drain = async () => {
     if (running) return;
