@@ -28,6 +28,18 @@ async function connect(attempt: Pick<StartedAttempt, "attemptId" | "cookie">, qu
   return { response, reader: response.status === 200 ? readSse(response) : null, abort: () => controller.abort() };
 }
 
+/** An admin reopens the attempt for 600 s more. */
+function reopen(attemptId: string, reason: string): Promise<Response> {
+  return reopenRoute(
+    new Request(`http://holdfast.test/api/admin/attempts/${attemptId}/reopen`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
+      body: JSON.stringify({ reason, seconds: 600 }),
+    }),
+    { params: Promise.resolve({ attemptId }) },
+  );
+}
+
 async function waitFor<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 2_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   let value = await read();
@@ -185,14 +197,7 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     const { reader } = await connect(attempt);
     await reader!.next((message) => message.event === "submitted");
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const reopened = await reopenRoute(
-      new Request(`http://holdfast.test/api/admin/attempts/${attempt.attemptId}/reopen`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
-        body: JSON.stringify({ reason: "force-submitted by mistake", seconds: 600 }),
-      }),
-      { params: Promise.resolve({ attemptId: attempt.attemptId }) },
-    );
+    const reopened = await reopen(attempt.attemptId, "force-submitted by mistake");
     expect(reopened.status).toBe(200);
     const { deadline } = (await reopened.json()) as { deadline: string };
     const event = await reader!.next((message) => message.event === "reopened");
@@ -229,14 +234,7 @@ describe("GET /api/attempts/{attemptId}/events", () => {
     // Reopened while a stream is open: that stream's close is an in-progress attempt's again.
     const second = await connect(attempt);
     await second.reader!.next((message) => message.event === "ready");
-    const reopened = await reopenRoute(
-      new Request(`http://holdfast.test/api/admin/attempts/${attempt.attemptId}/reopen`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
-        body: JSON.stringify({ reason: "submitted by mistake", seconds: 600 }),
-      }),
-      { params: Promise.resolve({ attemptId: attempt.attemptId }) },
-    );
+    const reopened = await reopen(attempt.attemptId, "submitted by mistake");
     expect(reopened.status).toBe(200);
     await second.reader!.next((message) => message.event === "reopened");
     second.abort();
