@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { env } from "../env.mjs";
 import { log } from "../log";
 import { redisBreaker, setRedisBreaker } from "./breaker";
-import { withScripts } from "./scripts";
+import { sendLaterCommandsAlone, withScripts } from "./scripts";
 
 const LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -33,8 +33,9 @@ function createClient(url: string): Redis {
     // under load, many requests' limit checks, locks and publishes share a syscall each way.
     enableAutoPipelining: true,
   });
-  // Before its first command (scripts.ts says why).
+  // Before its first command (scripts.ts says why); a library's commands defined later go unpipelined.
   withScripts(client);
+  sendLaterCommandsAlone(client);
   let isDown = false;
   client.on("error", (error: Error) => {
     if (isDown) return;

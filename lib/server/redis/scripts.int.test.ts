@@ -1,10 +1,12 @@
 // The process's Redis client pipelines the commands of one event-loop turn (client.ts). Its Lua scripts are
 // defined before its first command: a script's first use in the same turn as another command once failed the
 // whole batch's callbacks with an uncaught TypeError (ioredis 6: the turn's pipeline was made before the script
-// existed). And the submit lock, whose release is one of those scripts, still releases only its own token.
+// existed); a command a library defines later is sent on its own. And the submit lock, whose release is one of
+// those scripts, still releases only its own token.
 import { randomUUID } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 
+import { RateLimiterRedis } from "rate-limiter-flexible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { freePort, startRedisServer, waitUntil } from "@/test-support/server/private-redis";
@@ -63,6 +65,33 @@ describe("the Redis client's scripts", () => {
       expect(answers[5]?.refusedStep).toBe(0);
       expect(answers[6]).toBe("3");
       // Let the pipeline's callbacks (process.nextTick) run before looking for what they threw.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(errors).toEqual([]);
+    } finally {
+      process.off("uncaughtException", onError);
+    }
+  });
+
+  it("a command a library defines later (rate-limiter-flexible's, on first use) answers in a turn with others", async () => {
+    const client = (await getRedis())!;
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    process.on("uncaughtException", onError);
+    try {
+      const key = `test:${randomUUID()}`;
+      // One synchronous turn: a plain command opens the turn's pipeline, then a library defines and calls its own.
+      const first = client.set(key, "1");
+      const limiter = new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: `test-${randomUUID()}`,
+        points: 5,
+        duration: 60,
+      });
+      const consumed = limiter.consume("someone");
+      const second = client.incr(key);
+      expect(await first).toBe("OK");
+      expect((await consumed).remainingPoints).toBe(4);
+      expect(await second).toBe(2);
       await new Promise((resolve) => setImmediate(resolve));
       expect(errors).toEqual([]);
     } finally {

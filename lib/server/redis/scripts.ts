@@ -69,3 +69,17 @@ export function withScripts(client: Redis): ScriptedRedis {
   }
   return client as ScriptedRedis;
 }
+
+/**
+ * Commands defined on `client` from now on (a library's own scripts, e.g. rate-limiter-flexible's `rlflxIncr`,
+ * defined when its limiter is made) are sent on their own, never auto-pipelined: the turn they are first used in
+ * may already have its pipeline, made before they existed (the trap this file's header describes).
+ */
+export function sendLaterCommandsAlone(client: Redis): void {
+  const define = client.defineCommand.bind(client);
+  client.defineCommand = (name, definition) => {
+    define(name, definition);
+    const ignored = client.options.autoPipeliningIgnoredCommands ?? [];
+    if (!ignored.includes(name)) client.options.autoPipeliningIgnoredCommands = [...ignored, name];
+  };
+}
