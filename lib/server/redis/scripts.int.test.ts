@@ -37,13 +37,27 @@ afterAll(() => {
 // A two-point window for the attempt's autosaves: the third call in it is refused.
 const SPECS = { ...DEFAULT_SYNC_LIMITS, autosavePerAttempt: { points: 2, durationSeconds: 60 } };
 
+/**
+ * Runs `turn`, then lets the pipeline's callbacks (process.nextTick) run, and expects nothing to have thrown
+ * uncaught meanwhile (the ioredis 6 failure mode these tests guard against).
+ */
+async function expectNoUncaughtError(turn: () => Promise<void>): Promise<void> {
+  const errors: unknown[] = [];
+  const onError = (error: unknown) => errors.push(error);
+  process.on("uncaughtException", onError);
+  try {
+    await turn();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual([]);
+  } finally {
+    process.off("uncaughtException", onError);
+  }
+}
+
 describe("the Redis client's scripts", () => {
   it("a script's first use in the same turn as other commands: every command answers", async () => {
     const client = (await getRedis())!;
-    const errors: unknown[] = [];
-    const onError = (error: unknown) => errors.push(error);
-    process.on("uncaughtException", onError);
-    try {
+    await expectNoUncaughtError(async () => {
       const key = `test:${randomUUID()}`;
       const limits = { client, namespace: `test-${randomUUID()}`, specs: SPECS };
       // One synchronous turn: plain commands and both scripts' first calls on this connection.
@@ -64,20 +78,12 @@ describe("the Redis client's scripts", () => {
       // The third point of a two-point window: refused by its first (and only) step.
       expect(answers[5]?.refusedStep).toBe(0);
       expect(answers[6]).toBe("3");
-      // Let the pipeline's callbacks (process.nextTick) run before looking for what they threw.
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(errors).toEqual([]);
-    } finally {
-      process.off("uncaughtException", onError);
-    }
+    });
   });
 
   it("a command a library defines later (rate-limiter-flexible's, on first use) answers in a turn with others", async () => {
     const client = (await getRedis())!;
-    const errors: unknown[] = [];
-    const onError = (error: unknown) => errors.push(error);
-    process.on("uncaughtException", onError);
-    try {
+    await expectNoUncaughtError(async () => {
       const key = `test:${randomUUID()}`;
       // One synchronous turn: a plain command opens the turn's pipeline, then a library defines and calls its own.
       const first = client.set(key, "1");
@@ -92,11 +98,7 @@ describe("the Redis client's scripts", () => {
       expect(await first).toBe("OK");
       expect((await consumed).remainingPoints).toBe(4);
       expect(await second).toBe(2);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(errors).toEqual([]);
-    } finally {
-      process.off("uncaughtException", onError);
-    }
+    });
   });
 
   it("the submit lock: held while taken, released only by its own token", async () => {
