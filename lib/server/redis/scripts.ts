@@ -62,10 +62,18 @@ const SCRIPTS = {
   holdfastReleaseLock: { lua: RELEASE_LOCK_SCRIPT, numberOfKeys: 1 },
 } as const;
 
-/** Defines the scripts on `client` (once; the client's own commands from then on) and returns it, typed. */
+const scripted = new WeakSet<Redis>();
+
+/**
+ * Defines the scripts on `client` (once; the client's own commands from then on) and returns it, typed. Called on
+ * every limit check and lock release: after the first call it is one set lookup.
+ */
 export function withScripts(client: Redis): ScriptedRedis {
-  for (const [name, definition] of Object.entries(SCRIPTS)) {
-    if (!(name in client)) client.defineCommand(name, definition);
+  if (!scripted.has(client)) {
+    for (const [name, definition] of Object.entries(SCRIPTS)) {
+      if (!(name in client)) client.defineCommand(name, definition);
+    }
+    scripted.add(client);
   }
   return client as ScriptedRedis;
 }
