@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { createAdmissionController, decideAdmission, MIN_IN_FLIGHT_FOR_DELAY, type AdmissionBounds } from "./admission";
+
+import {
+  createAdmissionController,
+  decideAdmission,
+  MIN_IN_FLIGHT_FOR_DELAY,
+  SUBMIT_RUSH_MS,
+  type AdmissionBounds,
+} from "./admission";
 
 const bounds: AdmissionBounds = { maxInFlight: 40, maxEventLoopDelayMs: 200 };
 const idle = { inFlight: 0, eventLoopDelayMs: 0 };
@@ -43,6 +50,23 @@ describe("decideAdmission", () => {
     }
   });
 
+  it("while submits are arriving, autosaves and heartbeats yield sooner; sign-in and staff requests and submits do not", () => {
+    const rush = (inFlight: number, eventLoopDelayMs = 0) => ({ inFlight, eventLoopDelayMs, isSubmitRush: true });
+    expect(decideAdmission("autosave", rush(15), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", rush(16), bounds)).toEqual({ isAdmitted: false, retryAfterSeconds: 2 });
+    expect(decideAdmission("heartbeat", rush(11), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("heartbeat", rush(12), bounds).isAdmitted).toBe(false);
+    expect(decideAdmission("other", rush(39), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("submit", rush(79), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", rush(MIN_IN_FLIGHT_FOR_DELAY, 79), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", rush(MIN_IN_FLIGHT_FOR_DELAY, 80), bounds).isAdmitted).toBe(false);
+    expect(decideAdmission("submit", rush(MIN_IN_FLIGHT_FOR_DELAY, 399), bounds).isAdmitted).toBe(true);
+    // The same load without submits arriving admits them all.
+    for (const kind of ["submit", "autosave", "heartbeat", "other"] as const)
+      expect(decideAdmission(kind, { inFlight: 16, eventLoopDelayMs: 80 }, bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", idle, bounds).isAdmitted).toBe(true);
+  });
+
   it("a bound of 0 is off", () => {
     const off = { maxInFlight: 0, maxEventLoopDelayMs: 0 };
     expect(decideAdmission("heartbeat", { inFlight: 1e6, eventLoopDelayMs: 1e6 }, off).isAdmitted).toBe(true);
@@ -79,5 +103,25 @@ describe("createAdmissionController", () => {
     controller.enter("submit")();
     expect(controller.load().lastSubmitAtMs).toBeGreaterThanOrEqual(before);
     expect(controller.load().lastSubmitAtMs).toBeLessThanOrEqual(Date.now());
+  });
+
+  describe("a submit admitted in the last second", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("makes autosaves yield sooner until a second has passed without one", () => {
+      vi.useFakeTimers();
+      const controller = createAdmissionController({ maxInFlight: 10, maxEventLoopDelayMs: 0 });
+      const held = Array.from({ length: 4 }, () => controller.enter("other"));
+      // 4 in flight: under an autosave's bound of 10, not under its 0.4 share of it while submits arrive.
+      controller.enter("autosave")();
+      const submit = controller.enter("submit");
+      submit();
+      expect(() => controller.enter("autosave")).toThrow(expect.objectContaining({ code: "OVERLOADED" }));
+      vi.advanceTimersByTime(SUBMIT_RUSH_MS - 1);
+      expect(() => controller.enter("autosave")).toThrow(expect.objectContaining({ code: "OVERLOADED" }));
+      vi.advanceTimersByTime(1);
+      controller.enter("autosave")();
+      for (const release of held) release();
+    });
   });
 });

@@ -12,8 +12,11 @@ export type { AdmissionKind };
 /** When this instance counts as saturated; 0 turns a bound off (ADMISSION_* in lib/server/env.mjs). */
 export type AdmissionBounds = { maxInFlight: number; maxEventLoopDelayMs: number };
 
-/** What the instance is doing now: requests being handled, and the event loop's recent p99 delay. */
-export type Load = { inFlight: number; eventLoopDelayMs: number };
+/**
+ * What the instance is doing now: requests being handled, the event loop's recent p99 delay, and whether submits
+ * are arriving (one admitted in the last SUBMIT_RUSH_MS: a deadline storm; absent counts as no).
+ */
+export type Load = { inFlight: number; eventLoopDelayMs: number; isSubmitRush?: boolean };
 
 /**
  * What a background job asks before it takes CPU from the requests (the results worker): the load, the event
@@ -38,6 +41,22 @@ export const ADMISSION_SHARES: Record<AdmissionKind, number> = {
 };
 
 /**
+ * The shares while submits are arriving (a submit admitted in the last SUBMIT_RUSH_MS): autosaves and heartbeats
+ * yield sooner, so a saturated instance spends its time on the submits. A refused autosave loses nothing: its
+ * drafts stay in the page's IndexedDB, and the submit the candidate presses next carries them (a Submit click
+ * ends the autosave's retries). Sign-in and staff requests keep their share.
+ */
+export const SUBMIT_RUSH_SHARES: Record<AdmissionKind, number> = {
+  heartbeat: 0.3,
+  autosave: 0.4,
+  other: 1,
+  submit: 2,
+};
+
+/** A submit admitted this recently means submits are arriving (SUBMIT_RUSH_SHARES). */
+export const SUBMIT_RUSH_MS = 1_000;
+
+/**
  * How long a refused client waits before trying again (`Retry-After`, whole seconds). The candidate client
  * also backs off with full jitter (0.5 s doubling to 8 s, never sooner than this), so retries spread out.
  */
@@ -54,7 +73,7 @@ export const MIN_IN_FLIGHT_FOR_DELAY = 4;
 
 /** The policy, without state: admit `kind` under `load`, or refuse it with a Retry-After. */
 export function decideAdmission(kind: AdmissionKind, load: Load, bounds: AdmissionBounds): AdmissionDecision {
-  const share = ADMISSION_SHARES[kind];
+  const share = (load.isSubmitRush ? SUBMIT_RUSH_SHARES : ADMISSION_SHARES)[kind];
   const isOverInFlight = bounds.maxInFlight > 0 && load.inFlight >= bounds.maxInFlight * share;
   const isOverDelay =
     bounds.maxEventLoopDelayMs > 0 &&
@@ -113,13 +132,15 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
 
   return {
     enter(kind) {
-      const decision = decideAdmission(kind, { inFlight, eventLoopDelayMs }, bounds);
+      const now = Date.now();
+      const isSubmitRush = now - lastSubmitAtMs < SUBMIT_RUSH_MS;
+      const decision = decideAdmission(kind, { inFlight, eventLoopDelayMs, isSubmitRush }, bounds);
       if (!decision.isAdmitted) {
         metrics.admission.inc({ kind, decision: "refused" });
         throw overloadedError(decision.retryAfterSeconds);
       }
       metrics.admission.inc({ kind, decision: "admitted" });
-      if (kind === "submit") lastSubmitAtMs = Date.now();
+      if (kind === "submit") lastSubmitAtMs = now;
       inFlight += 1;
       metrics.inFlight.set(inFlight);
       let isReleased = false;
