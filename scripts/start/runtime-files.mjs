@@ -8,6 +8,7 @@ export const RUNTIME_FILES = [
   "next.config.mjs",
   "lib/server/env.mjs",
   "lib/server/http/security-headers.mjs",
+  "lib/server/http/fast-path-bodies.mjs",
   "scripts/start.mjs",
   "scripts/start/workers.mjs",
   "scripts/start/worker.mjs",

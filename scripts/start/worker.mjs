@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 
+import { attachedResponseText, attachRequestBody } from "../../lib/server/http/fast-path-bodies.mjs";
 import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
 import {
   addForwardedDefaults,
@@ -104,9 +105,10 @@ function toRequest(req, url, server, signal, bytes) {
   addForwardedDefaults(headers, { ...server, remoteAddress: req.socket.remoteAddress });
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   if (bytes !== undefined) {
-    // A Buffer is a Uint8Array, which undici takes as is; TypeScript's BodyInit wants one over an ArrayBuffer.
-    const body = /** @type {BodyInit} */ (/** @type {unknown} */ (bytes));
-    return new Request(url, { method: req.method, headers, body, signal });
+    // Beside the request, not in it (fast-path-bodies.mjs): readBodyBytes takes the bytes as they are.
+    const request = new Request(url, { method: req.method, headers, signal });
+    attachRequestBody(request, bytes);
+    return request;
   }
   // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
   const init = /** @type {RequestInit} */ ({
@@ -152,7 +154,9 @@ async function writeResponse(req, res, response, isStream) {
     await pipeBody(res, response.body);
     return;
   }
-  let body = Buffer.from(await response.arrayBuffer());
+  // A JSON answer's text is attached (fast-path-bodies.mjs); any other body is read from its stream.
+  const text = attachedResponseText(response);
+  let body = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
   writeHead(req, res, response);
   const isGzipped = isGzipWanted({
     acceptEncoding: req.headers["accept-encoding"],

@@ -7,6 +7,7 @@ import { AppError, validationError } from "@/lib/shared/errors";
 
 import { transientConflictOf } from "../db/errors";
 import { log } from "../log";
+import { jsonResponse } from "./json-response";
 
 // Postgres away or on its way back, an outage to wait out (503 + Retry-After) rather than a bug (500).
 // Besides a refused or timed-out connection, a restart shows up as a pooled connection the server closed
@@ -63,7 +64,7 @@ export function toAppError(error: unknown, context: { operation?: string } = {})
 
 /** The one error body, with the error's status and headers. */
 export function appErrorResponse(error: AppError): Response {
-  return Response.json(error.toBody(), { status: error.status, headers: error.headers });
+  return jsonResponse(error.toBody(), { status: error.status, headers: error.headers });
 }
 
 /** The one place where a thrown value becomes an HTTP response (toAppError, then appErrorResponse). */

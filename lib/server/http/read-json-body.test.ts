@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { AppError } from "@/lib/shared/errors";
+import { LIMITS } from "@/lib/shared/limits";
 
+import { attachRequestBody } from "./fast-path-bodies.mjs";
 import { readJsonBody } from "./read-json-body";
 
 function request(body: BodyInit | null, headers: Record<string, string> = {}): Request {
@@ -120,5 +122,31 @@ describe("readJsonBody", () => {
     expect(await codeOf(readJsonBody(new Request("http://holdfast.test/", { method: "POST", body: "{nope" })))).toBe(
       "BAD_REQUEST",
     );
+  });
+
+  describe("a body the fast path read already (fast-path-bodies.mjs)", () => {
+    const fastRequest = (text: string, headers: Record<string, string> = {}): Request => {
+      const made = request(null, { "content-length": String(Buffer.byteLength(text)), ...headers });
+      attachRequestBody(made, Buffer.from(text));
+      return made;
+    };
+
+    it("reads the attached bytes, not the request's own (it has none)", async () => {
+      expect(await readJsonBody(fastRequest('{"a":"é"}'))).toEqual({ a: "é" });
+      expect(await readJsonBody(fastRequest(""))).toBeUndefined();
+      // The same request without the attachment has no body at all.
+      expect(await readJsonBody(request(null))).toBeUndefined();
+    });
+
+    it("refuses attached bytes as it refuses the streamed ones: malformed, too large, not UTF-8, not JSON", async () => {
+      expect(await codeOf(readJsonBody(fastRequest("{")))).toBe("BAD_REQUEST");
+      expect(await codeOf(readJsonBody(fastRequest(`"${"x".repeat(LIMITS.maxBodyBytes)}"`)))).toBe("PAYLOAD_TOO_LARGE");
+      const latin1 = request(null);
+      attachRequestBody(latin1, Buffer.from([0x22, 0xe9, 0x22]));
+      expect(await codeOf(readJsonBody(latin1))).toBe("BAD_REQUEST");
+      expect(await codeOf(readJsonBody(fastRequest('{"a":1}', { "content-type": "text/plain" })))).toBe(
+        "UNSUPPORTED_MEDIA_TYPE",
+      );
+    });
   });
 });

@@ -4,6 +4,8 @@ import { AppError } from "@/lib/shared/errors";
 import { LIMITS } from "@/lib/shared/limits";
 import { QTI_MEDIA_TYPES } from "@/lib/shared/schemas/qti";
 
+import { attachedRequestBody } from "./fast-path-bodies.mjs";
+
 function tooLarge(maxBytes: number): AppError {
   return new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`);
 }
@@ -66,6 +68,12 @@ export async function readBodyBytes(
   request: Request,
   maxBytes: number = LIMITS.maxBodyBytes,
 ): Promise<Uint8Array | undefined> {
+  // Read already by the fast path (fast-path-bodies.mjs): the request itself carries no body.
+  const attached = attachedRequestBody(request);
+  if (attached !== undefined) {
+    if (attached.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return attached.byteLength === 0 ? undefined : attached;
+  }
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     if (request.body && Number(declared) <= DISCARD_MAX_BYTES) await discardRest(request.body.getReader(), 0);

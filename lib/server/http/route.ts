@@ -24,6 +24,7 @@ import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
 import { admission, type AdmissionKind } from "./admission";
 import { appErrorResponse, toAppError } from "./errors";
+import { jsonResponse } from "./json-response";
 import { isCsvMediaType, isZipMediaType, readBodyBytes, readCsvBody, readJsonBody } from "./read-json-body";
 import { assertSameOriginStaffRequest } from "./same-origin";
 
@@ -341,7 +342,7 @@ function attemptIdOf(params: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** A JSON response with the given status. */
+/** A JSON response with the given status (json-response.ts). */
 export function json(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
-  return Response.json(data, { status: init.status ?? 200, headers: init.headers });
+  return jsonResponse(data, init);
 }

@@ -1,0 +1,70 @@
+// Bodies handed over beside the web Request and Response of the fast path (scripts/start/worker.mjs, ADR 023)
+// instead of read through them. undici wraps every body in a byte ReadableStream, and reading one back takes a
+// reader, a pull and a chain of promises: for the few hundred bytes of an autosave, a heartbeat or a submit, that
+// was a tenth of the request's CPU in the deadline storm's profile (docs/benchmarks.md). The fast path has read the
+// request's bytes already and writes the answer's bytes itself, so it passes them on the side:
+//
+// - a request body: the worker makes the Request without one and attaches the bytes it read; readBodyBytes
+//   (read-json-body.ts) takes them from here first. A Request not made by the fast path has none here and is
+//   read as before.
+// - a JSON answer: `json()` (route.ts) and the error answer (errors.ts) attach the text they serialised, and the
+//   worker writes it without reading the Response's stream. The Response still has its body, so Next.js, which
+//   serves the same handlers for every other path, reads it as always.
+//
+// Plain JavaScript shared through the global symbol registry: the worker imports this file as it is, while the
+// route handlers' copy is bundled into Next's server chunks — two module instances, one pair of maps.
+
+const REQUEST_BODIES = Symbol.for("holdfast.fastPath.requestBodies");
+const RESPONSE_TEXTS = Symbol.for("holdfast.fastPath.responseTexts");
+
+/**
+ * @template {object} K
+ * @template V
+ * @param {symbol} key
+ * @returns {WeakMap<K, V>}
+ */
+function store(key) {
+  const holder = /** @type {Record<symbol, WeakMap<K, V> | undefined>} */ (/** @type {unknown} */ (globalThis));
+  let map = holder[key];
+  if (!map) {
+    map = new WeakMap();
+    holder[key] = map;
+  }
+  return map;
+}
+
+/**
+ * The fast path read this request's body already: `bytes` is all of it (empty for an empty body).
+ * @param {Request} request
+ * @param {Uint8Array} bytes
+ */
+export function attachRequestBody(request, bytes) {
+  store(REQUEST_BODIES).set(request, bytes);
+}
+
+/**
+ * The body the fast path read for this request, or undefined when it is to be read from the request itself.
+ * @param {Request} request
+ * @returns {Uint8Array | undefined}
+ */
+export function attachedRequestBody(request) {
+  return /** @type {WeakMap<Request, Uint8Array>} */ (store(REQUEST_BODIES)).get(request);
+}
+
+/**
+ * `text` is this response's whole body, as its stream would give it (UTF-8).
+ * @param {Response} response
+ * @param {string} text
+ */
+export function attachResponseText(response, text) {
+  store(RESPONSE_TEXTS).set(response, text);
+}
+
+/**
+ * The body attached to this response, or undefined when it is to be read from its stream.
+ * @param {Response} response
+ * @returns {string | undefined}
+ */
+export function attachedResponseText(response) {
+  return /** @type {WeakMap<Response, string>} */ (store(RESPONSE_TEXTS)).get(response);
+}
