@@ -14,24 +14,15 @@
 // Plain JavaScript shared through the global symbol registry: the worker imports this file as it is, while the
 // route handlers' copy is bundled into Next's server chunks — two module instances, one pair of maps.
 
-const REQUEST_BODIES = Symbol.for("holdfast.fastPath.requestBodies");
-const RESPONSE_TEXTS = Symbol.for("holdfast.fastPath.responseTexts");
-
-/**
- * @template {object} K
- * @template V
- * @param {symbol} key
- * @returns {WeakMap<K, V>}
- */
-function store(key) {
-  const holder = /** @type {Record<symbol, WeakMap<K, V> | undefined>} */ (/** @type {unknown} */ (globalThis));
-  let map = holder[key];
-  if (!map) {
-    map = new WeakMap();
-    holder[key] = map;
-  }
-  return map;
-}
+const holder = /** @type {Record<symbol, WeakMap<object, unknown> | undefined>} */ (
+  /** @type {unknown} */ (globalThis)
+);
+const requestBodies = /** @type {WeakMap<Request, Uint8Array>} */ (
+  holder[Symbol.for("holdfast.fastPath.requestBodies")] ??= new WeakMap()
+);
+const responseTexts = /** @type {WeakMap<Response, string>} */ (
+  holder[Symbol.for("holdfast.fastPath.responseTexts")] ??= new WeakMap()
+);
 
 /**
  * The fast path read this request's body already: `bytes` is all of it (empty for an empty body).
@@ -39,7 +30,7 @@ function store(key) {
  * @param {Uint8Array} bytes
  */
 export function attachRequestBody(request, bytes) {
-  store(REQUEST_BODIES).set(request, bytes);
+  requestBodies.set(request, bytes);
 }
 
 /**
@@ -48,7 +39,7 @@ export function attachRequestBody(request, bytes) {
  * @returns {Uint8Array | undefined}
  */
 export function attachedRequestBody(request) {
-  return /** @type {WeakMap<Request, Uint8Array>} */ (store(REQUEST_BODIES)).get(request);
+  return requestBodies.get(request);
 }
 
 /**
@@ -57,7 +48,7 @@ export function attachedRequestBody(request) {
  * @param {string} text
  */
 export function attachResponseText(response, text) {
-  store(RESPONSE_TEXTS).set(response, text);
+  responseTexts.set(response, text);
 }
 
 /**
@@ -66,5 +57,5 @@ export function attachResponseText(response, text) {
  * @returns {string | undefined}
  */
 export function attachedResponseText(response) {
-  return /** @type {WeakMap<Response, string>} */ (store(RESPONSE_TEXTS)).get(response);
+  return responseTexts.get(response);
 }
