@@ -342,7 +342,5 @@ function attemptIdOf(params: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** A JSON response with the given status (json-response.ts). */
-export function json(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
-  return jsonResponse(data, init);
-}
+/** A JSON response with the given status (json-response.ts: the one way the app answers JSON). */
+export { jsonResponse as json };
