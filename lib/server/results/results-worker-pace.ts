@@ -6,6 +6,8 @@
 // does not end. Submits still arriving count as busy by themselves: at a storm's onset the requests wait unread in
 // the sockets before any count or average says so, and the storm's first jobs were queued by its first submits.
 
+import { SUBMIT_RUSH_MS } from "../http/admission";
+
 /** What the instance is doing now. */
 export type WorkerLoad = {
   /** Requests being handled (admission control's count). */
@@ -24,7 +26,8 @@ export type WorkerLoad = {
  */
 export const BUSY_IN_FLIGHT = 32;
 export const BUSY_EVENT_LOOP_DELAY_MS = 100;
-export const BUSY_AFTER_SUBMIT_MS = 1_000;
+/** Submits still arriving, as admission control counts them (one admitted within its SUBMIT_RUSH_MS). */
+export const BUSY_AFTER_SUBMIT_MS = SUBMIT_RUSH_MS;
 /** The longest the worker lets a busy spell pass before it scores one batch anyway. */
 export const MAX_DEFERRAL_MS = 30_000;
 
