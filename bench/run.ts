@@ -10,6 +10,7 @@ import { runCleanups } from "./lib/run/cleanup";
 import { errorMessage, say, shout } from "./lib/run/log";
 import { publishCharts } from "./lib/reporting/publish";
 import type { Scenario } from "./lib/run/scenario";
+import { asyncContextScenario } from "./scenarios/async-context";
 import { autosaveScenario, baselineScenario } from "./scenarios/autosave";
 import { badInputScenario } from "./scenarios/bad-input";
 import { chaosScenario } from "./scenarios/chaos";
@@ -44,6 +45,7 @@ const SCENARIOS: Record<string, Scenario<any>> = {
   [regradeScenario.name]: regradeScenario,
   [resultsCsvScenario.name]: resultsCsvScenario,
   [webhookOutageScenario.name]: webhookOutageScenario,
+  [asyncContextScenario.name]: asyncContextScenario,
 };
 
 const DEFAULT_MAX_MINUTES = 30;

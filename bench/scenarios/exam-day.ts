@@ -38,6 +38,12 @@ import { enrollCandidates } from "../lib/candidates/seed";
 import { simCandidatesFor, type SimCandidate } from "../lib/candidates/sim-candidate";
 import { BROWSER_TIMINGS } from "../lib/candidates/transport";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
+import {
+  CONTEXT_HOOKS_USAGE,
+  contextHookArgs,
+  contextHooksFlag,
+  type ContextHooks,
+} from "../lib/servers/context-hooks";
 
 export type ExamDayOptions = {
   candidates: number;
@@ -60,6 +66,8 @@ export type ExamDayOptions = {
   build: BuildMode;
   /** Run the app's workers with --cpu-prof; print where their CPU went per phase, and the longest busy stretches. */
   isProfiled: boolean;
+  /** off: the workers' AsyncLocalStorage never turns on Node 20's promise hook (a measurement; bench/lib/servers/context-hooks.ts). */
+  contextHooks: ContextHooks;
 };
 
 /** Issue 17's targets for 3,000 candidates on this box (checked only with `--targets`). */
@@ -213,6 +221,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "  --profile                the workers run with --cpu-prof: per phase, where their CPU went and the longest",
     "                           stretches an event loop was busy (profiles kept in bench/results/profiles/)",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
+    CONTEXT_HOOKS_USAGE,
   ].join("\n"),
 
   options(flags: Flags): ExamDayOptions {
@@ -235,6 +244,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       isPublished: flags.boolean("publish"),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       isProfiled: flags.boolean("profile"),
+      contextHooks: contextHooksFlag(flags),
     };
   },
 
@@ -256,7 +266,10 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       signal,
       workers: options.workers,
       // Not in NODE_OPTIONS, where Node does not allow --cpu-prof; the primary passes it on to each worker.
-      nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      nodeArgs: [
+        ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+        ...contextHookArgs(options.contextHooks),
+      ],
     });
     // The storm's dropped responses, thrown away by the candidates' own client once the app has answered.
     const drops = responseDrops();
@@ -289,7 +302,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     say(
       `exam day: ${options.candidates} candidates on ${options.workers} app worker(s) (pid ${app.child.pid}); start storm ${options.startWindowSeconds} s, ` +
         `answers ${options.answerMinutes} min (an edit every ~${options.editEverySeconds} s, ${options.isStatusOnAutosave ? `status on autosaves, heartbeats after ${BROWSER_TIMINGS.heartbeatMs / 1000} s without a report` : `heartbeats every ${BROWSER_TIMINGS.heartbeatMs / 1000} s`}, channel open), ` +
-        `submits in the last ${(deadlineAtMs - stormFromMs) / 1000} s with ${options.dropRate * 100} % of responses dropped; load average ${loadavg()
+        `submits in the last ${(deadlineAtMs - stormFromMs) / 1000} s with ${options.dropRate * 100} % of responses dropped; ` +
+        `${options.contextHooks === "off" ? "context hooks off (a measurement: the workers' AsyncLocalStorage never hooks promises); " : ""}load average ${loadavg()
           .map((value) => value.toFixed(2))
           .join(" ")}`,
     );

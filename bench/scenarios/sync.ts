@@ -36,6 +36,12 @@ import { environment, formatMeasurement, formatRatio, ratio, writeResults } from
 import type { Scenario } from "../lib/run/scenario";
 import { appEnvironment } from "../lib/run/stage";
 import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
+import {
+  CONTEXT_HOOKS_USAGE,
+  contextHookArgs,
+  contextHooksFlag,
+  type ContextHooks,
+} from "../lib/servers/context-hooks";
 
 export type SyncOptions = {
   clients: number;
@@ -54,6 +60,8 @@ export type SyncOptions = {
   only: "autosave" | "submit" | "both";
   /** Run the app with --cpu-prof and summarise its profile per measured window. */
   profile: boolean;
+  /** off: the app's AsyncLocalStorage never turns on Node 20's promise hook (a measurement; bench/lib/servers/context-hooks.ts). */
+  contextHooks: ContextHooks;
   /** Also measure a constant JSON answer on both servers: the framework's floor on this box. */
   floor: boolean;
   /** The baseline prepares its autosave statement per connection, as the app does. */
@@ -357,6 +365,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
     "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
+    CONTEXT_HOOKS_USAGE,
   ].join("\n"),
 
   options(flags: Flags): SyncOptions {
@@ -375,6 +384,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       only: flags.choice("only", ["autosave", "submit", "both"] as const, "both"),
       profile: flags.boolean("profile"),
+      contextHooks: contextHooksFlag(flags),
       floor: flags.boolean("floor"),
       baselinePrepared: flags.boolean("baseline-prepared"),
     };
@@ -412,7 +422,10 @@ export const syncScenario: Scenario<SyncOptions> = {
       buildId: build.buildId,
       env: appEnv,
       // Not in NODE_OPTIONS, where Node does not allow --cpu-prof.
-      nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      nodeArgs: [
+        ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+        ...contextHookArgs(options.contextHooks),
+      ],
       signal,
     });
     const baseline = await startBaseline({
@@ -654,7 +667,10 @@ export const syncScenario: Scenario<SyncOptions> = {
     console.log(`pacing: ${pacing}`);
     console.log(
       `seeding: ${seeded.length} candidates through the API in ${seedSeconds} s; build ${build.buildId} (${build.isBuilt ? "built" : "reused"}: ${build.reason}); ` +
-        `pool ${options.poolMax} connections each; app health ${JSON.stringify(health)}`,
+        `pool ${options.poolMax} connections each; app health ${JSON.stringify(health)}` +
+        (options.contextHooks === "off"
+          ? "; context hooks off (a measurement: the app's AsyncLocalStorage never hooks promises)"
+          : ""),
     );
     console.log(
       `checks: ${problems.length === 0 ? `all passed (${submissions} submissions in the database for ${submitted} submits answered 200, no unexpected status)` : `${problems.length} FAILED (see above)`}`,
