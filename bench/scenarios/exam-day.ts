@@ -68,6 +68,8 @@ export type ExamDayOptions = {
   isProfiled: boolean;
   /** off: the workers' AsyncLocalStorage never turns on Node 20's promise hook (a measurement; bench/lib/servers/context-hooks.ts). */
   contextHooks: ContextHooks;
+  /** Every worker renders a page first, as production workers have (startApp's warmPages). */
+  isWarmedWithPages: boolean;
 };
 
 /** Issue 17's targets for 3,000 candidates on this box (checked only with `--targets`). */
@@ -222,6 +224,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "                           stretches an event loop was busy (profiles kept in bench/results/profiles/)",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
     CONTEXT_HOOKS_USAGE,
+    "  --warm-pages true|false  every worker renders a page before the run, as in production (Next's stores then in the promise hook)  true",
   ].join("\n"),
 
   options(flags: Flags): ExamDayOptions {
@@ -245,6 +248,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       isProfiled: flags.boolean("profile"),
       contextHooks: contextHooksFlag(flags),
+      isWarmedWithPages: flags.choice("warm-pages", ["true", "false"] as const, "true") === "true",
     };
   },
 
@@ -270,6 +274,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
         ...contextHookArgs(options.contextHooks),
       ],
+      warmPages: options.isWarmedWithPages,
     });
     // The storm's dropped responses, thrown away by the candidates' own client once the app has answered.
     const drops = responseDrops();

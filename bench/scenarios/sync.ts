@@ -62,6 +62,8 @@ export type SyncOptions = {
   profile: boolean;
   /** off: the app's AsyncLocalStorage never turns on Node 20's promise hook (a measurement; bench/lib/servers/context-hooks.ts). */
   contextHooks: ContextHooks;
+  /** Every worker renders a page first, as production workers have (startApp's warmPages). */
+  isWarmedWithPages: boolean;
   /** Also measure a constant JSON answer on both servers: the framework's floor on this box. */
   floor: boolean;
   /** The baseline prepares its autosave statement per connection, as the app does. */
@@ -366,6 +368,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
     CONTEXT_HOOKS_USAGE,
+    "  --warm-pages true|false  every worker renders a page before the run, as in production (Next's stores then in the promise hook)  true",
   ].join("\n"),
 
   options(flags: Flags): SyncOptions {
@@ -385,6 +388,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       only: flags.choice("only", ["autosave", "submit", "both"] as const, "both"),
       profile: flags.boolean("profile"),
       contextHooks: contextHooksFlag(flags),
+      isWarmedWithPages: flags.choice("warm-pages", ["true", "false"] as const, "true") === "true",
       floor: flags.boolean("floor"),
       baselinePrepared: flags.boolean("baseline-prepared"),
     };
@@ -427,6 +431,7 @@ export const syncScenario: Scenario<SyncOptions> = {
         ...contextHookArgs(options.contextHooks),
       ],
       signal,
+      warmPages: options.isWarmedWithPages,
     });
     const baseline = await startBaseline({
       databaseUrl: database.url,

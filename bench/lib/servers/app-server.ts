@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { isCleaningUp, onCleanup } from "../run/cleanup";
 import { PROJECT_ROOT } from "./database";
 import { errorMessage, say, shout, sleep } from "../run/log";
-import { freePort, runToCompletion, startChild, waitForHttp, type ManagedChild } from "./processes";
+import { freePort, probeOnce, runToCompletion, startChild, waitForHttp, type ManagedChild } from "./processes";
 import { RUNTIME_FILES } from "../../../scripts/start/runtime-files.mjs";
 import { workerNodeArgs } from "../../../scripts/start/workers.mjs";
 
@@ -215,10 +215,16 @@ export async function startApp(options: {
   nodeArgs?: readonly string[];
   /** See `startAppInstance`. */
   workers?: number;
+  /**
+   * Every worker renders a page before the run, as a production worker has by the time candidates arrive (they
+   * open the exam page): Next's request stores are then in Node 20's promise hook, as they are in production
+   * (ADR 024). Before 2026-12-05 the runs' workers had served the health check only.
+   */
+  warmPages?: boolean;
 }): Promise<AppServer> {
   const dir = snapshotBuild(options.buildId);
   const port = await freePort();
-  return startAppInstance({
+  const app = await startAppInstance({
     dir,
     buildId: options.buildId,
     port,
@@ -227,4 +233,22 @@ export async function startApp(options: {
     nodeArgs: options.nodeArgs,
     workers: options.workers,
   });
+  if (options.warmPages) await warmPages(port, options.workers ?? 1);
+  return app;
+}
+
+/**
+ * Renders the start page over fresh connections, four per worker (the cluster's primary hands connections to its
+ * workers in turn), and says what they answered. Not a check: a run that keeps the hook off (`--context-hooks
+ * off`) gets 500s here, by design.
+ */
+async function warmPages(port: number, workers: number): Promise<void> {
+  const statuses = new Map<string, number>();
+  for (let index = 0; index < workers * 4; index += 1) {
+    const status = String(await probeOnce(port, "/", 30_000));
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  }
+  say(
+    `warmed the workers with ${workers * 4} page renders (${[...statuses].map(([status, count]) => `${status}×${count}`).join(" ")})`,
+  );
 }
