@@ -4,8 +4,7 @@
 // candidate routes' own, pg's, ioredis's — calls each store that was ever used. Next.js uses its stores for every
 // request it routes itself (three after the health check, nine after a page, counted on this build), and they
 // stay on in the worker that also answers the candidates' routes (ADR 023). Each count is measured in a fresh
-// process, `--repeat` times, alternating, with Node's class and with the workers' SharedContextStorage (ADR 024);
-// the figure is the median, beside no store at all in the same run.
+// process, `--repeat` times, alternating; the figure is the median, beside no store at all in the same run.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -26,20 +25,16 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-type Kind = "node" | "shared";
-
-async function measure(stores: number, kind: Kind, calls: number, signal: AbortSignal): Promise<number> {
-  const { stdout } = await run(process.execPath, [PROGRAM, String(stores), String(calls), kind], { signal });
-  const line = JSON.parse(stdout.trim()) as { stores: number; kind: Kind; nsPerAwait: number };
-  if (line.stores !== stores || line.kind !== kind || !Number.isFinite(line.nsPerAwait))
-    throw new Error(`unreadable measurement: ${stdout}`);
+async function measure(stores: number, calls: number, signal: AbortSignal): Promise<number> {
+  const { stdout } = await run(process.execPath, [PROGRAM, String(stores), String(calls)], { signal });
+  const line = JSON.parse(stdout.trim()) as { stores: number; nsPerAwait: number };
+  if (line.stores !== stores || !Number.isFinite(line.nsPerAwait)) throw new Error(`unreadable measurement: ${stdout}`);
   return line.nsPerAwait;
 }
 
 export const asyncContextScenario: Scenario<AsyncContextOptions> = {
   name: "async-context",
-  summary:
-    "what AsyncLocalStorage's promise hook costs each awaited call, by stores used: Node's class and ours (ADR 024)",
+  summary: "what AsyncLocalStorage's promise hook costs each awaited call, by how many stores were ever used",
   usage: [
     "  --stores a,b,…           store counts to measure beside 0 (3: Next after the health check; 9: after a page)  3,9",
     "  --calls N                awaited async calls per measurement                                   2000000",
@@ -52,41 +47,27 @@ export const asyncContextScenario: Scenario<AsyncContextOptions> = {
     if (stores.some((count) => !Number.isInteger(count) || count < 1 || count > 100))
       throw new UsageError(`--stores takes whole numbers from 1 to 100, comma-separated (got "${given}")`);
     return {
-      stores: [...new Set(stores)],
+      stores: [0, ...new Set(stores)],
       calls: flags.number("calls", 2_000_000, { min: 10_000, max: 100_000_000, isInteger: true }),
       repeat: flags.number("repeat", 5, { min: 1, max: 50, isInteger: true }),
     };
   },
 
   async run(options, signal) {
-    // Each case: how many stores, and whose class. No store at all is the baseline; each count is measured with
-    // Node's class and with the workers' shared one (ADR 024).
-    const cases: { stores: number; kind: Kind }[] = [
-      { stores: 0, kind: "node" },
-      ...options.stores
-        .filter((count) => count > 0)
-        .flatMap((count) => [
-          { stores: count, kind: "node" as const },
-          { stores: count, kind: "shared" as const },
-        ]),
-    ];
-    const label = (each: { stores: number; kind: Kind }) =>
-      each.stores === 0 ? "no store" : `${each.stores} ${each.kind === "node" ? "Node" : "shared"} stores`;
-    const samples = new Map<string, number[]>(cases.map((each) => [label(each), []]));
+    const samples = new Map<number, number[]>(options.stores.map((count) => [count, []]));
     for (let round = 0; round < options.repeat && !signal.aborted; round += 1) {
-      for (const each of cases)
-        samples.get(label(each))!.push(await measure(each.stores, each.kind, options.calls, signal));
+      for (const count of options.stores) samples.get(count)!.push(await measure(count, options.calls, signal));
       say(`round ${round + 1}/${options.repeat} measured`);
     }
-    const medians = new Map([...samples].map(([name, values]) => [name, median(values)]));
-    const none = medians.get("no store") ?? 0;
+    const medians = new Map([...samples].map(([count, values]) => [count, median(values)]));
+    const none = medians.get(0) ?? 0;
     console.log(
       `== async-context: ns per awaited async call, median of ${options.repeat} fresh processes (Node ${process.version}) ==`,
     );
-    for (const [name, value] of medians) {
-      const spread = samples.get(name)!;
+    for (const [count, value] of medians) {
+      const spread = samples.get(count)!;
       console.log(
-        `${name.padEnd(18)} ${value.toFixed(1).padStart(7)} ns   ${name === "no store" ? "(no hook: the baseline)" : `${formatRatio(ratio(value, none))} the baseline, +${(value - none).toFixed(1)} ns per call`}   (${Math.min(...spread).toFixed(1)}–${Math.max(...spread).toFixed(1)})`,
+        `${String(count).padStart(3)} stores used   ${value.toFixed(1).padStart(7)} ns   ${count === 0 ? "(no hook: the baseline)" : `${formatRatio(ratio(value, none))} the baseline, +${(value - none).toFixed(1)} ns per call`}   (${Math.min(...spread).toFixed(1)}–${Math.max(...spread).toFixed(1)})`,
       );
     }
     const file = writeResults("async-context", {

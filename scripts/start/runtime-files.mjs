@@ -13,6 +13,5 @@ export const RUNTIME_FILES = [
   "scripts/start/workers.mjs",
   "scripts/start/worker.mjs",
   "scripts/start/fast-routes.mjs",
-  "scripts/start/shared-context-storage.mjs",
   "scripts/start/runtime-files.mjs",
 ];

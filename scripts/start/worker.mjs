@@ -30,10 +30,6 @@ import {
   preReadLength,
   requestUrl,
 } from "./fast-routes.mjs";
-import { installSharedContextStorage } from "./shared-context-storage.mjs";
-
-// Before Next.js loads: its request stores then share one AsyncLocalStorage (ADR 024).
-installSharedContextStorage();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
