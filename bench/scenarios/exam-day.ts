@@ -43,6 +43,8 @@ import {
   contextHookArgs,
   contextHooksFlag,
   type ContextHooks,
+  WARM_PAGES_USAGE,
+  warmPagesFlag,
 } from "../lib/servers/context-hooks";
 
 export type ExamDayOptions = {
@@ -224,7 +226,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "                           stretches an event loop was busy (profiles kept in bench/results/profiles/)",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
     CONTEXT_HOOKS_USAGE,
-    "  --warm-pages true|false  every worker renders a page before the run, as in production (Next's stores then in the promise hook)  true",
+    WARM_PAGES_USAGE,
   ].join("\n"),
 
   options(flags: Flags): ExamDayOptions {
@@ -248,7 +250,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       isProfiled: flags.boolean("profile"),
       contextHooks: contextHooksFlag(flags),
-      isWarmedWithPages: flags.choice("warm-pages", ["true", "false"] as const, "true") === "true",
+      isWarmedWithPages: warmPagesFlag(flags),
     };
   },
 

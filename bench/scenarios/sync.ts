@@ -41,6 +41,8 @@ import {
   contextHookArgs,
   contextHooksFlag,
   type ContextHooks,
+  WARM_PAGES_USAGE,
+  warmPagesFlag,
 } from "../lib/servers/context-hooks";
 
 export type SyncOptions = {
@@ -368,7 +370,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
     CONTEXT_HOOKS_USAGE,
-    "  --warm-pages true|false  every worker renders a page before the run, as in production (Next's stores then in the promise hook)  true",
+    WARM_PAGES_USAGE,
   ].join("\n"),
 
   options(flags: Flags): SyncOptions {
@@ -388,7 +390,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       only: flags.choice("only", ["autosave", "submit", "both"] as const, "both"),
       profile: flags.boolean("profile"),
       contextHooks: contextHooksFlag(flags),
-      isWarmedWithPages: flags.choice("warm-pages", ["true", "false"] as const, "true") === "true",
+      isWarmedWithPages: warmPagesFlag(flags),
       floor: flags.boolean("floor"),
       baselinePrepared: flags.boolean("baseline-prepared"),
     };

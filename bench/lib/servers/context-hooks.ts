@@ -1,5 +1,7 @@
-// `--context-hooks on|off` of the scenarios that start the app's workers: off loads context-hooks-off.cjs into
-// them (a measurement of Node 20's AsyncLocalStorage promise hook; pages break, the candidate routes do not).
+// Two flags of the scenarios that start the app's workers (exam-day, sync), about Next's request stores on Node
+// 20's promise hook (docs/benchmarks.md, "Next's request stores on every promise"):
+// `--context-hooks on|off`: off loads context-hooks-off.cjs into the workers (a measurement: pages break, the
+// candidate routes do not); `--warm-pages true|false`: every worker renders a page before the run (startApp).
 import { fileURLToPath } from "node:url";
 
 import type { Flags } from "../run/args";
@@ -11,6 +13,14 @@ export const CONTEXT_HOOKS_USAGE =
 
 export function contextHooksFlag(flags: Flags): ContextHooks {
   return flags.choice("context-hooks", ["on", "off"] as const, "on");
+}
+
+export const WARM_PAGES_USAGE =
+  "  --warm-pages true|false  every worker renders a page before the run, as in production (Next's stores then in the promise hook)  true";
+
+/** Every worker renders a page before the run (the default), as a production worker has when its candidates arrive. */
+export function warmPagesFlag(flags: Flags): boolean {
+  return flags.choice("warm-pages", ["true", "false"] as const, "true") === "true";
 }
 
 /** The Node options that give the app's workers `mode` (the cluster's primary passes its own on to each worker). */
