@@ -38,16 +38,9 @@ import { enrollCandidates } from "../lib/candidates/seed";
 import { simCandidatesFor, type SimCandidate } from "../lib/candidates/sim-candidate";
 import { BROWSER_TIMINGS } from "../lib/candidates/transport";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
-import {
-  CONTEXT_HOOKS_USAGE,
-  contextHookArgs,
-  contextHooksFlag,
-  type ContextHooks,
-  WARM_PAGES_USAGE,
-  warmPagesFlag,
-} from "../lib/servers/context-hooks";
+import { contextHookArgs, WORKER_SETUP_USAGE, workerSetupFlags, type WorkerSetup } from "../lib/servers/context-hooks";
 
-export type ExamDayOptions = {
+export type ExamDayOptions = WorkerSetup & {
   candidates: number;
   startWindowSeconds: number;
   answerMinutes: number;
@@ -68,10 +61,6 @@ export type ExamDayOptions = {
   build: BuildMode;
   /** Run the app's workers with --cpu-prof; print where their CPU went per phase, and the longest busy stretches. */
   isProfiled: boolean;
-  /** off: the workers' AsyncLocalStorage never turns on Node 20's promise hook (a measurement; bench/lib/servers/context-hooks.ts). */
-  contextHooks: ContextHooks;
-  /** Every worker renders a page first, as production workers have (startApp's warmPages). */
-  isWarmedWithPages: boolean;
 };
 
 /** Issue 17's targets for 3,000 candidates on this box (checked only with `--targets`). */
@@ -225,8 +214,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "  --profile                the workers run with --cpu-prof: per phase, where their CPU went and the longest",
     "                           stretches an event loop was busy (profiles kept in bench/results/profiles/)",
     "  --build auto|always|never  next build when sources are newer than .next/BUILD_ID     auto",
-    CONTEXT_HOOKS_USAGE,
-    WARM_PAGES_USAGE,
+    WORKER_SETUP_USAGE,
   ].join("\n"),
 
   options(flags: Flags): ExamDayOptions {
@@ -249,8 +237,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       isPublished: flags.boolean("publish"),
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       isProfiled: flags.boolean("profile"),
-      contextHooks: contextHooksFlag(flags),
-      isWarmedWithPages: warmPagesFlag(flags),
+      ...workerSetupFlags(flags),
     };
   },
 

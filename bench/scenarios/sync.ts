@@ -36,16 +36,9 @@ import { environment, formatMeasurement, formatRatio, ratio, writeResults } from
 import type { Scenario } from "../lib/run/scenario";
 import { appEnvironment } from "../lib/run/stage";
 import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
-import {
-  CONTEXT_HOOKS_USAGE,
-  contextHookArgs,
-  contextHooksFlag,
-  type ContextHooks,
-  WARM_PAGES_USAGE,
-  warmPagesFlag,
-} from "../lib/servers/context-hooks";
+import { contextHookArgs, WORKER_SETUP_USAGE, workerSetupFlags, type WorkerSetup } from "../lib/servers/context-hooks";
 
-export type SyncOptions = {
+export type SyncOptions = WorkerSetup & {
   clients: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -62,10 +55,6 @@ export type SyncOptions = {
   only: "autosave" | "submit" | "both";
   /** Run the app with --cpu-prof and summarise its profile per measured window. */
   profile: boolean;
-  /** off: the app's AsyncLocalStorage never turns on Node 20's promise hook (a measurement; bench/lib/servers/context-hooks.ts). */
-  contextHooks: ContextHooks;
-  /** Every worker renders a page first, as production workers have (startApp's warmPages). */
-  isWarmedWithPages: boolean;
   /** Also measure a constant JSON answer on both servers: the framework's floor on this box. */
   floor: boolean;
   /** The baseline prepares its autosave statement per connection, as the app does. */
@@ -369,8 +358,7 @@ export const syncScenario: Scenario<SyncOptions> = {
     "  --profile                run the app with --cpu-prof; print where its CPU went in   off",
     "                           each measured window (bench/lib/reporting/profile-summary.ts) and",
     "                           keep the .cpuprofile in bench/results/profiles/",
-    CONTEXT_HOOKS_USAGE,
-    WARM_PAGES_USAGE,
+    WORKER_SETUP_USAGE,
   ].join("\n"),
 
   options(flags: Flags): SyncOptions {
@@ -389,8 +377,7 @@ export const syncScenario: Scenario<SyncOptions> = {
       build: flags.choice("build", ["auto", "always", "never"] as const, "auto"),
       only: flags.choice("only", ["autosave", "submit", "both"] as const, "both"),
       profile: flags.boolean("profile"),
-      contextHooks: contextHooksFlag(flags),
-      isWarmedWithPages: warmPagesFlag(flags),
+      ...workerSetupFlags(flags),
       floor: flags.boolean("floor"),
       baselinePrepared: flags.boolean("baseline-prepared"),
     };

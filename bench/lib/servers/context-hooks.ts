@@ -27,3 +27,18 @@ export function warmPagesFlag(flags: Flags): boolean {
 export function contextHookArgs(mode: ContextHooks): string[] {
   return mode === "off" ? ["--require", fileURLToPath(new URL("./context-hooks-off.cjs", import.meta.url))] : [];
 }
+
+/** What both flags give a scenario's options. */
+export type WorkerSetup = {
+  /** off: the workers' AsyncLocalStorage never turns on Node 20's promise hook (a measurement). */
+  contextHooks: ContextHooks;
+  /** Every worker renders a page first, as production workers have (startApp's warmPages). */
+  isWarmedWithPages: boolean;
+};
+
+/** The two flags' lines for a scenario's `--help`. */
+export const WORKER_SETUP_USAGE = [CONTEXT_HOOKS_USAGE, WARM_PAGES_USAGE].join("\n");
+
+export function workerSetupFlags(flags: Flags): WorkerSetup {
+  return { contextHooks: contextHooksFlag(flags), isWarmedWithPages: warmPagesFlag(flags) };
+}
