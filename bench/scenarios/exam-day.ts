@@ -38,7 +38,7 @@ import { enrollCandidates } from "../lib/candidates/seed";
 import { simCandidatesFor, type SimCandidate } from "../lib/candidates/sim-candidate";
 import { BROWSER_TIMINGS } from "../lib/candidates/transport";
 import { appEnvironment, buildApp, checkRun, createBenchExam } from "../lib/run/stage";
-import { contextHookArgs, WORKER_SETUP_USAGE, workerSetupFlags, type WorkerSetup } from "../lib/servers/context-hooks";
+import { contextHookArgs, WORKER_SETUP_USAGE, workerSetupFlags, type WorkerSetup } from "../lib/servers/worker-setup";
 
 export type ExamDayOptions = WorkerSetup & {
   candidates: number;

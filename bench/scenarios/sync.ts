@@ -36,7 +36,7 @@ import { environment, formatMeasurement, formatRatio, ratio, writeResults } from
 import type { Scenario } from "../lib/run/scenario";
 import { appEnvironment } from "../lib/run/stage";
 import { Api, createExam, seedCandidates, type SeededCandidate } from "../lib/candidates/seed";
-import { contextHookArgs, WORKER_SETUP_USAGE, workerSetupFlags, type WorkerSetup } from "../lib/servers/context-hooks";
+import { contextHookArgs, WORKER_SETUP_USAGE, workerSetupFlags, type WorkerSetup } from "../lib/servers/worker-setup";
 
 export type SyncOptions = WorkerSetup & {
   clients: number;

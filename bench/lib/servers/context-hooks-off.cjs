@@ -1,4 +1,4 @@
-// A MEASUREMENT, NOT A MODE: loaded into the app's workers with `--context-hooks off` (bench/lib/servers/context-hooks.ts)
+// A MEASUREMENT, NOT A MODE: loaded into the app's workers with `--context-hooks off` (bench/lib/servers/worker-setup.ts)
 // to show what Node 20's AsyncLocalStorage costs the candidates' requests. On Node 20 a store that was ever
 // used (`run`, `enterWith`) turns on one promise hook for the whole process, and from then on every promise
 // made anywhere calls each such store: Next.js uses several for every request it routes itself (the health

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 
 import { describe, expect, it } from "vitest";
 
-import { contextHookArgs } from "./context-hooks";
+import { contextHookArgs } from "./worker-setup";
 
 const run = promisify(execFile);
 
