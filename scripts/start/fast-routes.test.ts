@@ -1,4 +1,7 @@
 import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage } from "node:http";
+import { connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -14,6 +17,7 @@ import {
   parseStartArgs,
   PRE_READ_MAX_BYTES,
   preReadLength,
+  readDeclaredBody,
   requestUrl,
 } from "./fast-routes.mjs";
 
@@ -247,5 +251,62 @@ describe("preReadLength", () => {
     expect(preReadLength("POST", { "content-length": "12", "transfer-encoding": "chunked" })).toBeNull();
     expect(preReadLength("GET", { "content-length": "12" })).toBeNull();
     expect(preReadLength(undefined, { "content-length": "12" })).toBeNull();
+  });
+});
+
+describe("readDeclaredBody", () => {
+  /**
+   * A real server whose handler reads each request's body with readDeclaredBody, and a raw socket that writes
+   * the request in the pieces given (waiting between them, so the server sees several chunks).
+   */
+  async function readThrough(pieces: readonly (string | Buffer)[], options: { closeEarly?: boolean } = {}) {
+    let read!: Promise<Buffer>;
+    let received!: () => void;
+    const isReceived = new Promise<void>((resolve) => (received = resolve));
+    const server = createServer((req: IncomingMessage, res) => {
+      read = readDeclaredBody(req);
+      received();
+      read.then(
+        (body) => res.end(String(body.length)),
+        () => res.destroy(),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    await new Promise<void>((resolve) => socket.once("connect", resolve));
+    try {
+      for (const piece of pieces) {
+        socket.write(piece);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await isReceived;
+      if (options.closeEarly) socket.destroy();
+      return await read;
+    } finally {
+      socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  const head = (length: number) => `POST /api/x HTTP/1.1\r\nHost: a\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it("gives the declared bytes as one Buffer, however many chunks they came in", async () => {
+    const bytes = Buffer.from('{"answers":[{"questionId":"q1","value":"汉字 é","version":3}]}');
+    // Three pieces, the second cut inside a multi-byte character.
+    const pieces = [bytes.subarray(0, 10), bytes.subarray(10, 42), bytes.subarray(42)];
+    const read = await readThrough([Buffer.from(head(bytes.length)), ...pieces]);
+    expect(read.equals(bytes)).toBe(true);
+  });
+
+  it("gives an empty Buffer for a declared length of 0", async () => {
+    const read = await readThrough([head(0)]);
+    expect(read).toBeInstanceOf(Buffer);
+    expect(read.length).toBe(0);
+  });
+
+  it("rejects when the client goes away before the declared bytes arrived", async () => {
+    await expect(readThrough([head(100), "only part of it"], { closeEarly: true })).rejects.toThrow();
   });
 });

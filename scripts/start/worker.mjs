@@ -11,7 +11,6 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
-import { buffer } from "node:stream/consumers";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
@@ -28,6 +27,7 @@ import {
   LISTEN_BACKLOG,
   parseStartArgs,
   preReadLength,
+  readDeclaredBody,
   requestUrl,
 } from "./fast-routes.mjs";
 
@@ -302,7 +302,7 @@ async function main() {
     if (preReadLength(req.method, req.headers) === null) void answer(undefined);
     else
       // Rejects when the client goes away before its body arrived: nobody is left to answer.
-      buffer(req).then(answer, () => res.destroy());
+      readDeclaredBody(req).then(answer, () => res.destroy());
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
 
