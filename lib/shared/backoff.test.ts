@@ -9,6 +9,7 @@ import {
   breakerBeforeRequest,
   breakerForceProbe,
   breakerOnFailure,
+  breakerOnRetryable,
   breakerOnSuccess,
   breakerReadyAt,
   classifySyncResponse,
@@ -123,7 +124,32 @@ describe("the circuit breaker", () => {
     expect(breakerForceProbe({ kind: "closed", failures: 2 })).toEqual({ kind: "closed", failures: 2 });
   });
 
+  it("is not opened by answers that came with a Retry-After (the server pacing), however many in a row", () => {
+    let state = CLOSED_BREAKER;
+    for (let i = 1; i <= 3 * BREAKER_DEFAULTS.failureThreshold; i += 1) {
+      state = breakerOnRetryable(state, 1_000, i % 2 === 0 ? 0 : 3_000);
+      expect(state).toEqual({ kind: "closed", failures: i });
+      expect(breakerReadyAt(state)).toBe(0);
+    }
+    // The streak still counts: the next failure without a Retry-After opens it.
+    expect(breakerOnRetryable(state, 2_000, null)).toEqual({ kind: "open", failures: 16, openUntil: 22_000 });
+  });
+
+  it("counts an answer without a Retry-After as a failure, and closes on a paced answer to a probe", () => {
+    let state = CLOSED_BREAKER;
+    for (let i = 1; i <= BREAKER_DEFAULTS.failureThreshold; i += 1) state = breakerOnRetryable(state, 1_000, null);
+    expect(state).toEqual({ kind: "open", failures: 5, openUntil: 21_000 });
+    const probing = breakerBeforeRequest(state, 21_000);
+    expect(breakerOnRetryable(probing, 21_500, null)).toEqual({ kind: "open", failures: 6, openUntil: 41_500 });
+    expect(breakerOnRetryable(probing, 21_500, 1_000)).toEqual({ kind: "closed", failures: 6 });
+  });
+
   it("takes its numbers from options", () => {
+    expect(breakerOnRetryable(CLOSED_BREAKER, 0, null, { failureThreshold: 1, coolDownMs: 5 })).toEqual({
+      kind: "open",
+      failures: 1,
+      openUntil: 5,
+    });
     expect(breakerOnFailure(CLOSED_BREAKER, 0, { failureThreshold: 1, coolDownMs: 5 })).toEqual({
       kind: "open",
       failures: 1,

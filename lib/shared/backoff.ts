@@ -106,6 +106,24 @@ export function breakerOnFailure(
   return { kind: "closed", failures };
 }
 
+/**
+ * A retry-class answer, as the breaker counts it. One that came with a `Retry-After` (429, 409
+ * `REQUEST_IN_PROGRESS`, a 503 from admission control) is a server the client reaches telling it when to come
+ * back: the streak grows (the backoff, the page's "unstable", the status report's failures) but the breaker does
+ * not open on it, and a half-open probe so answered closes it. Waiting out the `Retry-After` is already not
+ * hammering, and an open breaker would add its whole cool-down (20 s) to that wait — in a deadline storm, to a
+ * submit's. Every other retry class (a network error, a time-out, a 5xx without `Retry-After`) is a failure.
+ */
+export function breakerOnRetryable(
+  state: BreakerState,
+  nowMs: number,
+  retryAfterMs: number | null,
+  options: BreakerOptions = BREAKER_DEFAULTS,
+): BreakerState {
+  if (retryAfterMs !== null) return { kind: "closed", failures: state.failures + 1 };
+  return breakerOnFailure(state, nowMs, options);
+}
+
 /** A strong signal that the network is back (the `online` event, a candidate's "retry now"): probe at once. */
 export function breakerForceProbe(state: BreakerState): BreakerState {
   return state.kind === "open" ? { kind: "half-open", failures: state.failures } : state;

@@ -13,7 +13,7 @@ import {
   NO_RETRY_AFTER,
   backoffDelay,
   breakerBeforeRequest,
-  breakerOnFailure,
+  breakerOnRetryable,
   breakerOnSuccess,
   breakerReadyAt,
   classifySyncResponse,
@@ -126,13 +126,15 @@ export class SimCandidate {
 
   /**
    * A retry-class answer, as the engine counts it (lib/client/sync/scheduler.ts, F3): the failure streak, the
-   * breaker, the backoff, and the Retry-After apart with the kind of request it answered.
+   * breaker (not opened by an answer with a Retry-After), the backoff, and the Retry-After apart with the kind of
+   * request it answered.
    */
   private recordFailure(result: HttpResult, operation: string): void {
     const now = Date.now();
     this.failures += 1;
-    this.breaker = breakerOnFailure(this.breaker, now);
-    this.retryAfter = retryAfterHold(retryAfterMs(result, now), now, operation === "submit");
+    const retryAfter = retryAfterMs(result, now);
+    this.breaker = breakerOnRetryable(this.breaker, now, retryAfter);
+    this.retryAfter = retryAfterHold(retryAfter, now, operation === "submit");
     this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random);
   }
 

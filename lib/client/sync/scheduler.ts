@@ -4,7 +4,7 @@ import {
   backoffDelay,
   breakerBeforeRequest,
   breakerForceProbe,
-  breakerOnFailure,
+  breakerOnRetryable,
   breakerOnSuccess,
   breakerReadyAt,
   retryAfterHold,
@@ -170,12 +170,13 @@ export class Scheduler {
 
   /**
    * F3 — a retry class: full-jitter backoff (0.5 s doubling to 8 s) from the failure streak, never sooner
-   * than Retry-After; the breaker counts the failure (5 in a row → open for 20 s).
+   * than Retry-After; the breaker counts the failure (5 in a row → open for 20 s) unless the answer came with a
+   * Retry-After (breakerOnRetryable: the server is pacing, not failing).
    */
   private onRetryable(outcome: HttpOutcome): void {
     const now = this.kernel.now();
-    this.breaker = breakerOnFailure(this.breaker, now, this.kernel.config.breaker);
     const retryAfterMs = outcome.kind === "answer" ? outcome.retryAfterMs : null;
+    this.breaker = breakerOnRetryable(this.breaker, now, retryAfterMs, this.kernel.config.breaker);
     // The backoff and the Retry-After apart: the next request waits for both if it is of the same kind, for the
     // backoff alone if it is a submit after another kind's Retry-After (retryAfterReadyAt).
     this.backoffUntil = now + backoffDelay(this.breaker.failures - 1, this.kernel.random);

@@ -123,6 +123,49 @@ describe("retries", () => {
     expect(h.server.submission?.submissionId).toBe("sub-1");
   });
 
+  it("refused by a busy server many times in a row, comes back after each Retry-After, never after a breaker's 20 s", async () => {
+    const { engine } = await started();
+    await engine.edit(Q.text, "x");
+    const refusals = 8;
+    h.server.next(
+      "submit",
+      ...Array.from({ length: refusals }, () => respond.error(503, "OVERLOADED", { headers: { "Retry-After": "1" } })),
+    );
+    const submitting = engine.submit();
+    await h.settle();
+    const breakerSeen = new Set<string>();
+    for (let second = 0; second < 60 && engine.getSnapshot().submitState !== "submitted"; second += 1) {
+      breakerSeen.add(engine.getSnapshot().breaker);
+      await h.advance(1_000);
+    }
+    expect((await submitting).submitState).toBe("submitted");
+    const sent = h.server.requestsTo("submit");
+    expect(sent).toHaveLength(refusals + 1);
+    expect(breakerSeen).toEqual(new Set(["closed"]));
+    const gaps = sent.slice(1).map((request, index) => request.at - sent[index]!.at);
+    // Never sooner than the Retry-After, never later than the backoff's cap (8 s): no cool-down of 20 s.
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(1_000);
+      expect(gap).toBeLessThanOrEqual(8_000);
+    }
+  });
+
+  it("a server failing without a Retry-After still opens the breaker for its 20 s", async () => {
+    const { engine } = await started();
+    await engine.edit(Q.text, "x");
+    h.server.next("submit", ...Array.from({ length: 5 }, () => respond.error(503, "UNAVAILABLE")));
+    const submitting = engine.submit();
+    await h.settle();
+    await h.advance(250 + 500 + 1_000 + 2_000);
+    expect(h.server.requestsTo("submit")).toHaveLength(5);
+    expect(engine.getSnapshot().breaker).toBe("open");
+    await h.advance(19_000);
+    expect(h.server.requestsTo("submit")).toHaveLength(5);
+    await h.advance(1_000);
+    expect((await submitting).submitState).toBe("submitted");
+    expect(h.server.requestsTo("submit")).toHaveLength(6);
+  });
+
   it("after a reload during submitting, the new page resumes with the stored body and key", async () => {
     const first = await started();
     await first.engine.edit(Q.text, "before the crash");
