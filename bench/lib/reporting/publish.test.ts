@@ -20,6 +20,9 @@ describe("publishCharts", () => {
     writeFileSync(join(results, "exam-day-2026-12-01T08-00-00Z-throughput.svg"), "<svg>old run</svg>");
     writeFileSync(join(into, "exam-day-percentiles-heartbeat.svg"), "<svg>stale</svg>");
     writeFileSync(join(into, "chaos-throughput.svg"), "<svg>chaos</svg>");
+    // Published under names of their own, and linked from the docs: not the scenario's run charts.
+    writeFileSync(join(into, "exam-day-profiled-throughput.svg"), "<svg>profiled</svg>");
+    writeFileSync(join(into, "exam-day-latest-throughput.svg"), "<svg>latest</svg>");
 
     const published = publishCharts(json, { into });
 
@@ -27,6 +30,8 @@ describe("publishCharts", () => {
     expect(readdirSync(into).sort()).toEqual([
       "chaos-throughput.svg",
       "exam-day-latency-autosave.svg",
+      "exam-day-latest-throughput.svg",
+      "exam-day-profiled-throughput.svg",
       "exam-day-throughput.svg",
       "exam-day.txt",
     ]);

@@ -12,6 +12,9 @@ export const PUBLISHED_DIR = join(PROJECT_ROOT, "docs", "benchmarks");
 
 const RESULT_FILE = /^([a-z][a-z0-9-]*?)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.json$/;
 
+/** The names of the charts a run draws (population-report.ts), after its scenario's name. */
+const DRAWN = /^(latency-|percentiles-|throughput\.svg$)/;
+
 export type Published = { scenario: string; stamp: string; charts: string[]; markdown: string };
 
 /** Copies the charts of the run whose JSON is `jsonFile`; returns them and a markdown snippet showing them. */
@@ -26,9 +29,11 @@ export function publishCharts(jsonFile: string, options: { into?: string } = {})
   if (sources.length === 0) throw new Error(`the run ${scenario}-${stamp} has no charts next to its JSON`);
   const into = options.into ?? PUBLISHED_DIR;
   mkdirSync(into, { recursive: true });
-  // The scenario's earlier charts go first: a chart the new run does not draw must not stay behind.
+  // The scenario's earlier charts go first: a chart the new run does not draw must not stay behind. Only charts
+  // named as a run draws them (DRAWN): a set published under a name of its own (`exam-day-profiled-…`, linked from
+  // docs/benchmarks.md) stays, and so does another scenario whose name starts with this one's.
   for (const file of readdirSync(into))
-    if (file.startsWith(`${scenario}-`) && file.endsWith(".svg") && !file.slice(scenario.length + 1).includes("latest"))
+    if (file.startsWith(`${scenario}-`) && file.endsWith(".svg") && DRAWN.test(file.slice(scenario.length + 1)))
       rmSync(join(into, file));
   const charts: string[] = [];
   for (const source of sources.sort()) {
