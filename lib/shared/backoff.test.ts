@@ -8,7 +8,6 @@ import {
   backoffDelay,
   breakerBeforeRequest,
   breakerForceProbe,
-  breakerOnFailure,
   breakerOnRetryable,
   breakerOnSuccess,
   breakerReadyAt,
@@ -93,7 +92,7 @@ describe("a Retry-After's hold", () => {
 });
 
 describe("the circuit breaker", () => {
-  const fail = (state: BreakerState, at: number) => breakerOnFailure(state, at);
+  const fail = (state: BreakerState, at: number) => breakerOnRetryable(state, at, null);
 
   it("stays closed below the threshold, opens at 5 failures in a row", () => {
     let state = CLOSED_BREAKER;
@@ -146,11 +145,6 @@ describe("the circuit breaker", () => {
 
   it("takes its numbers from options", () => {
     expect(breakerOnRetryable(CLOSED_BREAKER, 0, null, { failureThreshold: 1, coolDownMs: 5 })).toEqual({
-      kind: "open",
-      failures: 1,
-      openUntil: 5,
-    });
-    expect(breakerOnFailure(CLOSED_BREAKER, 0, { failureThreshold: 1, coolDownMs: 5 })).toEqual({
       kind: "open",
       failures: 1,
       openUntil: 5,

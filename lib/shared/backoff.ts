@@ -90,29 +90,13 @@ export function breakerOnSuccess(): BreakerState {
 }
 
 /**
- * A retry-class failure: a closed breaker opens at the threshold; a failed probe (half-open) opens it again
- * for another cool-down.
- */
-export function breakerOnFailure(
-  state: BreakerState,
-  nowMs: number,
-  options: BreakerOptions = BREAKER_DEFAULTS,
-): BreakerState {
-  const failures = state.failures + 1;
-  if (state.kind === "half-open" || failures >= options.failureThreshold) {
-    return { kind: "open", failures, openUntil: nowMs + options.coolDownMs };
-  }
-  if (state.kind === "open") return { ...state, failures };
-  return { kind: "closed", failures };
-}
-
-/**
- * A retry-class answer, as the breaker counts it. One that came with a `Retry-After` (429, 409
- * `REQUEST_IN_PROGRESS`, a 503 from admission control) is a server the client reaches telling it when to come
- * back: the streak grows (the backoff, the page's "unstable", the status report's failures) but the breaker does
- * not open on it, and a half-open probe so answered closes it. Waiting out the `Retry-After` is already not
- * hammering, and an open breaker would add its whole cool-down (20 s) to that wait — in a deadline storm, to a
- * submit's. Every other retry class (a network error, a time-out, a 5xx without `Retry-After`) is a failure.
+ * A retry-class answer, as the breaker counts it. A failure — a network error, a time-out, a 5xx without
+ * `Retry-After` — opens a closed breaker at the threshold, and a failed probe (half-open) opens it again for
+ * another cool-down. An answer that came with a `Retry-After` (429, 409 `REQUEST_IN_PROGRESS`, a 503 from
+ * admission control) is a server the client reaches telling it when to come back: the streak grows (the backoff,
+ * the page's "unstable", the status report's failures) but the breaker does not open on it, and a half-open probe
+ * so answered closes it. Waiting out the `Retry-After` is already not hammering, and an open breaker would add its
+ * whole cool-down (20 s) to that wait — in a deadline storm, to a submit's.
  */
 export function breakerOnRetryable(
   state: BreakerState,
@@ -120,8 +104,13 @@ export function breakerOnRetryable(
   retryAfterMs: number | null,
   options: BreakerOptions = BREAKER_DEFAULTS,
 ): BreakerState {
-  if (retryAfterMs !== null) return { kind: "closed", failures: state.failures + 1 };
-  return breakerOnFailure(state, nowMs, options);
+  const failures = state.failures + 1;
+  if (retryAfterMs !== null) return { kind: "closed", failures };
+  if (state.kind === "half-open" || failures >= options.failureThreshold) {
+    return { kind: "open", failures, openUntil: nowMs + options.coolDownMs };
+  }
+  if (state.kind === "open") return { ...state, failures };
+  return { kind: "closed", failures };
 }
 
 /** A strong signal that the network is back (the `online` event, a candidate's "retry now"): probe at once. */
