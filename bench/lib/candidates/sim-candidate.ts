@@ -60,7 +60,6 @@ export class SimCandidate {
   private readonly submitPressed = new AbortController();
   private debounceTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
-  private failures = 0;
   private breaker: BreakerState = CLOSED_BREAKER;
   private lastAckRevision = 0;
   private isClosed = false;
@@ -131,11 +130,10 @@ export class SimCandidate {
    */
   private recordFailure(result: HttpResult, operation: string): void {
     const now = Date.now();
-    this.failures += 1;
     const retryAfter = retryAfterMs(result, now);
     this.breaker = breakerOnRetryable(this.breaker, now, retryAfter);
     this.retryAfter = retryAfterHold(retryAfter, now, operation === "submit");
-    this.backoffUntil = now + backoffDelay(this.failures - 1, this.options.random ?? Math.random);
+    this.backoffUntil = now + backoffDelay(this.breaker.failures - 1, this.options.random ?? Math.random);
   }
 
   /**
@@ -153,7 +151,6 @@ export class SimCandidate {
   }
 
   private succeeded(): void {
-    this.failures = 0;
     this.breaker = breakerOnSuccess();
     this.retryAfter = NO_RETRY_AFTER;
     this.backoffUntil = 0;
@@ -356,7 +353,7 @@ export class SimCandidate {
         oldestPendingMs: this.oldestPendingAt === null ? 0 : Date.now() - this.oldestPendingAt,
         lastAckRevision: this.lastAckRevision,
         clock: this.clock,
-        consecutiveFailures: this.failures,
+        consecutiveFailures: this.breaker.failures,
         storagePersisted: null,
       }),
     });
