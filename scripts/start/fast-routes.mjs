@@ -155,15 +155,11 @@ export function readDeclaredBody(req) {
   return new Promise((resolve, reject) => {
     /** @type {Buffer[]} */
     const chunks = [];
-    let length = 0;
-    const onData = (/** @type {Buffer} */ chunk) => {
-      chunks.push(chunk);
-      length += chunk.length;
-    };
+    const onData = (/** @type {Buffer} */ chunk) => chunks.push(chunk);
     const settle = (/** @type {Error | null} */ error) => {
       req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       if (error) reject(error);
-      else resolve(chunks.length === 1 ? /** @type {Buffer} */ (chunks[0]) : Buffer.concat(chunks, length));
+      else resolve(chunks.length === 1 ? /** @type {Buffer} */ (chunks[0]) : Buffer.concat(chunks));
     };
     const onEnd = () => settle(null);
     const onError = (/** @type {Error} */ error) => settle(error);

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
-import { connect } from "node:net";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
