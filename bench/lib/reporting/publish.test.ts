@@ -19,6 +19,7 @@ describe("publishCharts", () => {
     writeFileSync(join(results, "exam-day-2026-12-02T08-00-00Z-throughput.svg"), "<svg>t</svg>");
     writeFileSync(join(results, "exam-day-2026-12-01T08-00-00Z-throughput.svg"), "<svg>old run</svg>");
     writeFileSync(join(into, "exam-day-percentiles-heartbeat.svg"), "<svg>stale</svg>");
+    writeFileSync(join(into, "exam-day-percentiles.svg"), "<svg>stale, a lone percentiles chart</svg>");
     writeFileSync(join(into, "chaos-throughput.svg"), "<svg>chaos</svg>");
     // Published under names of their own, and linked from the docs: not the scenario's run charts.
     writeFileSync(join(into, "exam-day-profiled-throughput.svg"), "<svg>profiled</svg>");

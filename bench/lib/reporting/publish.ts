@@ -12,8 +12,11 @@ export const PUBLISHED_DIR = join(PROJECT_ROOT, "docs", "benchmarks");
 
 const RESULT_FILE = /^([a-z][a-z0-9-]*?)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.json$/;
 
-/** The names of the charts a run draws (population-report.ts), after its scenario's name. */
-const DRAWN = /^(latency-|percentiles-|throughput\.svg$)/;
+/**
+ * The names of the charts runs draw, after their scenario's name: latency-…, percentiles-… and throughput
+ * (population-report.ts), and a lone percentiles (bad-input.ts, delta-vs-full.ts).
+ */
+const DRAWN = /^(latency-|percentiles(-|\.svg$)|throughput\.svg$)/;
 
 export type Published = { scenario: string; stamp: string; charts: string[]; markdown: string };
 
