@@ -6,7 +6,7 @@
 // - POST /attempts/{id}/submit   { deviceId, answers, digest }: the app's first-submit path
 //   (lib/server/attempts/submit-in-one-statement.ts): read the paper (read-paper-for-submit.sql), apply the
 //   delta to it in memory, digest it, sign a receipt, then the one statement (submit-attempt.sql) that locks,
-//   applies, freezes and writes the submission, its result job, outbox rows and audit entry. Since issue 17;
+//   applies, and freezes with freeze.sql: the submission, its result job, outbox rows and audit entry. Since issue 17;
 //   before, a 7-statement transaction (BEGIN, lock_timeout, lock, apply, freeze, read, insert, COMMIT).
 // - GET /health.
 // With `isPrepared` (sync's --baseline-prepared; always in exam-day and deadline-storm) every statement is prepared
@@ -141,8 +141,10 @@ async function submit(attemptId: string, body: Body, idempotencyKey: string): Pr
       receipt,
       submittedAt,
       response: JSON.stringify(response),
+      source: "candidate",
       actorLabel: "Holdfast",
       auditId: randomUUID(),
+      actorType: "candidate",
       actorId: row.enrollment_id,
       answerCount: merged.size,
       digestMatches: response.digestMatches,

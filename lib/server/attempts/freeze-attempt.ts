@@ -6,12 +6,12 @@ import { answersDigest } from "@/lib/shared/digest";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
-import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../audit/record-audit-event";
 import type { Prisma } from "../db/client";
+import { queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
+import { uuidv7 } from "../db/uuid7";
 import { SYSTEM_ACTOR } from "../results/recompute-results";
-import { enqueueResultJobs } from "../results/result-jobs";
-import { enqueueSubmissionCreated } from "../webhooks/enqueue-deliveries";
 import { signReceipt } from "./receipt";
 
 type Tx = Prisma.TransactionClient;
@@ -22,7 +22,7 @@ export type FreezeOptions = {
   idempotencyKey?: string;
   requestHash?: string;
   clientDigest?: string;
-  actor?: { type: "candidate" | "staff"; id: string } | { type: "system" } | { type: "api-token" };
+  actor?: AuditActor;
 };
 
 /**
@@ -54,29 +54,22 @@ export function submitResponse(options: {
 }
 
 /**
- * Freezes an attempt and creates its one current submission. Called only through with-locked-attempt.ts
- * (`LockedAttempt.freeze`, and the auto-submit of an overdue attempt), so the attempt row is always held
- * FOR UPDATE. The conditional transition `in_progress -> submitted` (lib/server/db/statements/
- * freeze-attempt.sql) decides who freezes; the unique
- * constraint on submissions.attempt_id is the backstop. Returns null when the attempt was already frozen
- * (by another device, a proctor, or the deadline).
- *
- * The submission's version is 1, or for a reopened attempt the highest version in submission_history + 1
- * (ADR 017): read by the freeze statement itself, under the row lock, so every source numbers alike.
+ * Everything a submission writes besides the transition, as the values of lib/server/db/statements/freeze.sql's
+ * parameters, with the response they sign: built here for every way an attempt is submitted (the one-statement
+ * submit and every freeze under the row lock), so the two statements that include freeze.sql bind it alike.
  */
-export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<SubmitResponse | null> {
-  const freeze = fileStatement("freeze-attempt", { attemptId: options.attemptId });
-  const frozen = await tx.$queryRawUnsafe<{ deadline: Date; version: number }[]>(freeze.text, ...freeze.values);
-  if (!frozen[0]) return null;
-  const { deadline, version } = frozen[0];
-
-  const answers = await tx.answer.findMany({
-    where: { attemptId: options.attemptId },
-    select: { questionId: true, value: true },
-  });
-  const digest = await answersDigest(
-    answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })),
-  );
+export function submissionWrites(options: {
+  attemptId: string;
+  source: SubmitResponse["source"];
+  actor: AuditActor;
+  /** The frozen paper's digest and its number of answers. */
+  digest: string;
+  answerCount: number;
+  deadline: Date;
+  idempotencyKey?: string;
+  requestHash?: string;
+  clientDigest?: string;
+}): { response: SubmitResponse; values: Record<string, unknown> } {
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;
@@ -85,48 +78,68 @@ export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<Sub
     attemptId: options.attemptId,
     submittedAt,
     source: options.source,
-    digest,
+    digest: options.digest,
     clientDigest,
-    deadline,
+    deadline: options.deadline,
   });
-
-  await tx.submission.create({
-    data: {
-      id: submissionId,
-      attemptId: options.attemptId,
+  return {
+    response,
+    values: {
+      submissionId,
       idempotencyKey: options.idempotencyKey ?? null,
       requestHash: options.requestHash ?? null,
-      digest,
+      digest: options.digest,
       clientDigest,
       receipt: response.receipt,
       source: options.source,
       submittedAt,
       response: JSON.stringify(response),
-      version,
+      actorLabel: SYSTEM_ACTOR.label,
+      auditId: uuidv7(submittedAt.getTime()),
+      actorType: options.actor.type,
+      actorId: "id" in options.actor ? options.actor.id : null,
+      answerCount: options.answerCount,
+      digestMatches: response.digestMatches,
     },
+  };
+}
+
+/**
+ * Freezes an attempt and creates its one current submission, with everything a submission writes. Called only
+ * through with-locked-attempt.ts (`LockedAttempt.freeze`, and the auto-submit of an overdue attempt), so the
+ * attempt row is always held FOR UPDATE. Returns null when the attempt was already frozen (by another device, a
+ * proctor, or the deadline).
+ *
+ * 1. Read the paper and the deadline under the row lock (nothing changes them until commit) and digest it.
+ * 2. One statement (lib/server/db/statements/freeze-attempt.sql, around freeze.sql, the freeze every path
+ *    shares): the conditional transition `in_progress -> submitted` decides who freezes, and only then are the
+ *    submission, its result job, its outbox rows and its audit entry written (ADR 025).
+ */
+export async function freezeAttempt(tx: Tx, options: FreezeOptions): Promise<SubmitResponse | null> {
+  // 1.
+  const attempt = await tx.attempt.findUniqueOrThrow({
+    where: { id: options.attemptId },
+    select: { deadline: true, answers: { select: { questionId: true, value: true } } },
   });
-  // Scored by the results worker, not here: a submit (and a deadline storm of them) waits for one insert only.
-  await enqueueResultJobs(tx, {
-    attemptIds: [options.attemptId],
-    cause: "submitted",
-    actor: SYSTEM_ACTOR,
+  const digest = await answersDigest(
+    attempt.answers.map((answer) => ({ questionId: answer.questionId, value: answer.value as AnswerValue })),
+  );
+  const writes = submissionWrites({
+    attemptId: options.attemptId,
+    source: options.source,
+    actor: options.actor ?? { type: "system" },
+    digest,
+    answerCount: attempt.answers.length,
+    deadline: attempt.deadline,
+    idempotencyKey: options.idempotencyKey,
+    requestHash: options.requestHash,
+    clientDigest: options.clientDigest,
   });
-  // The outbox (ADR 018): one INSERT … SELECT, a row per enabled endpoint that asked for submission.created.
-  await enqueueSubmissionCreated(tx, submissionId);
-  await recordAuditEvent(
-    {
-      actor: options.actor ?? { type: "system" },
-      action: "attempt.submitted",
-      attemptId: options.attemptId,
-      data: {
-        submissionId,
-        version,
-        source: options.source,
-        answers: answers.length,
-        digestMatches: response.digestMatches,
-      },
-    },
+
+  // 2.
+  const rows = await queryRows<{ created: number }>(
+    fileStatement("freeze-attempt", { attemptId: options.attemptId, ...writes.values }),
     tx,
   );
-  return response;
+  return rows[0]?.created === 1 ? writes.response : null;
 }

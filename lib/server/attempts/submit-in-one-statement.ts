@@ -1,7 +1,5 @@
 import "server-only";
 
-import { randomUUID } from "node:crypto";
-
 import { acceptsUntil } from "@/lib/shared/deadline";
 import { answersDigest } from "@/lib/shared/digest";
 import { AppError } from "@/lib/shared/errors";
@@ -14,12 +12,10 @@ import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from 
 import { isLockTimeout } from "../db/errors";
 import { queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
-import { uuidv7 } from "../db/uuid7";
 import { publishAttemptSubmitted } from "../live/exam-bus";
-import { SYSTEM_ACTOR } from "../results/recompute-results";
 import type { AttemptForWrite } from "./load-attempt-for-write";
 import { examQuestions } from "./load-attempt-for-write";
-import { submitResponse } from "./freeze-attempt";
+import { submissionWrites } from "./freeze-attempt";
 
 type StoredAnswer = { q: string; v: AnswerValue; n: number; d: string };
 
@@ -112,10 +108,11 @@ export function mergeDelta(
  * A candidate's first submit in ONE statement and no interactive transaction
  * (lib/server/db/statements/submit-attempt.sql): the final paper is computed here from the paper just read plus
  * the delta, so its digest, receipt and response are ready before the statement runs; the statement applies the
- * delta, freezes the attempt, creates the submission, queues its result job and writes the outbox and audit rows,
- * but only if the attempt row is still as it was read (its xmin, under the row lock), still in progress and
- * within deadline + grace, and not locked by anyone else at this moment (NOWAIT). Returns null when it wrote nothing: the caller then takes the locked path, which
- * decides every other case (already frozen, overdue, a reopened key, a row changed in between).
+ * delta and then runs the freeze every path shares (freeze.sql: the submission, its result job, outbox and audit
+ * rows, bound by submissionWrites as the locked path binds them), but only if the attempt row is still as it was
+ * read (its xmin, under the row lock), still in progress and within deadline + grace, and not locked by anyone else
+ * at this moment (NOWAIT). Returns null when it wrote nothing: the caller then takes the locked path, which decides
+ * every other case (already frozen, overdue, a reopened key, a row changed in between).
  */
 export async function trySubmitInOneStatement(options: {
   attempt: PaperForSubmit;
@@ -130,18 +127,16 @@ export async function trySubmitInOneStatement(options: {
   if (!attempt.isPaused && Date.now() > attempt.acceptsUntil.getTime()) return null;
 
   const paper = mergeDelta(attempt.paper, deviceId, answers);
-  const digest = await answersDigest([...paper].map(([questionId, value]) => ({ questionId, value })));
-  const submissionId = randomUUID();
-  const submittedAt = new Date();
-  const clientDigest = options.clientDigest ?? null;
-  const response = submitResponse({
-    submissionId,
+  const writes = submissionWrites({
     attemptId: attempt.id,
-    submittedAt,
     source: "candidate",
-    digest,
-    clientDigest,
+    actor: { type: "candidate", id: attempt.enrollmentId },
+    digest: await answersDigest([...paper].map(([questionId, value]) => ({ questionId, value }))),
+    answerCount: paper.size,
     deadline: attempt.deadline,
+    idempotencyKey: options.idempotencyKey,
+    requestHash: options.requestHash,
+    clientDigest: options.clientDigest,
   });
 
   let rows: { created: number }[];
@@ -154,19 +149,7 @@ export async function trySubmitInOneStatement(options: {
         values: answers.map((answer) => JSON.stringify(answer.value)),
         versions: answers.map((answer) => answer.version),
         deviceId,
-        submissionId,
-        idempotencyKey: options.idempotencyKey,
-        requestHash: options.requestHash,
-        digest,
-        clientDigest,
-        receipt: response.receipt,
-        submittedAt,
-        response: JSON.stringify(response),
-        actorLabel: SYSTEM_ACTOR.label,
-        auditId: uuidv7(submittedAt.getTime()),
-        actorId: attempt.enrollmentId,
-        answerCount: paper.size,
-        digestMatches: response.digestMatches,
+        ...writes.values,
       }),
     );
   } catch (error) {
@@ -176,5 +159,5 @@ export async function trySubmitInOneStatement(options: {
   }
   if (rows[0]?.created !== 1) return null;
   publishAttemptSubmitted({ examId: attempt.examId, enrollmentId: attempt.enrollmentId, attemptId: attempt.id });
-  return response;
+  return writes.response;
 }

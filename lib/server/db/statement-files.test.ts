@@ -10,7 +10,7 @@ const NAMES: StatementName[] = [
   "freeze-attempt",
   "read-paper-for-submit",
   "submit-attempt",
-  "enqueue-submission-created",
+  "enqueue-result-jobs",
 ];
 
 describe("compileStatement", () => {
@@ -41,20 +41,36 @@ describe("expandIncludes", () => {
     expect(expandIncludes("SELECT 1 -- @include part.sql", read)).toBe("SELECT 1 -- @include part.sql");
   });
 
+  it("expands a fragment's own includes, and refuses a fragment that includes itself", () => {
+    const parts: Record<string, string> = {
+      outer: "-- outer\na AS (SELECT 1),\n-- @include inner.sql\n",
+      inner: "b AS (SELECT 2),\n",
+      loop: "-- @include loop.sql\n",
+    };
+    const read = (name: string) => parts[name] ?? "";
+    expect(expandIncludes("WITH\n-- @include outer.sql\nSELECT 3", read)).toBe(
+      "WITH\n-- outer\na AS (SELECT 1),\nb AS (SELECT 2),\nSELECT 3",
+    );
+    expect(() => expandIncludes("-- @include loop.sql", read)).toThrow(/loop.sql includes itself/);
+  });
+
   it("refuses a fragment that does not exist", () => {
     expect(() => expandIncludes("-- @include no-such-part.sql")).toThrow(/no statement fragment no-such-part/);
   });
 });
 
 describe("the statement files", () => {
-  it.each(NAMES)("%s.sql loads, and its header documents every parameter it uses", (name) => {
-    const statement = loadStatement(name);
-    expect(statement.params.length).toBeGreaterThan(0);
-    expect(statement.text).not.toMatch(/(?<![:\w]):[A-Za-z_]/);
-    const header = readFileSync(new URL(`./statements/${name}.sql`, import.meta.url), "utf8")
-      .split("\n")
-      .filter((line) => line.trim().startsWith("--"))
-      .join("\n");
-    for (const param of statement.params) expect(header).toContain(`:${param}`);
-  });
+  it.each(NAMES)(
+    "%s.sql loads, and its header (or an included fragment's) documents every parameter it uses",
+    (name) => {
+      const statement = loadStatement(name);
+      expect(statement.params.length).toBeGreaterThan(0);
+      expect(statement.text).not.toMatch(/(?<![:\w]):[A-Za-z_]/);
+      const header = expandIncludes(readFileSync(new URL(`./statements/${name}.sql`, import.meta.url), "utf8"))
+        .split("\n")
+        .filter((line) => line.trim().startsWith("--"))
+        .join("\n");
+      for (const param of statement.params) expect(header).toContain(`:${param}`);
+    },
+  );
 });

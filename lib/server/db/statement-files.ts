@@ -21,18 +21,21 @@ const FILES = {
   "read-paper-for-submit": () =>
     readFileSync(new URL("./statements/read-paper-for-submit.sql", import.meta.url), "utf8"),
   "submit-attempt": () => readFileSync(new URL("./statements/submit-attempt.sql", import.meta.url), "utf8"),
-  "enqueue-submission-created": () =>
-    readFileSync(new URL("./statements/enqueue-submission-created.sql", import.meta.url), "utf8"),
+  "enqueue-result-jobs": () => readFileSync(new URL("./statements/enqueue-result-jobs.sql", import.meta.url), "utf8"),
   "read-attempt-for-heartbeat": () =>
     readFileSync(new URL("./statements/read-attempt-for-heartbeat.sql", import.meta.url), "utf8"),
 } as const;
 
 /**
  * Parts written once and included by several statements with a whole line `-- @include <name>.sql` (the same rule
- * in every statement that applies it: e.g. the autosave rule, in the autosave and in the one-statement submit).
+ * in every statement that applies it: e.g. the autosave rule, in the autosave and in the one-statement submit; the
+ * freeze, in every way an attempt is submitted). A fragment may include others (freeze.sql includes the result-job
+ * upsert and the outbox rows).
  */
 const FRAGMENTS = {
   "upsert-answers": () => readFileSync(new URL("./statements/upsert-answers.sql", import.meta.url), "utf8"),
+  freeze: () => readFileSync(new URL("./statements/freeze.sql", import.meta.url), "utf8"),
+  "upsert-result-jobs": () => readFileSync(new URL("./statements/upsert-result-jobs.sql", import.meta.url), "utf8"),
   "outbox-submission-created": () =>
     readFileSync(new URL("./statements/outbox-submission-created.sql", import.meta.url), "utf8"),
   "live-candidate-session": () =>
@@ -41,9 +44,19 @@ const FRAGMENTS = {
 
 const INCLUDE = /^--\s*@include\s+([\w-]+)\.sql\b.*$/gm;
 
-/** A statement file's text with each `-- @include <name>.sql` line replaced by that fragment's text. */
-export function expandIncludes(source: string, read: (name: string) => string = readFragment): string {
-  return source.replace(INCLUDE, (_, name: string) => read(name).trimEnd());
+/**
+ * A statement file's text with each `-- @include <name>.sql` line replaced by that fragment's text, the fragment's
+ * own includes expanded likewise; a fragment that includes itself, directly or not, is refused.
+ */
+export function expandIncludes(
+  source: string,
+  read: (name: string) => string = readFragment,
+  including: readonly string[] = [],
+): string {
+  return source.replace(INCLUDE, (_, name: string) => {
+    if (including.includes(name)) throw new Error(`statement fragment ${name}.sql includes itself`);
+    return expandIncludes(read(name).trimEnd(), read, [...including, name]);
+  });
 }
 
 function readFragment(name: string): string {

@@ -4,6 +4,7 @@ import type { Prisma } from "../db/client";
 import { db, dbPool } from "../db/client";
 import { currentLoad } from "../http/admission";
 import { queryRows, sql } from "../db/sql";
+import { fileStatement } from "../db/statement-files";
 import { log } from "../log";
 import { recomputeResults, type ResultActor, type ResultCause } from "./recompute-results";
 import { shouldDrainNow, type WorkerLoad } from "./results-worker-pace";
@@ -15,8 +16,9 @@ const BATCH = 100;
 
 /**
  * Queues papers for scoring, in the caller's transaction (so the job exists exactly when the change that needs it
- * committed): the given attempts, or every submitted attempt of `examId` (a corrected key); only submitted ones. A paper already queued
- * keeps one job, now carrying the newest cause and actor.
+ * committed): the given attempts, or every submitted attempt of `examId` (a corrected key); only submitted ones. A
+ * paper already queued keeps one job, now carrying the newest cause and actor. The upsert is
+ * lib/server/db/statements/upsert-result-jobs.sql, which every submission's freeze (freeze.sql) includes too.
  */
 export async function enqueueResultJobs(
   tx: Tx,
@@ -24,20 +26,16 @@ export async function enqueueResultJobs(
     { examId: string; attemptIds?: readonly string[] } | { examId?: undefined; attemptIds: readonly string[] }
   ) & { cause: ResultCause; actor: ResultActor; reason?: string },
 ): Promise<number> {
-  const staffUserId = options.actor.type === "staff" ? options.actor.staffUserId : null;
-  const scope = options.attemptIds ? [...options.attemptIds] : null;
   const rows = await queryRows<{ attempt_id: string }>(
-    sql`INSERT INTO result_jobs (attempt_id, exam_id, cause, actor_type, staff_user_id, actor_label, reason, queued_at)
-        SELECT a.id, a.exam_id, ${options.cause}, ${options.actor.type}, ${staffUserId}::uuid, ${options.actor.label},
-               ${options.reason ?? ""}, clock_timestamp()
-        FROM attempts a
-        WHERE (${options.examId ?? null}::uuid IS NULL OR a.exam_id = ${options.examId ?? null}::uuid)
-          AND a.status = 'submitted'
-          AND (${scope}::uuid[] IS NULL OR a.id = ANY(${scope}::uuid[]))
-        ON CONFLICT (attempt_id) DO UPDATE
-          SET cause = EXCLUDED.cause, actor_type = EXCLUDED.actor_type, staff_user_id = EXCLUDED.staff_user_id,
-              actor_label = EXCLUDED.actor_label, reason = EXCLUDED.reason, queued_at = EXCLUDED.queued_at
-        RETURNING attempt_id::text AS attempt_id`,
+    fileStatement("enqueue-result-jobs", {
+      examId: options.examId ?? null,
+      attemptIds: options.attemptIds ? [...options.attemptIds] : null,
+      cause: options.cause,
+      actorType: options.actor.type,
+      staffUserId: options.actor.type === "staff" ? options.actor.staffUserId : null,
+      actorLabel: options.actor.label,
+      reason: options.reason ?? "",
+    }),
     tx,
   );
   return rows.length;

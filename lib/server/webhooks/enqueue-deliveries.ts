@@ -2,7 +2,6 @@ import "server-only";
 
 import type { Prisma } from "../db/client";
 import { queryRows, sql } from "../db/sql";
-import { fileStatement } from "../db/statement-files";
 
 type Tx = Prisma.TransactionClient;
 
@@ -10,16 +9,9 @@ type Tx = Prisma.TransactionClient;
  * The outbox writes (ADR 018): each runs in the transaction of the event it announces, one INSERT … SELECT over
  * the exam's enabled endpoints subscribed to the event, so a delivery exists exactly when its event committed.
  * The payload (the `data` of the Standard Webhooks body) is frozen here; the id is the webhook-id.
+ * `submission.created` is written by the freeze itself (lib/server/db/statements/outbox-submission-created.sql,
+ * included by freeze.sql), in the statement that creates the submission.
  */
-
-/**
- * `submission.created` for one new submission (called by freeze-attempt.ts): the statement file
- * (lib/server/db/statements/enqueue-submission-created.sql) shares its INSERT with the one-statement submit, so
- * both write the same payload.
- */
-export async function enqueueSubmissionCreated(tx: Tx, submissionId: string): Promise<void> {
-  await queryRows(fileStatement("enqueue-submission-created", { submissionId }), tx);
-}
 
 /**
  * `result.released` or `result.updated` for the current result of each paper: every paper of the exam

@@ -1,10 +1,16 @@
--- The one transition `in_progress -> submitted` (lib/server/attempts/freeze-attempt.ts): conditional, so of
--- everyone who tries, exactly one freezes; the unique submission per attempt is the backstop. No row back:
--- the attempt was already frozen. A hand-in while paused ends the pause (ADR 016): a frozen attempt has no clock.
--- `version` is the new submission's: 1, or after reopenings the highest superseded version + 1 (ADR 017), read in
--- this statement under the attempt's row lock, so every source numbers alike without another round trip.
+-- A freeze under the locked-attempt transaction (lib/server/attempts/freeze-attempt.ts): the candidate's locked
+-- submit, force-submit, and the auto-submit of an overdue attempt (by its lock, the sweeper, a pause ended past
+-- the deadline, the emergency import). The caller holds the attempt's row FOR UPDATE and read its paper under
+-- that lock; the freeze and everything it writes is freeze.sql, shared with the one-statement submit. No
+-- revision bump: a locked submit applied its delta in its own statement before.
 --
 -- :attemptId  uuid
-UPDATE attempts SET status = 'submitted', paused_at = NULL, pause_reason = NULL WHERE id = :attemptId::uuid AND status = 'in_progress'
-RETURNING deadline,
-  (SELECT coalesce(max(h.version), 0) + 1 FROM submission_history h WHERE h.attempt_id = :attemptId::uuid)::int AS version
+-- and freeze.sql's parameters (:submissionId … :digestMatches), bound by submissionWrites.
+--
+-- One row: created (0/1: 0 when the attempt was already frozen), version (the submission's, or null).
+WITH to_freeze AS (
+  SELECT :attemptId::uuid AS id, false AS bump
+),
+-- @include freeze.sql (the transition and every side effect of a submission)
+written AS (SELECT count(*)::int AS created, max(version) AS version FROM submission)
+SELECT created, version FROM written

@@ -1,5 +1,4 @@
--- The `submission.created` outbox rows (ADR 018), written once for both ways a submission is made: the one-statement
--- submit (submit-attempt.sql) and every other freeze (enqueue-submission-created.sql, called by freeze-attempt.ts).
+-- The `submission.created` outbox rows (ADR 018), part of the one freeze every submission runs (freeze.sql).
 -- Included with `-- @include outbox-submission-created.sql` after a CTE `submission` holding the new submission
 -- (id, attempt_id, submitted_at, version): one delivery per enabled endpoint of the exam subscribed to the event,
 -- its payload (the `data` of the Standard Webhooks body) frozen here; the id is the webhook-id. Returns the ids.
