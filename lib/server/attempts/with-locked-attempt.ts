@@ -69,8 +69,8 @@ type LockedRow = { id: string; exam_id: string; enrollment_id: string; status: s
  * 3. After commit, and only then, the exam's bus hears of every attempt this transaction froze, so a
  *    dashboard that reloads on the message reads the submission.
  *
- * Correctness rests on the row lock and freeze-attempt.ts's conditional transition, not on anything here
- * being fast: see ADR 005.
+ * Correctness rests on the row lock and the freeze's conditional transition (lib/server/db/statements/freeze.sql,
+ * ADR 025), not on anything here being fast: see ADR 005.
  */
 export async function withAttemptLocks<T>(
   work: (locks: AttemptLocks) => Promise<T>,
