@@ -1,6 +1,6 @@
 -- A freeze under the locked-attempt transaction (lib/server/attempts/freeze-attempt.ts): the candidate's locked
--- submit, force-submit, and the auto-submit of an overdue attempt (by its lock, the sweeper, a pause ended past
--- the deadline, the emergency import). The caller holds the attempt's row FOR UPDATE and read its paper under
+-- submit, force-submit, and the auto-submit of an overdue attempt (by its lock, the sweeper, a pause that finds it
+-- past its deadline, the emergency import). The caller holds the attempt's row FOR UPDATE and read its paper under
 -- that lock; the freeze and everything it writes is freeze.sql, shared with the one-statement submit. No
 -- revision bump: a locked submit applied its delta in its own statement before.
 --

@@ -1,8 +1,8 @@
 -- THE freeze: the one transition `in_progress -> submitted` and everything a submission writes, written once for
 -- every way an attempt is submitted (ADR 025): the candidate's one-statement submit (submit-attempt.sql) and every
 -- freeze under the locked-attempt transaction (freeze-attempt.sql: the candidate's locked path, force-submit, the
--- auto-submit of an overdue attempt by its lock, the sweeper, a pause that ends past the deadline, the emergency
--- import of an overdue attempt). A new side effect of submitting is a CTE here, and nowhere else.
+-- auto-submit of an overdue attempt by its lock, the sweeper, a pause that finds the attempt past its deadline, the
+-- emergency import of an overdue attempt). A new side effect of submitting is a CTE here, and nowhere else.
 --
 -- Included with `-- @include freeze.sql` after a CTE `to_freeze` (id, bump): the attempt to freeze, whose row the
 -- statement or its transaction holds FOR UPDATE, and whether its revision moves (the one-statement submit applied
