@@ -948,7 +948,7 @@ export const clientScenario: Scenario<ClientOptions> = {
         ` profile ${options.profile}, warm-up ${options.warmup} chars, prompts ${options.promptChars ? `of ${options.promptChars} chars` : "one line each"}, ${cpus} CPUs`,
     );
     console.log(
-      `checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text, budgets met)" : `${problems.length} FAILED (see above)`}`,
+      `checks: ${problems.length === 0 ? "all passed (every keystroke committed, fields show the typed text, strict durability, the server holds the text, every budget counted met)" : `${problems.length} FAILED (see above)`}`,
     );
 
     const file = writeResults("client", {
