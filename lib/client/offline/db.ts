@@ -104,15 +104,22 @@ export class StoreSupersededError extends Error {
 type Schema = typeof import("./schema");
 let schema: Promise<Schema> | null = null;
 
+/** How long to wait before fetching the store's chunk again when a fetch failed. */
+export const SCHEMA_RETRY_MS = 2_000;
+
 /**
  * schema.ts, and Dexie with it, in a chunk of their own: the page paints the server's render of the paper while it
  * loads, with the editor locked until the store has been read (ADR 024). The service worker keeps the chunk like
- * every script the page loaded, so an offline reload has it; a failed fetch is tried again by the next call.
+ * every script the page loaded, so an offline reload has it. A fetch that fails (the connection dropped in the
+ * page's first moments) is made again until the chunk comes: the store opens late, never "cannot keep answers".
+ * `load` is the dynamic import itself (tests pass one that fails).
  */
-function loadSchema(): Promise<Schema> {
-  schema ??= import("./schema").catch((error: unknown) => {
-    schema = null;
-    throw error;
+export function loadSchema(load: () => Promise<Schema> = () => import("./schema")): Promise<Schema> {
+  schema ??= new Promise<Schema>((resolve) => {
+    const attempt = () => {
+      load().then(resolve, () => globalThis.setTimeout(attempt, SCHEMA_RETRY_MS));
+    };
+    attempt();
   });
   return schema;
 }

@@ -408,6 +408,32 @@ describe("the database", () => {
     expect(db.isSuperseded).toBe(false);
   });
 
+  it("fetches the store's code again until it comes when the first fetch fails, and opens the store then", async () => {
+    vi.resetModules();
+    const fresh = await import("./db");
+    vi.useFakeTimers();
+    try {
+      let fetches = 0;
+      const loading = fresh.loadSchema(() => {
+        fetches += 1;
+        return fetches === 1
+          ? Promise.reject(new TypeError("Failed to fetch dynamically imported module"))
+          : import("./schema");
+      });
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+      expect(fetches).toBe(1);
+      await vi.advanceTimersByTimeAsync(fresh.SCHEMA_RETRY_MS);
+      expect(fetches).toBe(2);
+      expect((await loading).HoldfastDexie).toBeTypeOf("function");
+    } finally {
+      vi.useRealTimers();
+    }
+    // The page's store, on the code that came.
+    const late = new fresh.HoldfastDb(`offline-late-${++n}`);
+    expect(await getOrCreateDeviceId(late as unknown as HoldfastDb)).toMatch(DEVICE_ID_PATTERN);
+    await late.delete();
+  });
+
   it("aborts a transaction whose body throws: nothing it wrote is kept", async () => {
     const deviceId = await getOrCreateDeviceId(db);
     await saveServerView(db, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
