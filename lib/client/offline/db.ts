@@ -254,8 +254,14 @@ function inside(transaction: Transaction): Stores {
 
 const memo = globalThis as unknown as { holdfastDb?: HoldfastDb };
 
-/** The page's one connection to the database (memoised, so hot reloads and several engines share it). */
+/**
+ * The page's one connection to the database (memoised, so hot reloads and several engines share it). In a browser,
+ * the store's code starts to load here, while the page hydrates, rather than when the engine first asks for it.
+ */
 export function getDb(): HoldfastDb {
-  memo.holdfastDb ??= new HoldfastDb();
+  if (!memo.holdfastDb) {
+    memo.holdfastDb = new HoldfastDb();
+    if (typeof indexedDB !== "undefined") void loadSchema();
+  }
   return memo.holdfastDb;
 }
