@@ -175,7 +175,8 @@ export class HoldfastDb implements Stores {
     await dexie.open();
     // A page of an older release that meets a store a newer one has upgraded: Dexie opens it as it is (it never
     // downgrades), and this code would misread it.
-    if (dexie.backendDB().version > DB_VERSION) this.markSuperseded();
+    // (Null: another tab's upgrade or delete closed it again at once; the next call opens it again.)
+    if (((dexie.backendDB() as IDBDatabase | null)?.version ?? 0) > DB_VERSION) this.markSuperseded();
     if (this.superseded) throw new StoreSupersededError();
     return dexie;
   }
