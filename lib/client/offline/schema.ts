@@ -5,7 +5,7 @@ import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 import type { Keys, PaperRecord, Records, StoredAttempt } from "./records";
 
 /**
- * The device store's tables, declared with Dexie (ADR 024). Loaded by db.ts on the store's first use, in a chunk of
+ * The device store's tables, declared with Dexie (ADR 024). Loaded by db.ts (`loadSchema`), in a chunk of
  * its own, so Dexie costs the exam page's first paint nothing.
  *
  * Each `version(n)` block is a step of the on-disk layout and is never edited or deleted: a browser holding a
