@@ -13,6 +13,7 @@ import type {
   SubmittedElsewhere,
 } from "./db";
 import { listDrafts, markSubmittedDrafts, mergeServerAnswers, resendLateDrafts } from "./drafts";
+import { getPaper, savePaper } from "./papers";
 import { withServerFacts, type ServerFacts } from "./server-facts";
 
 /**
@@ -23,7 +24,7 @@ import { withServerFacts, type ServerFacts } from "./server-facts";
 /** The attempt with its question set (`papers`), as the page shows it; undefined until a server view was saved. */
 export async function getAttemptRecord(db: HoldfastDb, attemptId: string): Promise<AttemptRecord | undefined> {
   return db.transaction("r", ["attempts", "papers"], async (tx) => {
-    const [attempt, paper] = await Promise.all([tx.attempts.get(attemptId), tx.papers.get(attemptId)]);
+    const [attempt, paper] = await Promise.all([tx.attempts.get(attemptId), getPaper(tx, attemptId)]);
     return attempt && paper ? { ...attempt, questions: paper.questions } : undefined;
   });
 }
@@ -104,7 +105,7 @@ export async function saveServerView(
       await resendLateDrafts(tx, view.attemptId);
     }
     if (view.status === "submitted" || view.submission) next = withSubmission(next, view.submission, input.now);
-    await Promise.all([tx.attempts.put(next), tx.papers.put({ attemptId: view.attemptId, questions: view.questions })]);
+    await Promise.all([tx.attempts.put(next), savePaper(tx, { attemptId: view.attemptId, questions: view.questions })]);
     return { attempt: { ...next, questions: view.questions }, drafts: await listDrafts(tx, view.attemptId) };
   });
 }

@@ -1,229 +1,34 @@
-import { deleteDB, openDB, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from "idb";
+import type { Table, Transaction } from "dexie";
 
-import type { AnswerValue } from "@/lib/shared/schemas/attempts";
-import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
-import type { SubmitResponse } from "@/lib/shared/schemas/sync";
+import type { Indexes, Keys, Records, StoreName } from "./records";
+import type { HoldfastDexie } from "./schema";
 
 /**
  * The candidate's device-side store (docs/sync-protocol.md, "The client"). Everything a candidate types is
  * written here first, in one transaction, before anything is sent; the sync engine only ever reads from
- * here what it sends. Its layout and upgrades: `upgrade` below.
+ * here what it sends. Its rows: records.ts; its tables and their upgrades: schema.ts (Dexie, ADR 024).
  */
 
-export type SubmitState = "unsubmitted" | "submitting" | "submitted";
-
-/** A server answer that is final for a request (not retried): kept to be shown. */
-export type RecordedError = { status: number; code: string | null; message: string };
-
-/** Why the attempt no longer accepts writes, as the server said it (409). */
-export type ClosedInfo = {
-  reason: "ALREADY_SUBMITTED" | "DEADLINE_PASSED";
-  /** The attempt's one submission, when the server named it. */
-  submissionId: string | null;
-  /** When the device learned it (device clock, ms). */
-  at: number;
-  /** The submission's time and digest, once a read of the attempt brought them. */
-  submittedAt?: string | null;
-  digest?: string | null;
-};
-
-/** The submission made by someone else (another device, a proctor, the deadline) when ours got ALREADY_SUBMITTED. */
-export type SubmittedElsewhere = {
-  submissionId: string | null;
-  submittedAt: string | null;
-  digest: string | null;
-};
-
-/** The one row of `device`: this browser's device id (contract: "Identifiers and versions"). */
-export type DeviceRecord = { key: "device"; deviceId: string; createdAt: number };
+export type {
+  AnnouncementRecord,
+  AttemptPause,
+  AttemptRecord,
+  ClosedInfo,
+  DeviceRecord,
+  DraftRecord,
+  PaperRecord,
+  RecordedError,
+  StoreName,
+  StoredAttempt,
+  SubmitState,
+  SubmittedElsewhere,
+} from "./records";
 
 /**
- * An attempt as the device knows it: its row of `attempts` with its question set from `papers`. The page and the
- * sync engine see this; the storage keeps the two apart (`StoredAttempt`, `PaperRecord`).
- */
-export type AttemptRecord = StoredAttempt & {
-  /** The question set, so the page renders offline. */
-  questions: CandidateQuestion[];
-};
-
-/**
- * The row of `attempts`: everything about the attempt but its question set. Each edit reads and writes this row
- * (its Lamport clock, and the submit state it checks), so it stays small whatever the length of the paper: the
- * questions, prompts and options are in `papers`, written when a server view is saved and read when the page
- * loads, never on a keystroke.
- */
-export type StoredAttempt = {
-  attemptId: string;
-  examId: string;
-  examTitle: string;
-  /** ISO instants from the server; the device clock never decides. */
-  deadline: string;
-  acceptsUntil: string;
-  /**
-   * `serverTime` of the freshest server answer the deadline (and `acceptsUntil`) came from; older answers do not
-   * overwrite them.
-   */
-  serverTimeSeen: string;
-  /** Server time − device time, estimated at the midpoint of the last request. */
-  serverOffsetMs: number;
-  /** The Lamport clock: the highest answer version this device has seen for the attempt. */
-  clock: number;
-  /** Made once, when this record is first created; every submit retry, also after a reload, sends it. */
-  idempotencyKey: string;
-  submitState: SubmitState;
-  /** The exact request body (JSON text) stored at the first Submit click; every retry sends these bytes. */
-  submitBody: string | null;
-  /** The device's digest inside `submitBody`. */
-  submitDigest: string | null;
-  submitResponse: SubmitResponse | null;
-  submittedElsewhere: SubmittedElsewhere | null;
-  /** The last final (non-retried) answer to the submit; the body is kept and can be sent again. */
-  submitError: RecordedError | null;
-  closed: ClosedInfo | null;
-  /** The attempt revision of the last server answer this device merged or had acknowledged. */
-  lastAckRevision: number;
-  /** Device time (ms) of the last successful autosave, merge or submit. */
-  lastSyncAt: number | null;
-  /** Question ids the candidate flagged for review (local only). */
-  flagged: string[];
-  /**
-   * The attempt's emergency-export public key (base64url), fetched while online so an emergency file can be
-   * made offline (ADR 006). Not indexed, so adding it needed no schema version; absent on older records.
-   */
-  exportKey?: string;
-  /**
-   * A proctor's pause, as the server last said it (ADR 016): editing is locked and the clock stands still at
-   * `deadline − pausedAt`; null while it runs. Not indexed (no schema version); absent on older records.
-   */
-  pause?: AttemptPause | null;
-  /**
-   * `serverTime` of the freshest server answer that said whether the attempt is paused; older ones do not
-   * overwrite `pause`. Absent until one did (and on older records): the next one is taken.
-   */
-  pauseTimeSeen?: string;
-};
-
-/** The question set of an attempt (the row of `papers`), apart from the attempt's row that every edit rewrites. */
-export type PaperRecord = { attemptId: string; questions: CandidateQuestion[] };
-
-/** The attempt is paused: since when (server time) and the proctor's reason. */
-export type AttemptPause = { pausedAt: string; reason: string };
-
-export type DraftRecord = {
-  attemptId: string;
-  questionId: string;
-  value: AnswerValue;
-  version: number;
-  /** Who made this value: this device for its own edits, another device for a value adopted from the server. */
-  deviceId: string;
-  /** 1 while the server has not acknowledged this version (IndexedDB cannot index booleans). */
-  dirty: 0 | 1;
-  /** Device time (ms) of the edit; 0 for a value adopted from the server. */
-  editedAt: number;
-  /** A final 4xx for this version: not sent again until the candidate edits the question again. */
-  rejected: RecordedError | null;
-  /**
-   * Device time (ms) when this version reached the server after the attempt was frozen: the server kept it
-   * as a late answer (409 on autosave). Not part of the paper, but not lost either. Absent otherwise.
-   */
-  lateAt?: number;
-};
-
-/** An announcement from staff, kept so the page shows it offline and after a reload (docs/sync-protocol.md). */
-export type AnnouncementRecord = {
-  attemptId: string;
-  id: string;
-  message: string;
-  sentAt: string;
-  /** 1 once the candidate dismissed it on this device (it can be shown again; the choice stays local). */
-  dismissed: 0 | 1;
-  /** 1 once the server recorded this device's receipt. */
-  acknowledged: 0 | 1;
-};
-
-type Records = {
-  device: DeviceRecord;
-  attempts: StoredAttempt;
-  papers: PaperRecord;
-  drafts: DraftRecord;
-  announcements: AnnouncementRecord;
-};
-type Keys = {
-  device: "device";
-  attempts: string;
-  papers: string;
-  drafts: [string, string];
-  announcements: [string, string];
-};
-export type StoreName = keyof Records;
-/** The secondary indexes, by store: name → key. */
-type Indexes = {
-  device: never;
-  attempts: never;
-  papers: never;
-  drafts: { attemptId: string; "[attemptId+dirty]": [string, 0 | 1] };
-  announcements: { attemptId: string };
-};
-
-/**
- * The database's layout. Dexie created it in earlier releases (its `version(1)` is IndexedDB version 10,
- * its compound index names are `[a+b]`); it is kept exactly, so a browser that holds drafts written by an
- * earlier release opens them unchanged. A schema change adds a step for `oldVersion < 40` and so on; steps
- * are never edited, so a browser holding an old database upgrades step by step without losing a draft.
+ * The IndexedDB version of the layout this code knows: schema.ts's newest `version(n)` times ten. Raised with each
+ * new step there; a store found at a higher version belongs to a newer release (`StoreSupersededError`).
  */
 export const DB_VERSION = 30;
-
-function upgrade(
-  database: IDBPDatabase,
-  oldVersion: number,
-  transaction: IDBPTransaction<unknown, string[], "versionchange">,
-): void {
-  if (oldVersion < 10) {
-    if (!database.objectStoreNames.contains("device")) database.createObjectStore("device", { keyPath: "key" });
-    if (!database.objectStoreNames.contains("attempts"))
-      database.createObjectStore("attempts", { keyPath: "attemptId" });
-    if (!database.objectStoreNames.contains("drafts")) {
-      const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
-      drafts.createIndex("attemptId", "attemptId");
-      drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
-    }
-  }
-  if (oldVersion < 20) {
-    const announcements = database.createObjectStore("announcements", { keyPath: ["attemptId", "id"] });
-    announcements.createIndex("attemptId", "attemptId");
-  }
-  if (oldVersion < 30) {
-    // Each attempt's question set moves to a row of its own: an edit rewrites the attempt's row, and no longer
-    // the whole paper with it. Inside the upgrade's transaction, which a failure aborts: version 20 stays as it
-    // was (the open fails, and the next one tries again), never half moved.
-    database.createObjectStore("papers", { keyPath: "attemptId" });
-    movePapers(transaction).catch(() => abortQuietly(transaction));
-  }
-}
-
-function abortQuietly(transaction: IDBPTransaction<unknown, string[], "versionchange">): void {
-  // The open rejects with the abort; the transaction's own `done` would reject unheard.
-  transaction.done.catch(() => undefined);
-  try {
-    transaction.abort();
-  } catch {
-    // A failed request has aborted it already.
-  }
-}
-
-/** Version 30: every `attempts` row's `questions` becomes a row of `papers`, and the attempt's row loses them. */
-async function movePapers(transaction: IDBPTransaction<unknown, string[], "versionchange">): Promise<void> {
-  const papers = transaction.objectStore("papers");
-  let cursor = await transaction.objectStore("attempts").openCursor();
-  while (cursor) {
-    const { questions, ...attempt } = cursor.value as StoredAttempt & { questions?: CandidateQuestion[] };
-    if (questions) {
-      await papers.put!({ attemptId: attempt.attemptId, questions } satisfies PaperRecord);
-      await cursor.update(attempt);
-    }
-    cursor = await cursor.continue();
-  }
-}
 
 /**
  * How a read-write transaction commits. `strict` (the default): a committed draft is on disk, not in an OS
@@ -235,66 +40,53 @@ async function movePapers(transaction: IDBPTransaction<unknown, string[], "versi
  */
 export type Durability = "strict" | "relaxed";
 
-function readWrite(durability: Durability = "strict"): IDBTransactionOptions {
-  return { durability };
-}
+type DexieTable<Name extends StoreName> = Table<Records[Name], Keys[Name]>;
 
 /**
- * One store, either inside a transaction (`HoldfastDb.transaction`) or on its own (each call its own
- * transaction). Inside a transaction, await only these calls: a wait on anything else (fetch, Web Crypto,
- * a timer) lets IndexedDB commit the transaction early.
+ * One table, either inside a transaction (`HoldfastDb.transaction`) or on its own (each call its own
+ * transaction, strict). Inside a transaction, await only these calls: a wait on anything else (fetch, Web Crypto,
+ * a timer) lets IndexedDB commit the transaction early, and Dexie then fails the body's next call.
  */
 export class StoreTable<Name extends StoreName> {
   constructor(
     readonly name: Name,
-    private readonly store: (
-      mode: IDBTransactionMode,
-    ) => Promise<IDBPObjectStore<unknown, [Name], Name, IDBTransactionMode>>,
-    /** Resolves once the write is committed (its own transaction), or at once inside a transaction. */
-    private readonly committed: (store: IDBPObjectStore<unknown, [Name], Name, IDBTransactionMode>) => Promise<void>,
+    private readonly table: () => DexieTable<Name> | Promise<DexieTable<Name>>,
   ) {}
 
   async get(key: Keys[Name]): Promise<Records[Name] | undefined> {
-    return (await (await this.store("readonly")).get(key as IDBValidKey)) as Records[Name] | undefined;
+    return (await this.table()).get(key as never);
   }
 
   async bulkGet(keys: readonly Keys[Name][]): Promise<(Records[Name] | undefined)[]> {
-    const store = await this.store("readonly");
-    return (await Promise.all(keys.map((key) => store.get(key as IDBValidKey)))) as (Records[Name] | undefined)[];
+    return (await this.table()).bulkGet([...keys]);
   }
 
   /** Every record whose `index` equals `key`. */
   async allBy<I extends keyof Indexes[Name] & string>(index: I, key: Indexes[Name][I]): Promise<Records[Name][]> {
-    const store = await this.store("readonly");
-    return (await store.index(index as never).getAll(key as IDBValidKey)) as Records[Name][];
+    return (await this.table())
+      .where(index)
+      .equals(key as never)
+      .toArray();
   }
 
   async put(record: Records[Name]): Promise<void> {
-    const store = await this.store("readwrite");
-    await store.put!(record);
-    await this.committed(store);
+    await (await this.table()).put(record);
   }
 
   async bulkPut(records: readonly Records[Name][]): Promise<void> {
-    const store = await this.store("readwrite");
-    await Promise.all(records.map((record) => store.put!(record)));
-    await this.committed(store);
+    await (await this.table()).bulkPut([...records]);
   }
 
   async delete(key: Keys[Name]): Promise<void> {
-    const store = await this.store("readwrite");
-    await store.delete!(key as IDBValidKey);
-    await this.committed(store);
+    await (await this.table()).delete(key as never);
   }
 
   async clear(): Promise<void> {
-    const store = await this.store("readwrite");
-    await store.clear!();
-    await this.committed(store);
+    await (await this.table()).clear();
   }
 }
 
-/** The stores, as a transaction's body sees them (and as the database itself offers them, one call each). */
+/** The tables, as a transaction's body sees them (and as the database itself offers them, one call each). */
 export type Stores = { readonly [Name in StoreName]: StoreTable<Name> };
 
 /**
@@ -309,62 +101,89 @@ export class StoreSupersededError extends Error {
   }
 }
 
+type Schema = typeof import("./schema");
+let schema: Promise<Schema> | null = null;
+
+/** How long to wait before fetching the store's chunk again when a fetch failed. */
+export const SCHEMA_RETRY_MS = 2_000;
+
 /**
- * The candidate's device-side store on IndexedDB (through `idb`, which only turns requests into promises;
- * ADR 012). Opened on first use; closed when another tab needs to upgrade or delete it, and opened again
- * by the next call — unless the other tab upgraded it past this page's `DB_VERSION`: then the store is
- * *superseded* for this page (every call fails with `StoreSupersededError`, and `onSuperseded` listeners hear
- * it once), because only a reload brings the code that knows the new layout.
+ * schema.ts, and Dexie with it, in a chunk of their own: the page paints the server's render of the paper while it
+ * loads, with the editor locked until the store has been read (ADR 024). The service worker keeps the chunk like
+ * every script the page loaded, so an offline reload has it. A fetch that fails (the connection dropped in the
+ * page's first moments) is made again until the chunk comes: the store opens late, never "cannot keep answers".
+ * `load` is the dynamic import itself (tests pass one that fails).
+ */
+export function loadSchema(load: () => Promise<Schema> = () => import("./schema")): Promise<Schema> {
+  schema ??= new Promise<Schema>((resolve) => {
+    const attempt = () => {
+      load().then(resolve, () => globalThis.setTimeout(attempt, SCHEMA_RETRY_MS));
+    };
+    attempt();
+  });
+  return schema;
+}
+
+/**
+ * The candidate's device-side store on IndexedDB through Dexie (ADR 024; schema.ts). Opened on first use; closed
+ * when another tab needs to upgrade or delete it, and opened again by the next call — unless the other tab
+ * upgraded it past this page's `DB_VERSION`: then the store is *superseded* for this page (every call fails with
+ * `StoreSupersededError`, and `onSuperseded` listeners hear it once), because only a reload brings the code that
+ * knows the new layout.
+ *
+ * Dexie sets a transaction's durability per connection, so the store has two, opened on first use: the strict
+ * one for everything the candidate did, the relaxed one for what the server repeats (`Durability`). IndexedDB
+ * orders transactions over the same tables across connections as within one, so an edit and an acknowledgement
+ * still run one after the other.
  */
 export class HoldfastDb implements Stores {
-  readonly device: StoreTable<"device">;
-  readonly attempts: StoreTable<"attempts">;
-  readonly papers: StoreTable<"papers">;
-  readonly drafts: StoreTable<"drafts">;
-  readonly announcements: StoreTable<"announcements">;
-  private opening: Promise<IDBPDatabase> | null = null;
+  readonly device = this.own("device");
+  readonly attempts = this.own("attempts");
+  readonly papers = this.own("papers");
+  readonly drafts = this.own("drafts");
+  readonly announcements = this.own("announcements");
+  private readonly connections = new Map<Durability, HoldfastDexie>();
   private superseded = false;
   private readonly supersededListeners = new Set<() => void>();
 
-  constructor(readonly name = "holdfast") {
-    const own = <Name extends StoreName>(store: Name) =>
-      new StoreTable<Name>(
-        store,
-        async (mode) => {
-          const database = await this.open();
-          return database.transaction(store, mode, mode === "readwrite" ? readWrite() : undefined).store as never;
-        },
-        (objectStore) => objectStore.transaction.done,
-      );
-    this.device = own("device");
-    this.attempts = own("attempts");
-    this.papers = own("papers");
-    this.drafts = own("drafts");
-    this.announcements = own("announcements");
+  constructor(readonly name = "holdfast") {}
+
+  private own<Name extends StoreName>(name: Name): StoreTable<Name> {
+    return new StoreTable(name, async () => (await this.connection("strict")).table(name) as DexieTable<Name>);
   }
 
-  open(): Promise<IDBPDatabase> {
-    if (this.superseded) return Promise.reject(new StoreSupersededError());
-    this.opening ??= openDB(this.name, DB_VERSION, {
-      upgrade: (database, oldVersion, _newVersion, transaction) => upgrade(database, oldVersion, transaction),
-      blocking: (_currentVersion, blockedVersion) => {
-        // A delete (blockedVersion null) or an upgrade this code knows: let it go; the next call opens again.
-        if (blockedVersion !== null && blockedVersion > DB_VERSION) this.markSuperseded();
-        this.close();
-      },
-      terminated: () => {
-        this.opening = null;
-      },
-    }).catch((error: unknown) => {
-      this.opening = null;
-      // The store is already at a newer version than this code asks for (a page of an older release).
-      if (error instanceof Error && error.name === "VersionError") {
-        this.markSuperseded();
-        throw new StoreSupersededError();
-      }
-      throw error;
-    });
-    return this.opening;
+  /** The connection that commits with `durability`, open. */
+  private async connection(durability: Durability): Promise<HoldfastDexie> {
+    if (this.superseded) throw new StoreSupersededError();
+    const existing = this.connections.get(durability);
+    if (existing?.isOpen()) return existing;
+    const { HoldfastDexie } = await loadSchema();
+    let dexie = this.connections.get(durability);
+    if (!dexie) {
+      dexie = new HoldfastDexie(this.name, durability);
+      const own = dexie;
+      own.on("versionchange", (event) => {
+        // A delete (newVersion null) or an upgrade this code knows: let it go; the next call opens again.
+        if (event.newVersion !== null && event.newVersion > DB_VERSION) this.markSuperseded();
+        own.close({ disableAutoOpen: false });
+        // Handled: Dexie's own handler would only close it too, and warn.
+        return false;
+      });
+      this.connections.set(durability, dexie);
+    }
+    if (this.superseded) throw new StoreSupersededError();
+    await dexie.open();
+    // A page of an older release that meets a store a newer one has upgraded: Dexie opens it as it is (it never
+    // downgrades), and this code would misread it.
+    // (Null: another tab's upgrade or delete closed it again at once; the next call opens it again.)
+    if (((dexie.backendDB() as IDBDatabase | null)?.version ?? 0) > DB_VERSION) this.markSuperseded();
+    if (this.superseded) throw new StoreSupersededError();
+    return dexie;
+  }
+
+  /** The database, open (tests read its layout). */
+  async open(): Promise<IDBDatabase> {
+    return (await this.connection("strict")).backendDB();
   }
 
   /** True once a newer release has the store (see `StoreSupersededError`). */
@@ -387,13 +206,14 @@ export class HoldfastDb implements Stores {
   private markSuperseded(): void {
     if (this.superseded) return;
     this.superseded = true;
+    for (const connection of this.connections.values()) connection.close({ disableAutoOpen: true });
     const listeners = [...this.supersededListeners];
     this.supersededListeners.clear();
     for (const listener of listeners) listener();
   }
 
   /**
-   * `body` runs in one transaction over `stores` and sees them through its argument; the promise settles
+   * `body` runs in one Dexie transaction over `stores` and sees them through its argument; the promise settles
    * once the transaction has committed (or with the error that aborted it: a throw in `body` aborts it, and
    * nothing it wrote is kept). A read-write transaction commits with strict durability unless `durability`
    * says `relaxed` (see `Durability` for when that is allowed).
@@ -402,63 +222,47 @@ export class HoldfastDb implements Stores {
     mode: "r" | "rw",
     stores: readonly StoreName[],
     body: (tx: Stores) => Promise<T>,
-    durability?: Durability,
+    durability: Durability = "strict",
   ): Promise<T> {
-    const database = await this.open();
-    const transaction = database.transaction(
-      [...stores],
-      mode === "rw" ? "readwrite" : "readonly",
-      mode === "rw" ? readWrite(durability) : undefined,
-    );
-    const inside = <Name extends StoreName>(store: Name) =>
-      new StoreTable<Name>(
-        store,
-        () => Promise.resolve(transaction.objectStore(store) as never),
-        () => Promise.resolve(),
-      );
-    const tx = {
-      device: inside("device"),
-      attempts: inside("attempts"),
-      papers: inside("papers"),
-      drafts: inside("drafts"),
-      announcements: inside("announcements"),
-    };
-    let result: T;
-    try {
-      result = await body(tx);
-    } catch (error) {
-      try {
-        transaction.abort();
-      } catch {
-        // Already finished or aborted.
-      }
-      await transaction.done.catch(() => undefined);
-      throw error;
-    }
-    await transaction.done;
-    return result;
+    const dexie = await this.connection(mode === "rw" ? durability : "strict");
+    return dexie.transaction(mode, [...stores], (transaction) => body(inside(transaction)));
   }
 
+  /** Closes the connections; the next call opens the store again. */
   close(): void {
-    const opening = this.opening;
-    this.opening = null;
-    void opening?.then(
-      (database) => database.close(),
-      () => undefined,
-    );
+    for (const connection of this.connections.values()) connection.close({ disableAutoOpen: false });
   }
 
   /** Deletes the whole database (tests, benchmarks). */
   async delete(): Promise<void> {
     this.close();
-    await deleteDB(this.name);
+    await (await loadSchema()).deleteDatabase(this.name);
   }
+}
+
+/** The tables of one transaction: each call joins it. */
+function inside(transaction: Transaction): Stores {
+  const table = <Name extends StoreName>(name: Name) =>
+    new StoreTable(name, () => transaction.table(name) as DexieTable<Name>);
+  return {
+    device: table("device"),
+    attempts: table("attempts"),
+    papers: table("papers"),
+    drafts: table("drafts"),
+    announcements: table("announcements"),
+  };
 }
 
 const memo = globalThis as unknown as { holdfastDb?: HoldfastDb };
 
-/** The page's one connection to the database (memoised, so hot reloads and several engines share it). */
+/**
+ * The page's one connection to the database (memoised, so hot reloads and several engines share it). In a browser,
+ * the store's code starts to load here, while the page hydrates, rather than when the engine first asks for it.
+ */
 export function getDb(): HoldfastDb {
-  memo.holdfastDb ??= new HoldfastDb();
+  if (!memo.holdfastDb) {
+    memo.holdfastDb = new HoldfastDb();
+    if (typeof indexedDB !== "undefined") void loadSchema();
+  }
   return memo.holdfastDb;
 }

@@ -128,11 +128,12 @@ describe("the database", () => {
     expect(database.version).toBe(DB_VERSION);
     expect(DB_VERSION).toBe(30);
     expect([...database.objectStoreNames].sort()).toEqual(["announcements", "attempts", "device", "drafts", "papers"]);
-    expect(database.transaction("papers").store.keyPath).toBe("attemptId");
-    const announcements = database.transaction("announcements").store;
+    const tx = database.transaction(["device", "attempts", "papers", "drafts", "announcements"]);
+    expect(tx.objectStore("papers").keyPath).toBe("attemptId");
+    const announcements = tx.objectStore("announcements");
     expect(announcements.keyPath).toEqual(["attemptId", "id"]);
     expect([...announcements.indexNames]).toEqual(["attemptId"]);
-    const tx = database.transaction(["device", "attempts", "drafts"]);
+    expect(announcements.index("attemptId").keyPath).toBe("attemptId");
     expect(tx.objectStore("device").keyPath).toBe("key");
     expect(tx.objectStore("attempts").keyPath).toBe("attemptId");
     const drafts = tx.objectStore("drafts");
@@ -140,6 +141,67 @@ describe("the database", () => {
     expect([...drafts.indexNames].sort()).toEqual(["[attemptId+dirty]", "attemptId"]);
     expect(drafts.index("[attemptId+dirty]").keyPath).toEqual(["attemptId", "dirty"]);
     expect(drafts.index("attemptId").keyPath).toBe("attemptId");
+    for (const name of database.objectStoreNames) expect(tx.objectStore(name).autoIncrement).toBe(false);
+  });
+
+  it("opens a database the previous release wrote through idb (version 30) as it is, and goes on from it", async () => {
+    const name = `offline-idb-${++n}`;
+    const seeded = new HoldfastDb(`offline-seed-${n}`);
+    const deviceId = await getOrCreateDeviceId(seeded);
+    await saveServerView(seeded, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+    await writeEdit(seeded, { attemptId: ATTEMPT, questionId: Q1, value: "typed before the update", deviceId, now: 2 });
+    await storeAnnouncements(seeded, ATTEMPT, [{ id: "a1", message: "Room 2", sentAt: "2026-12-01T09:00:00.000Z" }]);
+    const rows = {
+      attempt: (await seeded.attempts.get(ATTEMPT))!,
+      paper: (await seeded.papers.get(ATTEMPT))!,
+      draft: (await seeded.drafts.get([ATTEMPT, Q1]))!,
+      announcement: (await seeded.announcements.get([ATTEMPT, "a1"]))!,
+    };
+    await seeded.delete();
+    // The previous release's `upgrade()` (ADR 012), step by step, and its rows.
+    const old = await openDB(name, 30, {
+      upgrade(database) {
+        database.createObjectStore("device", { keyPath: "key" });
+        database.createObjectStore("attempts", { keyPath: "attemptId" });
+        const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
+        drafts.createIndex("attemptId", "attemptId");
+        drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
+        database
+          .createObjectStore("announcements", { keyPath: ["attemptId", "id"] })
+          .createIndex("attemptId", "attemptId");
+        database.createObjectStore("papers", { keyPath: "attemptId" });
+      },
+    });
+    await old.put("device", { key: "device", deviceId, createdAt: 0 });
+    await old.put("attempts", rows.attempt);
+    await old.put("papers", rows.paper);
+    await old.put("drafts", rows.draft);
+    await old.put("announcements", rows.announcement);
+    old.close();
+
+    const warn = vi.spyOn(console, "warn");
+    const updated = new HoldfastDb(name);
+    try {
+      expect(await getOrCreateDeviceId(updated)).toBe(deviceId);
+      expect(await getAttemptRecord(updated, ATTEMPT)).toEqual({ ...rows.attempt, questions: view.questions });
+      expect(await listDirty(updated, ATTEMPT)).toEqual([rows.draft]);
+      expect(await listAnnouncements(updated, ATTEMPT)).toEqual([rows.announcement]);
+      const next = await writeEdit(updated, {
+        attemptId: ATTEMPT,
+        questionId: Q2,
+        value: "and after",
+        deviceId,
+        now: 3,
+      });
+      expect(next).toMatchObject({ kind: "written", draft: { version: rows.draft.version + 1, value: "and after" } });
+      expect((await listDirty(updated, ATTEMPT)).map((draft) => draft.questionId)).toEqual([Q1, Q2]);
+      // Dexie found the layout it declares: no schema patch, no version bump, nothing to warn about.
+      expect((await updated.open()).version).toBe(30);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      await updated.delete();
+    }
   });
 
   it("opens a database an earlier release wrote with Dexie, drafts and all, and goes on from it", async () => {
@@ -241,7 +303,14 @@ describe("the database", () => {
       questions: view.questions,
     };
     await makeVersion20(name, [["attempts", row]]);
-    const update = vi.spyOn(IDBCursor.prototype, "update").mockImplementationOnce(() => {
+    // The move's first write (the paper's row) fails, as on a full disk.
+    const put = IDBObjectStore.prototype.put;
+    const update = vi.spyOn(IDBObjectStore.prototype, "put").mockImplementationOnce(function (
+      this: IDBObjectStore,
+      value,
+      key,
+    ) {
+      if (this.name !== "papers") return put.call(this, value, key);
       throw new DOMException("the disk is full", "QuotaExceededError");
     });
     const upgrading = new HoldfastDb(name);
@@ -337,6 +406,32 @@ describe("the database", () => {
     expect(await db.device.get("device")).toBeUndefined();
     expect(heard).not.toHaveBeenCalled();
     expect(db.isSuperseded).toBe(false);
+  });
+
+  it("fetches the store's code again until it comes when the first fetch fails, and opens the store then", async () => {
+    vi.resetModules();
+    const fresh = await import("./db");
+    vi.useFakeTimers();
+    try {
+      let fetches = 0;
+      const loading = fresh.loadSchema(() => {
+        fetches += 1;
+        return fetches === 1
+          ? Promise.reject(new TypeError("Failed to fetch dynamically imported module"))
+          : import("./schema");
+      });
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+      expect(fetches).toBe(1);
+      await vi.advanceTimersByTimeAsync(fresh.SCHEMA_RETRY_MS);
+      expect(fetches).toBe(2);
+      expect((await loading).HoldfastDexie).toBeTypeOf("function");
+    } finally {
+      vi.useRealTimers();
+    }
+    // The page's store, on the code that came.
+    const late = new fresh.HoldfastDb(`offline-late-${++n}`);
+    expect(await getOrCreateDeviceId(late as unknown as HoldfastDb)).toMatch(DEVICE_ID_PATTERN);
+    await late.delete();
   });
 
   it("aborts a transaction whose body throws: nothing it wrote is kept", async () => {

@@ -1,15 +1,14 @@
 import type { AnswerValue, AttemptView } from "@/lib/shared/schemas/attempts";
 
-import { getAttemptRecord, saveServerView, toggleFlag as toggleFlagRecord } from "../offline/attempts";
+import { toggleFlag as toggleFlagRecord } from "../offline/attempts";
 import type { HoldfastDb } from "../offline/db";
-import { getOrCreateDeviceId } from "../offline/device";
 import { AnnouncementInbox } from "./announcements";
-import { clockOffsetMs } from "./clock";
 import { Editor } from "./editor";
 import { browserEnvironment, type SyncEnvironment } from "./environment";
 import { Heartbeat, recordServerFacts, type ServerFacts } from "./heartbeat";
 import type { FetchLike, Timers } from "./http";
 import { SyncKernel } from "./kernel";
+import { loadDeviceState, startLeading } from "./load";
 import { attachPageEvents } from "./page-events";
 import { PresenceStream } from "./presence";
 import { Scheduler } from "./scheduler";
@@ -23,7 +22,7 @@ import { Tabs } from "./tabs";
  * The candidate's sync engine, one per attempt per tab (docs/sync-protocol.md, "The client"). Framework-free:
  * React reads it through `subscribe`/`getSnapshot`. Numbered steps refer to that section:
  *
- * - L: load and merge (start, leadership, GET /api/attempts/{id}; job-merge.ts);
+ * - L: load and merge (start, leadership: load.ts; GET /api/attempts/{id}: job-merge.ts);
  * - E: edit (validate, one IndexedDB transaction, debounce; here);
  * - F: flush (one request in flight, the retry discipline: scheduler.ts; the autosave: job-autosave.ts);
  * - S: submit (the stored body and key, resent until the server answers; job-submit.ts);
@@ -263,26 +262,8 @@ export class SyncEngine {
   // L — load, leadership
 
   private async boot(generation: number): Promise<void> {
-    const kernel = this.kernel;
-    // L1. The device id and whatever the device already holds.
-    const deviceId = kernel.deviceId ?? (await getOrCreateDeviceId(kernel.db, kernel.now()));
-    kernel.deviceId = deviceId;
-    if (this.initialView) {
-      const view = this.initialView;
-      // L2. The page's server render is merged like any server view (greater (version, deviceId) wins). Its clock
-      // offset is a rough first estimate (render time unknown); the leader's GET replaces it.
-      await kernel.serial(async () => {
-        const existing = await getAttemptRecord(kernel.db, kernel.attemptId);
-        await saveServerView(kernel.db, {
-          view,
-          deviceId,
-          serverOffsetMs: existing ? null : clockOffsetMs(Date.parse(view.serverTime), kernel.now(), kernel.now()),
-          now: kernel.now(),
-          isSync: false,
-        });
-      });
-    }
-    await kernel.reloadAll();
+    // L1–L2 (load.ts).
+    await loadDeviceState(this.kernel, this.initialView);
     if (generation !== this.generation) return;
     this.ready = true;
     this.emit();
@@ -303,19 +284,17 @@ export class SyncEngine {
     this.isLeader = true;
     this.tabs.leaderNet = null;
     this.scheduler.needsMerge = true;
+    // L3 (load.ts).
     this.kernel.track(
-      (async () => {
-        await this.kernel.reloadAll();
-        if (generation !== this.generation) return;
-        // S5. A submit that got a final answer before is tried once more by each new page (or new leader).
-        if (this.kernel.attempt?.submitState === "submitting" && this.kernel.attempt.submitError)
-          await this.submitClick.clearError();
-        this.emit();
-        this.scheduler.scheduleProbe();
-        this.heartbeat.send();
-        this.presence.open();
-        this.scheduler.pump();
-      })(),
+      startLeading(this.kernel, {
+        isCurrent: () => generation === this.generation,
+        clearSubmitError: () => this.submitClick.clearError(),
+        emit: () => this.emit(),
+        scheduleProbe: () => this.scheduler.scheduleProbe(),
+        sendHeartbeat: () => this.heartbeat.send(),
+        openPresence: () => this.presence.open(),
+        pump: () => this.scheduler.pump(),
+      }),
     );
   }
 
