@@ -11,9 +11,9 @@ import type { AutosaveResponse, SubmitResponse } from "@/lib/shared/schemas/sync
 import { Instant, AnswerValueSchema } from "./common";
 
 /**
- * The candidate's attempt, its sync answers and its emergency file, and the staff's announcements. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * The candidate's attempt, its sync answers and its emergency file, and the staff's announcements. The 200/201
+ * bodies as zod schemas, for the routes' documentation (their `doc`, docs/api.md) and for clients that read them;
+ * each `satisfies` the type the server builds its answer with, so the two cannot drift apart.
  */
 
 export const AttemptViewSchema = z.object({

@@ -6,9 +6,9 @@ import { AuditActorTypeSchema, type AuditPage } from "@/lib/shared/schemas/audit
 import { Instant } from "./common";
 
 /**
- * The audit log's pages. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * The audit log's pages. The 200/201 bodies as zod schemas, for the routes' documentation (their `doc`, docs/api.md)
+ * and for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
+ * drift apart.
  */
 
 const AuditPersonSchema = z.object({ id: UuidSchema, name: z.string(), email: z.string() });

@@ -11,9 +11,9 @@ import {
 import { Instant } from "./common";
 
 /**
- * An exam's candidates and their join links, and a candidates CSV import. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * An exam's candidates and their join links, and a candidates CSV import. The 200/201 bodies as zod schemas, for the
+ * routes' documentation (their `doc`, docs/api.md) and for clients that read them; each `satisfies` the type the
+ * server builds its answer with, so the two cannot drift apart.
  */
 
 export const JoinLinkSchema = z.discriminatedUnion("status", [

@@ -17,9 +17,9 @@ import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qt
 import { Instant } from "./common";
 
 /**
- * An exam as its editor reads it, a QTI import's preview, and the exam's corrections. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * An exam as its editor reads it, a QTI import's preview, and the exam's corrections. The 200/201 bodies as zod
+ * schemas, for the routes' documentation (their `doc`, docs/api.md) and for clients that read them; each `satisfies`
+ * the type the server builds its answer with, so the two cannot drift apart.
  */
 
 /** An exam as its editor reads it, keys included: create, GET, PATCH, duplicate, and 409 EDIT_CONFLICT's `details.exam`. */

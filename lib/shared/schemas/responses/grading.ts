@@ -13,9 +13,9 @@ import {
 import { Instant } from "./common";
 
 /**
- * Grading queues, the grading overview, disagreements and a saved mark. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * Grading queues, the grading overview, disagreements and a saved mark. The 200/201 bodies as zod schemas, for the
+ * routes' documentation (their `doc`, docs/api.md) and for clients that read them; each `satisfies` the type the
+ * server builds its answer with, so the two cannot drift apart.
  */
 
 const GradeViewSchema = z.object({

@@ -15,9 +15,9 @@ import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
 import { Instant, EpochMs } from "./common";
 
 /**
- * The proctor's actions and the live dashboard (instants there are epoch milliseconds). The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * The proctor's actions and the live dashboard (instants there are epoch milliseconds). The 200/201 bodies as zod
+ * schemas, for the routes' documentation (their `doc`, docs/api.md) and for clients that read them; each `satisfies`
+ * the type the server builds its answer with, so the two cannot drift apart.
  */
 
 export const ExtendResponseSchema = z.object({

@@ -18,9 +18,9 @@ import type { ExamResultsView, ExamStatisticsView, RegradeQueued } from "@/lib/s
 import { Instant, Count } from "./common";
 
 /**
- * Results, statistics, late answers and receipt checks. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * Results, statistics, late answers and receipt checks. The 200/201 bodies as zod schemas, for the routes'
+ * documentation (their `doc`, docs/api.md) and for clients that read them; each `satisfies` the type the server
+ * builds its answer with, so the two cannot drift apart.
  */
 
 export const CandidateResultSchema = z.object({

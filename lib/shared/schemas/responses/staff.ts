@@ -6,9 +6,9 @@ import { StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
 import { Instant } from "./common";
 
 /**
- * Staff accounts, and the session of a staff member or a candidate. The 200/201 bodies as zod schemas, for the OpenAPI document and
- * for clients that read them; each `satisfies` the type the server builds its answer with, so the two cannot
- * drift apart (lib/server/openapi, "Documenting a route" in docs/api.md).
+ * Staff accounts, and the session of a staff member or a candidate. The 200/201 bodies as zod schemas, for the
+ * routes' documentation (their `doc`, docs/api.md) and for clients that read them; each `satisfies` the type the
+ * server builds its answer with, so the two cannot drift apart.
  */
 
 const StaffAccountSchema = z.object({
