@@ -1,5 +1,5 @@
 import { route } from "@/lib/server/http/route";
-import { renderMetrics } from "@/lib/server/metrics/render-metrics";
+import { renderMetrics } from "@/lib/server/health/render-metrics";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
