@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
@@ -58,6 +60,93 @@ function shut(...doors) {
 // Tests drive route handlers from app/ and use test-support/; production files may do neither.
 const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
 
+// The floors of lib/server (docs/decisions/029-the-servers-layers.md): each floor imports only from the floors it
+// lists, so plumbing never knows a domain, auth never knows a domain, and an operation never knows HTTP. A folder
+// or root file not named here is a domain: a new domain needs no line here, and nothing below may import it.
+const SERVER = "lib/server";
+const PLUMBING = ["base", "stores", "services"];
+/** @type {Record<string, { rooms: string[] | null, imports: string[], why: string }>} */
+const FLOORS = {
+  base: {
+    rooms: ["env.mjs", "log.ts", "crypto.ts", "metrics"],
+    imports: [],
+    why: "the server's base (env, log, crypto, metrics) imports nothing else of lib/server",
+  },
+  stores: {
+    rooms: ["db", "redis"],
+    imports: ["base"],
+    why: "db/ and redis/ are plumbing: they import only the base",
+  },
+  services: {
+    rooms: ["limits", "request-stats"],
+    imports: ["base", "stores"],
+    why: "limits/ and request-stats/ are plumbing: they import only the base, db/ and redis/",
+  },
+  auth: {
+    rooms: ["auth"],
+    imports: PLUMBING,
+    why: "auth/ sits on the plumbing and knows no domain, no HTTP",
+  },
+  http: {
+    rooms: ["http"],
+    imports: [...PLUMBING, "auth"],
+    why: "http/ (route()) knows the plumbing and auth, never a domain: handlers in app/ join the two",
+  },
+  domains: {
+    rooms: null,
+    imports: [...PLUMBING, "auth", "domains"],
+    why: "operations never import http/ or the API's description: they throw AppErrors, route() answers",
+  },
+  description: {
+    rooms: ["openapi", "security"],
+    imports: [...PLUMBING, "auth", "http", "domains", "description"],
+    why: "nothing in lib/server imports the API's description (openapi/, security/)",
+  },
+};
+
+/**
+ * Route handlers that live in a domain's folder because several route files share them; they are app/'s code
+ * (they import http/), kept here until they move to the routes that use them.
+ */
+const ROUTE_FACTORIES = ["lib/server/staff/exam-staff-routes.ts"];
+
+/**
+ * The rooms (folders and root files) of each floor; the domains are whatever lib/server holds besides.
+ * @returns {Record<string, string[]>}
+ */
+function floorsOfServer() {
+  const named = Object.values(FLOORS).flatMap((floor) => floor.rooms ?? []);
+  const entries = readdirSync(new URL(`./${SERVER}`, import.meta.url), { withFileTypes: true });
+  const domains = entries
+    .filter((entry) => (entry.isDirectory() || /\.(ts|mjs)$/.test(entry.name)) && !/\.test\.ts$/.test(entry.name))
+    .map((entry) => entry.name)
+    .filter((name) => !named.includes(name));
+  return Object.fromEntries(Object.entries(FLOORS).map(([name, floor]) => [name, floor.rooms ?? domains]));
+}
+
+/**
+ * `import/no-restricted-paths` zones: for each floor, everything of lib/server it may not import. Matched on the
+ * resolved file, so `@/lib/server/x`, `../x` and `import type` are all caught.
+ * @param {{ routeFactory?: boolean }} [options] a route factory may also import http/
+ */
+function serverZones(options = {}) {
+  const rooms = floorsOfServer();
+  const path = (/** @type {string} */ room) => `./${SERVER}/${room}`;
+  return Object.entries(FLOORS).flatMap(([name, floor]) => {
+    const allowed = [name, ...floor.imports, ...(options.routeFactory && name === "domains" ? ["http"] : [])];
+    const from = Object.keys(FLOORS)
+      .filter((other) => !allowed.includes(other))
+      .flatMap((other) => rooms[other] ?? []);
+    if (from.length === 0) return [];
+    return [{ target: (rooms[name] ?? []).map(path), from: from.map(path), message: `${floor.why} (ADR 029).` }];
+  });
+}
+
+/** @param {{ routeFactory?: boolean }} [options] */
+function layered(options) {
+  return { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: serverZones(options) }] };
+}
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -85,6 +174,9 @@ const config = [
     rules: shut("server", "client", "app", "scripts", "testSupport", "zod"),
   },
   { files: ["lib/shared/zod.ts"], rules: shut("server", "client", "app", "scripts", "testSupport") },
+  // The server's floors, on its production files (a test may assemble the whole server).
+  { files: ["lib/server/**/*.ts", "lib/server/**/*.mjs"], ignores: TESTS, rules: layered() },
+  { files: ROUTE_FACTORIES, rules: layered({ routeFactory: true }) },
   { files: ["app/**", "components/**", "i18n/**", "messages/**"], ignores: TESTS, rules: shut("testSupport") },
   { files: ["components/**"], ignores: TESTS, rules: shut("server", "testSupport", "zod") },
   // A promise returned from inside a try whose finally awaits (a lock's release) is not yet the caller's: if it

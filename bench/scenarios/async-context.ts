@@ -1,5 +1,5 @@
 // `npm run bench -- async-context`: what Node's AsyncLocalStorage costs every promise of a process once a store
-// has been used (docs/benchmarks.md, "Next's request stores on every promise"). On Node 20 the first `run` of any
+// has been used (docs/benchmarks/log/2026-12-05-next-request-stores.md). On Node 20 the first `run` of any
 // store turns on one promise hook for the whole process, and from then on every promise made anywhere — the
 // candidate routes' own, pg's, ioredis's — calls each store that was ever used. Next.js uses its stores for every
 // request it routes itself (three after the health check, nine after a page, counted on this build), and they

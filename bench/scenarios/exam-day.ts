@@ -229,7 +229,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       poolMax: flags.number("pool", 10, { min: 1, max: 90, isInteger: true }),
       maxSockets: flags.number("sockets", MAX_SOCKETS, { min: 16, max: 65_536, isInteger: true }),
       // fifo: every candidate's requests spread over the sockets (and so the workers), as one browser per candidate
-      // does; lifo's few hot sockets can sit on one worker while the other idles (docs/benchmarks.md).
+      // does; lifo's few hot sockets can sit on one worker while the other idles (docs/benchmarks/log/2026-12-03-where-the-time-goes.md).
       socketOrder: flags.choice("socket-order", ["fifo", "lifo"] as const, "fifo"),
       isBaselineMeasured: flags.choice("baseline", ["true", "false"] as const, "true") === "true",
       isStatusOnAutosave: flags.choice("status-on-autosave", ["true", "false"] as const, "true") === "true",

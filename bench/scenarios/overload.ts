@@ -13,7 +13,7 @@
 //    OVERLOADED + Retry-After) are retried as the browser does (lib/shared/backoff.ts).
 // 3. Unless `--compare false`, the same again against an app with admission control off
 //    (ADMISSION_MAX_IN_FLIGHT=0, ADMISSION_MAX_EVENT_LOOP_DELAY_MS=0): the "before" of
-//    lib/server/http/admission.ts, at the same offered load.
+//    lib/server/limits/admission.ts, at the same offered load.
 //
 // Figures per 5 s window (aligned on the burst's end): edits offered, autosaves sent, answered, refused,
 // p50/p99 of the answered; and the recovery time: from the burst's end until every window's autosaves are

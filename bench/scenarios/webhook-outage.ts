@@ -8,7 +8,7 @@
 //    endpoint, and submits every attempt at once through the freeze: each submit's transaction writes its delivery.
 // 4. Waits until every delivery is delivered (or --budget seconds after the receiver is back), then checks: none
 //    lost, none answered 2xx twice, and the requests per second that reached the receiver while it was down.
-//    Figures in bench/results/webhook-outage-<time>.json and docs/benchmarks.md.
+//    Figures in bench/results/webhook-outage-<time>.json and docs/benchmarks/log/results-and-webhook-outage.md.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -49,7 +49,7 @@ const EnvSchema = z
     REDIS_BREAKER_HALF_OPEN_MS: wholeNumber(100, 600_000, 5_000),
     REDIS_BREAKER_DISABLED: booleanString,
     /**
-     * Admission control (lib/server/http/admission.ts): past ADMISSION_MAX_IN_FLIGHT requests in progress in
+     * Admission control (lib/server/limits/admission.ts): past ADMISSION_MAX_IN_FLIGHT requests in progress in
      * this process, or an event-loop delay (p99 over each of the last two ~0.5 s windows) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS
      * with at least 4 requests in flight (MIN_IN_FLIGHT_FOR_DELAY), new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
      * shed first; submits are admitted up to twice the bounds. 0 turns a bound off; `next dev` ignores the delay.

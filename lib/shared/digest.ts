@@ -20,10 +20,10 @@ type NodeHash = { update(text: string, encoding: "utf8"): NodeHash; digest(encod
 type NodeCrypto = { createHash(algorithm: "sha256"): NodeHash };
 
 /**
- * node:crypto on a server (Node 20.16+ gives built-in modules to code that cannot import them, as this module
- * is also bundled for the browser), else undefined. Web Crypto's digest costs a trip to the thread pool and a
- * copy each way: about an eighth of a submit's CPU on the server (docs/benchmarks.md, issue 17); node:crypto's
- * is the same SHA-256, computed in place.
+ * node:crypto on a server (Node 20.16+ gives built-in modules to code that cannot import them, as this module is also
+ * bundled for the browser), else undefined. Web Crypto's digest costs a trip to the thread pool and a copy each way:
+ * about an eighth of a submit's CPU on the server (docs/benchmarks/log/2026-12-03-exam-day.md, issue 17);
+ * node:crypto's is the same SHA-256, computed in place.
  */
 const nodeCrypto: NodeCrypto | undefined = (
   globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }

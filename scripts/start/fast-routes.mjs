@@ -116,10 +116,10 @@ export function fastRouteFor(method, url) {
 }
 
 /**
- * Bodies up to this size (declared in `Content-Length`) are read by the worker before the handler runs and
- * handed to it as bytes: a Web `Request` over a Node stream (`Readable.toWeb`, `duplex: "half"`) costs more
- * CPU than the small JSON it carries (docs/benchmarks.md). The handler's own size cap is larger (1 MiB,
- * read-json-body.ts) and applies to these bytes as to a stream; a body without a length, or longer than this,
+ * Bodies up to this size (declared in `Content-Length`) are read by the worker before the handler runs and handed to
+ * it as bytes: a Web `Request` over a Node stream (`Readable.toWeb`, `duplex: "half"`) costs more CPU than the small
+ * JSON it carries (docs/benchmarks/log/2026-12-03-where-the-time-goes.md). The handler's own size cap is larger
+ * (1 MiB, read-json-body.ts) and applies to these bytes as to a stream; a body without a length, or longer than this,
  * is streamed to the handler as before.
  */
 export const PRE_READ_MAX_BYTES = 64 * 1024;
@@ -143,10 +143,10 @@ export function preReadLength(method, headers) {
 
 /**
  * The body of a request whose length preReadLength accepted, as one Buffer: its chunks gathered as they arrive
- * (usually one). Not node:stream/consumers' `buffer()`, which for the same bytes goes through an async iterator
- * and a `Blob` (made transferable on Node 20) and copies them twice: about 12 µs more CPU per request
- * (docs/benchmarks.md). Node's parser ends the stream at `Content-Length`; a client that goes away first rejects
- * it, as it did `buffer()`.
+ * (usually one). Not node:stream/consumers' `buffer()`, which for the same bytes goes through an async iterator and a
+ * `Blob` (made transferable on Node 20) and copies them twice: about 12 µs more CPU per request
+ * (docs/benchmarks/log/2026-12-05-intel-box.md). Node's parser ends the stream at `Content-Length`; a client that
+ * goes away first rejects it, as it did `buffer()`.
  *
  * @param {import("node:http").IncomingMessage} req
  * @returns {Promise<Buffer>}

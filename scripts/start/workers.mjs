@@ -52,10 +52,10 @@ export const SEMI_SPACE_MB = 64;
 
 /**
  * Node options for each Next.js worker: a larger young generation, so the short-lived objects of every request
- * (headers, JSON bodies, promises) die in fewer scavenges. Measured with `npm run bench -- sync` (docs/benchmarks.md,
- * "Cheaper paths"): autosave 0.41× → 0.47× the baseline's throughput, same hour, for up to ~150 MB more memory per
- * worker at most. An operator's own `--max-semi-space-size` (in NODE_OPTIONS or on the primary's command line)
- * wins.
+ * (headers, JSON bodies, promises) die in fewer scavenges. Measured with `npm run bench -- sync`
+ * (docs/benchmarks/log/2026-12-03-young-generation.md): autosave 0.41× → 0.47× the baseline's throughput, same hour,
+ * for up to ~150 MB more memory per worker at most. An operator's own `--max-semi-space-size` (in NODE_OPTIONS or on
+ * the primary's command line) wins.
  *
  * @param {{ nodeOptions: string | undefined; execArgv: readonly string[] }} options
  * @returns {string[]}

@@ -10,6 +10,6 @@ process.env.DATABASE_POOL_MAX ??= "20";
 // Every in-process sign-in comes from the same (unknown) address; the limit itself is tested with its own.
 process.env.SIGN_IN_LIMIT_PER_ADDRESS ??= "100000";
 // Tests race endpoints with bursts on purpose, and module loading stalls the event loop: admission control
-// is off here; its own tests give route() a controller with bounds (lib/server/http/admission*.test.ts).
+// is off here; its own tests give route() a controller with bounds (lib/server/limits/admission*.test.ts).
 process.env.ADMISSION_MAX_IN_FLIGHT ??= "0";
 process.env.ADMISSION_MAX_EVENT_LOOP_DELAY_MS ??= "0";

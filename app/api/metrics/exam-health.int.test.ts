@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { flushExamRequestStats } from "@/lib/server/exam-health/exam-request-stats";
+import { flushExamRequestStats } from "@/lib/server/request-stats/exam-request-stats";
 import { getRedis } from "@/lib/server/redis/client";
 import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
 import { adminToken, createExam } from "@/test-support/server/fixtures";

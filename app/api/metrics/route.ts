@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { route } from "@/lib/server/http/route";
-import { renderMetrics } from "@/lib/server/metrics/render-metrics";
+import { renderMetrics } from "@/lib/server/health/render-metrics";
 
 export const dynamic = "force-dynamic";
 

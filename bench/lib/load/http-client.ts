@@ -14,7 +14,7 @@ export type HttpResponse = HttpResult;
  * ones, so a few hot sockets carry the load; `fifo` takes the least recently used, spreading requests over
  * every socket as many independent clients (one browser per candidate) do. Behind `npm start`'s workers, which
  * are handed connections in turn, the difference is where the work lands: lifo's hot set can sit mostly on one
- * worker while the other idles (docs/benchmarks.md, "Where the answer phase's time goes").
+ * worker while the other idles (docs/benchmarks/log/2026-12-03-where-the-time-goes.md).
  */
 export function createAgent(maxSockets: number, scheduling: "lifo" | "fifo" = "lifo"): Agent {
   return new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling });

@@ -34,7 +34,7 @@ export function publishCharts(jsonFile: string, options: { into?: string } = {})
   mkdirSync(into, { recursive: true });
   // The scenario's earlier charts go first: a chart the new run does not draw must not stay behind. Only charts
   // named as a run draws them (DRAWN): a set published under a name of its own (`exam-day-profiled-…`, linked from
-  // docs/benchmarks.md) stays, and so does another scenario whose name starts with this one's.
+  // docs/benchmarks/log/) stays, and so does another scenario whose name starts with this one's.
   for (const file of readdirSync(into))
     if (file.startsWith(`${scenario}-`) && file.endsWith(".svg") && DRAWN.test(file.slice(scenario.length + 1)))
       rmSync(join(into, file));

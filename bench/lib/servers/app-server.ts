@@ -218,7 +218,7 @@ export async function startApp(options: {
   /**
    * Every worker renders a page before the run, as a production worker has by the time candidates arrive (they
    * open the exam page): Next's request stores are then in Node 20's promise hook, as they are in production
-   * (docs/benchmarks.md, "Next's request stores on every promise"). Before 2026-12-05 the runs' workers had served
+   * (docs/benchmarks/log/2026-12-05-next-request-stores.md). Before 2026-12-05 the runs' workers had served
    * the health check only.
    */
   warmPages?: boolean;

@@ -1,5 +1,5 @@
 // Two flags of the scenarios that start the app's workers (exam-day, sync), about Next's request stores on Node
-// 20's promise hook (docs/benchmarks.md, "Next's request stores on every promise"):
+// 20's promise hook (docs/benchmarks/log/2026-12-05-next-request-stores.md):
 // `--context-hooks on|off`: off loads context-hooks-off.cjs into the workers (a measurement: pages break, the
 // candidate routes do not); `--warm-pages true|false`: every worker renders a page before the run (startApp).
 import { fileURLToPath } from "node:url";

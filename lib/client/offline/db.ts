@@ -36,7 +36,7 @@ export const DB_VERSION = 30;
  * browser or the tab is killed, lost only with the machine. Only for writes the device can learn again from the
  * server (an acknowledgement, the server's time facts): losing one leaves the device as if that response had
  * been dropped on the way, which the protocol already handles (the drafts stay dirty and are sent again). It
- * spares the fsync that an edit typed meanwhile would wait behind (docs/benchmarks.md, `client`).
+ * spares the fsync that an edit typed meanwhile would wait behind (docs/benchmarks/log/client.md).
  */
 export type Durability = "strict" | "relaxed";
 

@@ -38,7 +38,7 @@ function keepQuestions(before: readonly CandidateQuestion[], after: CandidateQue
  * The engine's next in-memory attempt record, keeping the previous one's question set and flags (the very
  * objects) where they are equal. Every IndexedDB read or transaction that returns the record gives new objects
  * for the same paper — each committed keystroke does — and the page's parts compare by reference: an unchanged
- * question keeps its card from re-rendering, an unchanged set keeps the navigator (docs/benchmarks.md, `client`).
+ * question keeps its card from re-rendering, an unchanged set keeps the navigator (docs/benchmarks/log/client.md).
  */
 export function keepUnchangedParts(before: AttemptRecord | null, after: AttemptRecord | null): AttemptRecord | null {
   if (before === null || after === null || before === after) return after;

@@ -2,10 +2,8 @@ import "server-only";
 
 import type { AuditAction } from "@/lib/shared/audit-actions";
 
+import type { AuditActor } from "../auth/actor";
 import { db, type Prisma } from "../db/client";
-
-export type AuditActor =
-  { type: "staff"; id: string } | { type: "candidate"; id: string } | { type: "api-token" } | { type: "system" };
 
 /**
  * Appends one row to the audit trail, inside the caller's transaction when it passes `client`, so the entry

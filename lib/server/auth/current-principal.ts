@@ -6,8 +6,8 @@ import { cache } from "react";
 
 import { staffHome } from "@/lib/shared/staff-home";
 
-import { isAssignedGrader } from "../staff/exam-staff";
 import { SESSION_COOKIES } from "./cookies";
+import { isAssignedGrader } from "./is-assigned-grader";
 import { findCandidateSession, findStaffSession, type CandidatePrincipal, type StaffPrincipal } from "./sessions";
 
 // Server components read the session here; route handlers get theirs from `route()` in lib/server/http.

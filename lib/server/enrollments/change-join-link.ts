@@ -3,7 +3,8 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db } from "../db/client";
 import { publishExamChange } from "../live/exam-bus";
 import { deriveJoinToken, hashJoinToken, joinUrl } from "./join-token";

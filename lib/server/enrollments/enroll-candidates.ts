@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 
 import type { EnrollCandidatesInput } from "@/lib/shared/schemas/enrollments";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db } from "../db/client";
 import { lockExamForKeyShare } from "../exams/lock-exam-for-key-share";
 import { deriveJoinToken, hashJoinToken, joinUrl } from "./join-token";

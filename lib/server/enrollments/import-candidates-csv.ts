@@ -6,7 +6,8 @@ import { extraMinutesOf, parseCandidatesCsv, type ParsedCandidateLine } from "@/
 import { AppError } from "@/lib/shared/errors";
 import type { CsvImportResult, CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db, type Prisma } from "../db/client";
 import { lockExamForKeyShare } from "../exams/lock-exam-for-key-share";
 import { deriveJoinToken, hashJoinToken } from "./join-token";

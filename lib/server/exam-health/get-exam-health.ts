@@ -4,7 +4,7 @@ import { AppError } from "@/lib/shared/errors";
 import type { ExamHealth } from "@/lib/shared/schemas/proctor";
 
 import type { ApiTokenPrincipal, StaffPrincipal } from "../auth/sessions";
-import { readExamRequestStats } from "./exam-request-stats";
+import { readExamRequestStats } from "../request-stats/exam-request-stats";
 import { readExamLoss } from "./read-exam-loss";
 import { summariseExamHealth } from "./summarise-exam-health";
 

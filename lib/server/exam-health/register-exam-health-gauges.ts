@@ -6,7 +6,7 @@ import type { ExamHealth } from "@/lib/shared/schemas/proctor";
 
 import { log } from "../log";
 import { getRedis } from "../redis/client";
-import { examRequestStats, readExamRequestStats } from "./exam-request-stats";
+import { examRequestStats, readExamRequestStats } from "../request-stats/exam-request-stats";
 import { readExamLoss } from "./read-exam-loss";
 import { summariseExamHealth } from "./summarise-exam-health";
 

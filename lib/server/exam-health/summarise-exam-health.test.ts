@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { emptyMinute, HEALTH_WINDOW_MINUTES } from "./exam-request-stats";
-import { bucketIndex } from "./latency-buckets";
+import { emptyMinute, HEALTH_WINDOW_MINUTES } from "../request-stats/exam-request-stats";
+import { bucketIndex } from "../request-stats/latency-buckets";
 import { summariseExamHealth } from "./summarise-exam-health";
 
 const NOW = Date.UTC(2026, 10, 30, 9, 30, 20);

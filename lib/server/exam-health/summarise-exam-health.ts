@@ -2,8 +2,8 @@ import "server-only";
 
 import type { ExamHealth, HealthPoint } from "@/lib/shared/schemas/proctor";
 
-import { addMinute, emptyMinute, type MinuteCounts } from "./exam-request-stats";
-import { quantileMs } from "./latency-buckets";
+import { addMinute, emptyMinute, type MinuteCounts } from "../request-stats/exam-request-stats";
+import { quantileMs } from "../request-stats/latency-buckets";
 import type { ExamLoss } from "./read-exam-loss";
 
 /** p99 in milliseconds to a tenth, or null without requests. */

@@ -2,7 +2,8 @@ import "server-only";
 
 import type { AdminExam, CreateExamInput } from "@/lib/shared/schemas/exams";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db } from "../db/client";
 import { adminExamSelect, toAdminExam } from "./find-admin-exam";
 import { questionData } from "./question-data";

@@ -2,7 +2,8 @@ import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db } from "../db/client";
 
 /**

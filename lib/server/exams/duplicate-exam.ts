@@ -3,7 +3,8 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import type { AdminExam } from "@/lib/shared/schemas/exams";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db } from "../db/client";
 import { adminExamSelect, findAdminExam, toAdminExam } from "./find-admin-exam";
 import { storedQuestion } from "./stored-question";

@@ -1,8 +1,8 @@
-// Bodies handed over beside the web Request and Response of the fast path (scripts/start/worker.mjs, ADR 023)
-// instead of read through them. undici wraps every body in a byte ReadableStream, and reading one back takes a
-// reader, a pull and a chain of promises: for the few hundred bytes of an autosave, a heartbeat or a submit, that
-// was a tenth of the request's CPU in the deadline storm's profile (docs/benchmarks.md). The fast path has read the
-// request's bytes already and writes the answer's bytes itself, so it passes them on the side:
+// Bodies handed over beside the web Request and Response of the fast path (scripts/start/worker.mjs, ADR 023) instead
+// of read through them. undici wraps every body in a byte ReadableStream, and reading one back takes a reader, a pull
+// and a chain of promises: for the few hundred bytes of an autosave, a heartbeat or a submit, that was a tenth of the
+// request's CPU in the deadline storm's profile (docs/benchmarks/log/2026-12-05-epyc-box.md). The fast path has read
+// the request's bytes already and writes the answer's bytes itself, so it passes them on the side:
 //
 // - a request body: the worker makes the Request without one and attaches the bytes it read; readBodyBytes
 //   (read-json-body.ts) takes them from here first. A Request not made by the fast path has none here and is

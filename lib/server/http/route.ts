@@ -6,6 +6,7 @@ import { AppError, validationError } from "@/lib/shared/errors";
 import { LIMITS } from "@/lib/shared/limits";
 
 import { readCookie, SESSION_COOKIES } from "../auth/cookies";
+import { isAssignedGrader } from "../auth/is-assigned-grader";
 import {
   candidateUnauthenticated,
   findCandidateSession,
@@ -18,11 +19,10 @@ import {
 } from "../auth/sessions";
 import { safeEqual } from "../crypto";
 import { env } from "../env.mjs";
-import { isAssignedGrader } from "../staff/exam-staff";
+import { admission, type AdmissionKind } from "../limits/admission";
 import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capacity";
-import { observeSyncRequest } from "../metrics/observe-sync-request";
 import type { SyncEndpoint } from "../metrics/registry";
-import { admission, type AdmissionKind } from "./admission";
+import { observeSyncRequest } from "../request-stats/observe-sync-request";
 import { appErrorResponse, toAppError } from "./errors";
 import { jsonResponse } from "./json-response";
 import type { RouteDoc } from "./route-doc";
@@ -103,12 +103,12 @@ type RouteConfig<
   limit?: A extends "candidate" ? SyncLimit : never;
   /**
    * Count and time every request, whatever its outcome, for the metrics and the exam's health
-   * (lib/server/metrics/observe-sync-request.ts).
+   * (lib/server/request-stats/observe-sync-request.ts).
    */
   observe?: SyncEndpoint;
   /**
-   * The request's kind for admission control (admission.ts): with `limit`, that kind; otherwise `other`.
-   * A proctor's force-submit says `submit`, so it keeps the submits' reserve.
+   * The request's kind for admission control (lib/server/limits/admission.ts): with `limit`, that kind;
+   * otherwise `other`. A proctor's force-submit says `submit`, so it keeps the submits' reserve.
    */
   admission?: AdmissionKind;
   /**
@@ -218,8 +218,8 @@ async function unconfirmedSessionFailure(request: Request, principal: unknown): 
 /**
  * Wraps a route handler and owns the whole request:
  *
- * 0. Admission control (admission.ts): a saturated instance answers 503 OVERLOADED with `Retry-After` before
- *    anything is read or looked up; submits keep a reserve, heartbeats are shed first.
+ * 0. Admission control (lib/server/limits/admission.ts): a saturated instance answers 503 OVERLOADED with
+ *    `Retry-After` before anything is read or looked up; submits keep a reserve, heartbeats are shed first.
  * 1. A state-changing staff request from another site is refused (same-origin.ts); then path params (404
  *    when they cannot name anything), then the body's size and syntax (readJsonBody), before
  *    authentication costs a database round trip on junk.

@@ -4,7 +4,7 @@ import { Counter, Gauge } from "prom-client";
 
 import { getMetrics } from "./registry";
 
-/** The request kinds admission control tells apart (lib/server/http/admission.ts). */
+/** The request kinds admission control tells apart (lib/server/limits/admission.ts). */
 export const ADMISSION_KINDS = ["submit", "autosave", "heartbeat", "other"] as const;
 export type AdmissionKind = (typeof ADMISSION_KINDS)[number];
 

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Prisma } from "../db/client";
 import { db, dbPool } from "../db/client";
-import { currentLoad } from "../http/admission";
+import { currentLoad } from "../limits/admission";
 import { queryRows, sql } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
 import { log } from "../log";

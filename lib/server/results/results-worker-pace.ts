@@ -6,7 +6,7 @@
 // does not end. Submits still arriving count as busy by themselves: at a storm's onset the requests wait unread in
 // the sockets before any count or average says so, and the storm's first jobs were queued by its first submits.
 
-import { SUBMIT_RUSH_MS } from "../http/admission";
+import { SUBMIT_RUSH_MS } from "../limits/admission";
 
 /** What the instance is doing now. */
 export type WorkerLoad = {

@@ -3,7 +3,8 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 import type { StaffAccount } from "@/lib/shared/schemas/staff";
 
-import { recordAuditEvent, type AuditActor } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import { db } from "../db/client";
 import { lockStaffAccounts } from "./lock-staff-accounts";
 import { STAFF_ACCOUNT_SELECT, toStaffAccount } from "./staff-account";

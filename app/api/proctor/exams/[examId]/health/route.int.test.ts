@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
-import { flushExamRequestStats } from "@/lib/server/exam-health/exam-request-stats";
+import { flushExamRequestStats } from "@/lib/server/request-stats/exam-request-stats";
 import { getRedis } from "@/lib/server/redis/client";
 import { autosave, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, createExam, createStaff, enroll, join, signIn } from "@/test-support/server/fixtures";

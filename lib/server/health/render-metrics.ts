@@ -1,7 +1,7 @@
 import "server-only";
 
 import { beginExamHealthScrape, registerExamHealthGauges } from "../exam-health/register-exam-health-gauges";
-import { getMetrics } from "./registry";
+import { getMetrics } from "../metrics/registry";
 
 /**
  * This instance's metrics in the Prometheus text format. Each instance is scraped on its own; the per-exam

@@ -2,10 +2,10 @@ import "server-only";
 
 import type { ErrorCode } from "@/lib/shared/errors";
 
-import { examRequestStats } from "../exam-health/exam-request-stats";
 import { log } from "../log";
-import { classifyOutcome } from "./classify-outcome";
-import { getMetrics, type SyncEndpoint } from "./registry";
+import { classifyOutcome } from "../metrics/classify-outcome";
+import { getMetrics, type SyncEndpoint } from "../metrics/registry";
+import { examRequestStats } from "./exam-request-stats";
 
 /** A finished sync request, as `route()` saw it (its `observe` option). */
 export type SyncRequestRecord = {
@@ -24,10 +24,10 @@ export type SyncRequestRecord = {
 
 /**
  * Counts a sync request by outcome and times it (Prometheus, lib/server/metrics/registry.ts), and counts
- * it for its exam (lib/server/exam-health): memory only, nothing awaited. `route()` calls this for every
- * request of an endpoint with `observe`, so 401s, 413s and 422s from the wrapper count too. A 5xx is
- * logged with the attempt id and the request id of the error line, never with the body, which may hold
- * answers.
+ * it for its exam (exam-request-stats.ts, read by lib/server/exam-health): memory only, nothing awaited.
+ * `route()` calls this for every request of an endpoint with `observe`, so 401s, 413s and 422s from the
+ * wrapper count too. A 5xx is logged with the attempt id and the request id of the error line, never with
+ * the body, which may hold answers.
  */
 export function observeSyncRequest(record: SyncRequestRecord): void {
   const { endpoint, seconds } = record;

@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 
+import { getMetrics } from "../metrics/registry";
 import { observeSyncRequest } from "./observe-sync-request";
-import { recordAutosaveResults, recordLateAnswers } from "./record-answer-outcomes";
-import { getMetrics } from "./registry";
 
 /** The value of one series in the exposition text, e.g. `value('x_total{outcome="ok"}')`; 0 if absent. */
 async function value(series: string): Promise<number> {
@@ -52,18 +51,5 @@ describe("observeSyncRequest", () => {
       spy.mockRestore();
     }
     expect(await value('holdfast_autosave_requests_total{outcome="error"}')).toBeGreaterThanOrEqual(1);
-  });
-});
-
-describe("recordAutosaveResults and recordLateAnswers", () => {
-  it("counts answers by status, and late answers by the request that carried them", async () => {
-    const applied = await value('holdfast_autosave_answers_total{status="applied"}');
-    recordAutosaveResults([{ status: "applied" }, { status: "applied" }, { status: "stale" }]);
-    expect(await value('holdfast_autosave_answers_total{status="applied"}')).toBe(applied + 2);
-
-    const late = await value('holdfast_late_answers_total{via="autosave"}');
-    recordLateAnswers("autosave", 2);
-    recordLateAnswers("autosave", 0);
-    expect(await value('holdfast_late_answers_total{via="autosave"}')).toBe(late + 2);
   });
 });
