@@ -6,7 +6,7 @@ import { answersDigest } from "@/lib/shared/digest";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 
-import type { AuditActor } from "../audit/record-audit-event";
+import type { AuditActor } from "../auth/actor";
 import type { Prisma } from "../db/client";
 import { queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
