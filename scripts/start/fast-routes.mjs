@@ -252,30 +252,35 @@ function wholeNumber(text) {
 }
 
 /**
- * The URL a route handler sees, as Next.js builds it: the request target on the `Host` the client used
- * (`http:`; a TLS-terminating proxy says https in `X-Forwarded-Proto`, which the handlers read). A `Host` that
- * is not a host falls back to the address the worker listens on.
+ * The URL a route handler sees: the request target, with the scheme Next.js gives it (`https:` when
+ * `X-Forwarded-Proto` contains "https", as Next's `attachRequestMeta` decides; the session cookie's `Secure`
+ * reads it), on the `Host` the client used. Next puts its own listening address there instead (a loopback one
+ * as `localhost`); no handler reads the URL's host, only its path, query and scheme, which are the same on
+ * both paths (next-build.int.test.ts). A `Host` that is not a host falls back to the address the worker
+ * listens on.
  *
  * @param {string} target path and query
  * @param {string | undefined} host the `Host` header
  * @param {string} fallbackHost
+ * @param {string | string[] | undefined} [forwardedProto] the `X-Forwarded-Proto` header
  * @returns {string}
  */
-export function requestUrl(target, host, fallbackHost) {
+export function requestUrl(target, host, fallbackHost, forwardedProto) {
+  const scheme = typeof forwardedProto === "string" && forwardedProto.includes("https") ? "https" : "http";
   if (host !== undefined && /^[A-Za-z0-9.\-[\]:]+$/.test(host)) {
     try {
-      return new URL(target, `http://${host}`).href;
+      return new URL(target, `${scheme}://${host}`).href;
     } catch {
       // fall through
     }
   }
-  return new URL(target, `http://${fallbackHost}`).href;
+  return new URL(target, `${scheme}://${fallbackHost}`).href;
 }
 
 /**
  * The Web `Request` a fast route's handler gets: the one the worker builds, as Next.js builds it for the same
- * handler on its own path (next-build.int.test.ts compares what a handler sees on both) — the target on the
- * client's `Host` (requestUrl), every header as sent, the `X-Forwarded-*` defaults (addForwardedDefaults), and
+ * handler on its own path (next-build.int.test.ts compares what a handler sees on both) — the target with
+ * Next's scheme on the client's `Host` (requestUrl), every header as sent, the `X-Forwarded-*` defaults (addForwardedDefaults), and
  * the body streamed, or, when the worker read it first (preReadLength), attached beside the request as bytes
  * (fast-path-bodies.mjs).
  *
@@ -285,7 +290,7 @@ export function requestUrl(target, host, fallbackHost) {
  * @returns {Request}
  */
 export function toWebRequest(req, options) {
-  const url = requestUrl(req.url ?? "/", req.headers.host, options.fallbackHost);
+  const url = requestUrl(req.url ?? "/", req.headers.host, options.fallbackHost, req.headers["x-forwarded-proto"]);
   const headers = new Headers();
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
     headers.append(req.rawHeaders[index] ?? "", req.rawHeaders[index + 1] ?? "");

@@ -159,6 +159,13 @@ describe("requestUrl", () => {
     expect(requestUrl("/p", "[::1]:3100", "localhost:3000")).toBe("http://[::1]:3100/p");
   });
 
+  it("says https when X-Forwarded-Proto contains it, as Next.js does", () => {
+    expect(requestUrl("/p", "exam.example.org", "localhost:3000", "https")).toBe("https://exam.example.org/p");
+    expect(requestUrl("/p", "exam.example.org", "localhost:3000", "https, http")).toBe("https://exam.example.org/p");
+    expect(requestUrl("/p", "exam.example.org", "localhost:3000", "http")).toBe("http://exam.example.org/p");
+    expect(requestUrl("/p", undefined, "localhost:3000", "https")).toBe("https://localhost:3000/p");
+  });
+
   it("falls back to the listening address for a Host that is not a host", () => {
     for (const host of [undefined, "", "evil.example/path", "a b", "user@host"]) {
       expect(requestUrl("/p", host, "localhost:3000"), String(host)).toBe("http://localhost:3000/p");

@@ -278,7 +278,8 @@ async function main() {
           signal: fastRoute.isStream ? signalFromResponse(res) : undefined,
           bytes,
         }),
-        { params: Promise.resolve(match.params) },
+        // A route without dynamic segments gets no params, as under Next (next-build.int.test.ts).
+        { params: Promise.resolve(fastRoute.params.length > 0 ? match.params : undefined) },
       )
         .then((response) => writeResponse(req, res, response, fastRoute))
         .catch((error) => {
