@@ -2,7 +2,7 @@ import createNextIntlPlugin from "next-intl/plugin";
 
 // Importing the env module validates the environment at build and at start.
 import "./lib/server/env.mjs";
-import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "./lib/server/http/security-headers.mjs";
+import { HEADER_RULES } from "./lib/server/http/security-headers.mjs";
 
 // next-intl without locale routing: i18n/request.ts picks the language per request (cookie, then
 // Accept-Language), so join links and bookmarks never change.
@@ -28,17 +28,11 @@ const nextConfig = {
   ],
   async headers() {
     return [
-      // Browser protections on every response (docs/security.md, "Browser protections"): no page can be framed,
-      // no Referer leaves a page (a join link's token must not leak), no content sniffing, no powerful features.
-      // Pages get a whole script policy instead of this CSP, with a nonce per response, from proxy.ts (a header
-      // here cannot carry a per-request nonce); the API, built assets and the worker keep this one.
-      { source: "/:path*", headers: SECURITY_HEADERS },
-      // Strict-Transport-Security only when the request came over HTTPS (through the reverse proxy).
-      {
-        source: "/:path*",
-        has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
-        headers: HTTPS_ONLY_HEADERS,
-      },
+      // Browser protections on every response (docs/security.md, "Browser protections"), HSTS behind HTTPS: the
+      // rules the worker also applies to the answers it writes itself (ADR 026). Pages get a whole script policy
+      // instead of this CSP, with a nonce per response, from proxy.ts (a header here cannot carry a per-request
+      // nonce); the API, built assets and the worker keep this one.
+      ...HEADER_RULES,
       // The offline worker (public/sw.js): always revalidated, so a fixed worker reaches candidates at once.
       {
         source: "/sw.js",

@@ -214,7 +214,9 @@ function serve(dir, env) {
       ],
       {
         cwd: dir,
-        env: { ...env, NODE_ENV: "production" },
+        // Strict (ADR 026): a build whose fast routes the worker cannot load stops the suite, instead of every
+        // spec passing through Next's slower path unseen.
+        env: { ...env, NODE_ENV: "production", HOLDFAST_FAST_PATH_STRICT: "1" },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

@@ -59,6 +59,7 @@ test.describe("security headers", () => {
         expect(headers[name], `${name} on ${path} (${response.status()})`).toMatch(pattern);
       }
       expect(headers["strict-transport-security"], `no HSTS over plain HTTP on ${path}`).toBeUndefined();
+      expect(headers["x-holdfast-fast-path"], `Next.js answered ${path}`).toBeUndefined();
     }
     const secure = await request.get("/signin", { headers: { "x-forwarded-proto": "https" } });
     expect(secure.headers()["strict-transport-security"]).toMatch(/^max-age=\d{7,}/);
@@ -67,17 +68,24 @@ test.describe("security headers", () => {
     // opened the candidate's join link above, so it has a session: 401 or 422 for the empty bodies, 404 for an
     // attempt that is not theirs, a started attempt for the start.
     const noAttempt = "/api/attempts/00000000-0000-4000-8000-000000000000";
-    const fastRequests: { method: "GET" | "POST"; path: string; statuses: number[] }[] = [
-      ...["answers", "heartbeat", "submit"].map((endpoint) => ({
+    const fastRequests: { route: string; method: "GET" | "POST"; path: string; statuses: number[] }[] = [
+      ...(
+        [
+          ["autosave", "answers"],
+          ["heartbeat", "heartbeat"],
+          ["submit", "submit"],
+        ] as const
+      ).map(([route, endpoint]) => ({
+        route,
         method: "POST" as const,
         path: `${noAttempt}/${endpoint}`,
         statuses: [401, 422],
       })),
-      { method: "POST", path: "/api/session", statuses: [422] },
-      { method: "POST", path: `/api/exams/${exam.id}/attempts`, statuses: [200, 201] },
-      { method: "GET", path: `${noAttempt}/events`, statuses: [404] },
+      { route: "join", method: "POST", path: "/api/session", statuses: [422] },
+      { route: "start", method: "POST", path: `/api/exams/${exam.id}/attempts`, statuses: [200, 201] },
+      { route: "channel", method: "GET", path: `${noAttempt}/events`, statuses: [404] },
     ];
-    for (const { method, path, statuses } of fastRequests) {
+    for (const { route, method, path, statuses } of fastRequests) {
       for (const proto of ["http", "https"]) {
         const headersSent = { "x-forwarded-proto": proto };
         const response =
@@ -86,6 +94,8 @@ test.describe("security headers", () => {
             : await request.post(path, { data: {}, headers: headersSent });
         expect(statuses, `${method} ${path}`).toContain(response.status());
         const headers = response.headers();
+        // Answered by the worker itself, which names the route (docs/sync-protocol.md, "Diagnostic headers").
+        expect(headers["x-holdfast-fast-path"], `the fast path answered ${method} ${path}`).toBe(route);
         for (const [name, pattern] of Object.entries(EXPECTED)) {
           expect(headers[name], `${name} on ${method} ${path} (${proto})`).toMatch(pattern);
         }

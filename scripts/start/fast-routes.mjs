@@ -1,16 +1,20 @@
 // Which requests a worker of `npm start` answers itself, before Next.js's routing (ADR 023), and the small
 // decisions around them. Plain Node (no TypeScript, no dependencies), like the rest of scripts/start; the
-// worker (worker.mjs) does the I/O.
+// worker (worker.mjs) does the I/O, and next-build.mjs alone knows where a build keeps the handlers.
+import { Readable } from "node:stream";
+
+import { attachRequestBody } from "../../lib/server/http/fast-path-bodies.mjs";
 
 /**
  * The candidate's requests a worker answers itself (ADR 023): the sync requests, many per candidate per
  * minute, each a small JSON body in and out; and the start storm's three (join with the token, start the
  * attempt, open the live channel), every candidate at once in the exam's first minute. Their route handlers are
- * the very ones Next.js serves (the built `route.js` of each), called with the same `Request` and params; only
- * Next's routing and request/response plumbing are skipped. `isStream`: the answer is a stream that stays open
- * (the channel), written as it comes and ended when the client leaves. Everything else stays with Next.
+ * the very ones Next.js serves (the built module of each route's folder `dir`, loaded by next-build.mjs), called
+ * with the same `Request` and params; only Next's routing and request/response plumbing are skipped. `isStream`:
+ * the answer is a stream that stays open (the channel), written as it comes and ended when the client leaves.
+ * Everything else stays with Next.
  *
- * @typedef {{ name: string; method: string; path: RegExp; params: readonly string[]; module: string; isStream: boolean }} FastRoute
+ * @typedef {{ name: string; method: string; path: RegExp; params: readonly string[]; dir: string; isStream: boolean }} FastRoute
  * @type {readonly FastRoute[]}
  */
 export const FAST_ROUTES = [
@@ -19,7 +23,7 @@ export const FAST_ROUTES = [
     method: "POST",
     path: /^\/api\/attempts\/([^/%]+)\/answers$/,
     params: ["attemptId"],
-    module: "app/api/attempts/[attemptId]/answers/route.js",
+    dir: "app/api/attempts/[attemptId]/answers",
     isStream: false,
   },
   {
@@ -27,7 +31,7 @@ export const FAST_ROUTES = [
     method: "POST",
     path: /^\/api\/attempts\/([^/%]+)\/heartbeat$/,
     params: ["attemptId"],
-    module: "app/api/attempts/[attemptId]/heartbeat/route.js",
+    dir: "app/api/attempts/[attemptId]/heartbeat",
     isStream: false,
   },
   {
@@ -35,7 +39,7 @@ export const FAST_ROUTES = [
     method: "POST",
     path: /^\/api\/attempts\/([^/%]+)\/submit$/,
     params: ["attemptId"],
-    module: "app/api/attempts/[attemptId]/submit/route.js",
+    dir: "app/api/attempts/[attemptId]/submit",
     isStream: false,
   },
   {
@@ -43,7 +47,7 @@ export const FAST_ROUTES = [
     method: "POST",
     path: /^\/api\/session$/,
     params: [],
-    module: "app/api/session/route.js",
+    dir: "app/api/session",
     isStream: false,
   },
   {
@@ -51,7 +55,7 @@ export const FAST_ROUTES = [
     method: "POST",
     path: /^\/api\/exams\/([^/%]+)\/attempts$/,
     params: ["examId"],
-    module: "app/api/exams/[examId]/attempts/route.js",
+    dir: "app/api/exams/[examId]/attempts",
     isStream: false,
   },
   {
@@ -59,10 +63,34 @@ export const FAST_ROUTES = [
     method: "GET",
     path: /^\/api\/attempts\/([^/%]+)\/events$/,
     params: ["attemptId"],
-    module: "app/api/attempts/[attemptId]/events/route.js",
+    dir: "app/api/attempts/[attemptId]/events",
     isStream: true,
   },
 ];
+
+/**
+ * The diagnostic header on every answer the worker writes itself, naming the fast route (`autosave`, `submit`,
+ * …); an answer from Next.js has none. Not part of the sync protocol (docs/sync-protocol.md, "Diagnostic
+ * headers"): the e2e suite reads it to prove the candidate's requests took the fast path, and an operator can
+ * see the same with curl.
+ */
+export const FAST_PATH_HEADER = "X-Holdfast-Fast-Path";
+
+/**
+ * Whether a worker must refuse to start when a chosen fast route cannot be taken from the build (next-build.mjs
+ * found no handler): `HOLDFAST_FAST_PATH_STRICT=1`. The e2e server and the benchmarks set it, so a Next.js upgrade
+ * that moves what the worker reads fails `.ci/run` instead of quietly costing the speed (ADR 026); production
+ * leaves it unset and keeps serving through Next.
+ *
+ * @param {string | undefined} setting
+ * @returns {boolean | { error: string }}
+ */
+export function isStrictFastPath(setting) {
+  const value = setting?.trim() ?? "";
+  if (value === "" || value === "0") return false;
+  if (value === "1") return true;
+  return { error: `HOLDFAST_FAST_PATH_STRICT is "${setting}"; it takes 1 (strict) or 0` };
+}
 
 /**
  * Which fast routes this worker takes: all of them, or those `HOLDFAST_FAST_ROUTES` names (a comma list of
@@ -224,38 +252,71 @@ function wholeNumber(text) {
 }
 
 /**
- * The URL a route handler sees, as Next.js builds it: the request target on the `Host` the client used
- * (`http:`; a TLS-terminating proxy says https in `X-Forwarded-Proto`, which the handlers read). A `Host` that
- * is not a host falls back to the address the worker listens on.
+ * The URL a route handler sees: the request target, with the scheme Next.js gives it (`https:` when
+ * `X-Forwarded-Proto` contains "https", as Next's `attachRequestMeta` decides; the session cookie's `Secure`
+ * reads it), on the `Host` the client used. Next puts its own listening address there instead (a loopback one
+ * as `localhost`); no handler reads the URL's host, only its path, query and scheme, which are the same on
+ * both paths (next-build.int.test.ts). A `Host` that is not a host falls back to the address the worker
+ * listens on.
  *
  * @param {string} target path and query
  * @param {string | undefined} host the `Host` header
  * @param {string} fallbackHost
+ * @param {string | string[] | undefined} [forwardedProto] the `X-Forwarded-Proto` header
  * @returns {string}
  */
-export function requestUrl(target, host, fallbackHost) {
+export function requestUrl(target, host, fallbackHost, forwardedProto) {
+  const scheme = typeof forwardedProto === "string" && forwardedProto.includes("https") ? "https" : "http";
   if (host !== undefined && /^[A-Za-z0-9.\-[\]:]+$/.test(host)) {
     try {
-      return new URL(target, `http://${host}`).href;
+      return new URL(target, `${scheme}://${host}`).href;
     } catch {
       // fall through
     }
   }
-  return new URL(target, `http://${fallbackHost}`).href;
+  return new URL(target, `${scheme}://${fallbackHost}`).href;
 }
 
 /**
- * The headers next.config.mjs adds to every response, for a response Next did not write: the security
- * headers, and HSTS when the request came over HTTPS (`X-Forwarded-Proto: https`, matched as Next matches a
- * `has` condition: the whole value).
+ * The Web `Request` a fast route's handler gets: the one the worker builds, as Next.js builds it for the same
+ * handler on its own path (next-build.int.test.ts compares what a handler sees on both) — the target with
+ * Next's scheme on the client's `Host` (requestUrl), every header as sent, the `X-Forwarded-*` defaults (addForwardedDefaults), and
+ * the body streamed, or, when the worker read it first (preReadLength), attached beside the request as bytes
+ * (fast-path-bodies.mjs).
  *
- * @param {readonly { key: string; value: string }[]} always
- * @param {readonly { key: string; value: string }[]} httpsOnly
- * @param {string | string[] | undefined} forwardedProto
- * @returns {{ key: string; value: string }[]}
+ * @param {import("node:http").IncomingMessage} req
+ * @param {{ fallbackHost: string; hostname: string; port: number; signal?: AbortSignal; bytes?: Buffer }} options
+ * `signal` aborts when the client goes away before the answer is written (the live channel listens to it)
+ * @returns {Request}
  */
-export function configuredHeaders(always, httpsOnly, forwardedProto) {
-  return forwardedProto === "https" ? [...always, ...httpsOnly] : [...always];
+export function toWebRequest(req, options) {
+  const url = requestUrl(req.url ?? "/", req.headers.host, options.fallbackHost, req.headers["x-forwarded-proto"]);
+  const headers = new Headers();
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    headers.append(req.rawHeaders[index] ?? "", req.rawHeaders[index + 1] ?? "");
+  }
+  addForwardedDefaults(headers, {
+    hostname: options.hostname,
+    port: options.port,
+    remoteAddress: req.socket.remoteAddress,
+  });
+  const { signal, bytes } = options;
+  if (bytes !== undefined) {
+    // Beside the request, not in it (fast-path-bodies.mjs): readBodyBytes takes the bytes as they are.
+    const request = new Request(url, { method: req.method, headers, signal });
+    attachRequestBody(request, bytes);
+    return request;
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
+  const init = /** @type {RequestInit} */ ({
+    method: req.method,
+    headers,
+    body: hasBody ? Readable.toWeb(req) : undefined,
+    duplex: hasBody ? "half" : undefined,
+    signal,
+  });
+  return new Request(url, init);
 }
 
 /**

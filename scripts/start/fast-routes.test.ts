@@ -5,19 +5,20 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
+import { attachedRequestBody } from "../../lib/server/http/fast-path-bodies.mjs";
 import {
   addForwardedDefaults,
   chosenFastRoutes,
-  configuredHeaders,
   FAST_ROUTES,
   fastRouteFor,
   isGzipWanted,
+  isStrictFastPath,
   parseStartArgs,
   PRE_READ_MAX_BYTES,
   preReadLength,
   readDeclaredBody,
   requestUrl,
+  toWebRequest,
 } from "./fast-routes.mjs";
 
 const ATTEMPT = "0b8e5639-5278-4fc8-8be6-44c853991670";
@@ -82,9 +83,9 @@ describe("fastRouteFor", () => {
     }
   });
 
-  it("names route modules that a build puts where the worker loads them", () => {
+  it("names route folders of this app, each with the route file a build compiles", () => {
     for (const route of FAST_ROUTES) {
-      const source = join(process.cwd(), route.module.replace(/\.js$/, ".ts"));
+      const source = join(process.cwd(), route.dir, "route.ts");
       expect(existsSync(source), source).toBe(true);
     }
   });
@@ -158,6 +159,13 @@ describe("requestUrl", () => {
     expect(requestUrl("/p", "[::1]:3100", "localhost:3000")).toBe("http://[::1]:3100/p");
   });
 
+  it("says https when X-Forwarded-Proto contains it, as Next.js does", () => {
+    expect(requestUrl("/p", "exam.example.org", "localhost:3000", "https")).toBe("https://exam.example.org/p");
+    expect(requestUrl("/p", "exam.example.org", "localhost:3000", "https, http")).toBe("https://exam.example.org/p");
+    expect(requestUrl("/p", "exam.example.org", "localhost:3000", "http")).toBe("http://exam.example.org/p");
+    expect(requestUrl("/p", undefined, "localhost:3000", "https")).toBe("https://localhost:3000/p");
+  });
+
   it("falls back to the listening address for a Host that is not a host", () => {
     for (const host of [undefined, "", "evil.example/path", "a b", "user@host"]) {
       expect(requestUrl("/p", host, "localhost:3000"), String(host)).toBe("http://localhost:3000/p");
@@ -165,15 +173,14 @@ describe("requestUrl", () => {
   });
 });
 
-describe("configuredHeaders", () => {
-  it("adds the security headers always and HSTS only behind an HTTPS proxy", () => {
-    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, undefined)).toEqual(SECURITY_HEADERS);
-    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, "http")).toEqual(SECURITY_HEADERS);
-    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, "https")).toEqual([
-      ...SECURITY_HEADERS,
-      ...HTTPS_ONLY_HEADERS,
-    ]);
-    expect(configuredHeaders(SECURITY_HEADERS, HTTPS_ONLY_HEADERS, ["https", "https"])).toEqual(SECURITY_HEADERS);
+describe("isStrictFastPath", () => {
+  it("is strict only when told 1, and refuses a value it does not know", () => {
+    expect(isStrictFastPath(undefined)).toBe(false);
+    expect(isStrictFastPath("")).toBe(false);
+    expect(isStrictFastPath("0")).toBe(false);
+    expect(isStrictFastPath("1")).toBe(true);
+    expect(isStrictFastPath(" 1 ")).toBe(true);
+    expect(isStrictFastPath("yes")).toEqual({ error: expect.stringContaining('HOLDFAST_FAST_PATH_STRICT is "yes"') });
   });
 });
 
@@ -231,6 +238,76 @@ describe("isGzipWanted", () => {
     expect(isGzipWanted({ ...answer, acceptEncoding: "gzip;q=0, *" })).toBe(false);
     expect(isGzipWanted({ ...answer, acceptEncoding: "*;q=0" })).toBe(false);
     expect(isGzipWanted({ ...answer, acceptEncoding: "gzipx" })).toBe(false);
+  });
+});
+
+describe("toWebRequest", () => {
+  /** A request as Node's server gives it: a real socket, its raw headers, its body as sent. */
+  async function incoming(raw: string): Promise<{ req: IncomingMessage; close: () => void }> {
+    const server = createServer();
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    const received = new Promise<IncomingMessage>((resolve) => server.once("request", resolve));
+    const client = connect((server.address() as AddressInfo).port, "127.0.0.1", () => client.write(raw));
+    const req = await received;
+    return {
+      req,
+      close: () => {
+        client.destroy();
+        server.close();
+      },
+    };
+  }
+
+  it("builds the Request Next.js would: the target on the client's Host, every header, the forwarded defaults", async () => {
+    const { req, close } = await incoming(
+      `POST /api/attempts/${ATTEMPT}/answers?x=1 HTTP/1.1\r\nHost: exam.example.org\r\nCookie: a=1\r\nX-Custom: one\r\nX-Custom: two\r\nContent-Length: 2\r\n\r\n{}`,
+    );
+    try {
+      const bytes = await readDeclaredBody(req);
+      const request = toWebRequest(req, { fallbackHost: "localhost:3000", hostname: "localhost", port: 3000, bytes });
+      expect(request.method).toBe("POST");
+      expect(request.url).toBe(`http://exam.example.org/api/attempts/${ATTEMPT}/answers?x=1`);
+      expect(request.headers.get("cookie")).toBe("a=1");
+      expect(request.headers.get("x-custom")).toBe("one, two");
+      expect(request.headers.get("x-forwarded-host")).toBe("exam.example.org");
+      expect(request.headers.get("x-forwarded-port")).toBe("3000");
+      expect(request.headers.get("x-forwarded-proto")).toBe("http");
+      expect(request.headers.get("x-forwarded-for")).toBe("127.0.0.1");
+      // The bytes the worker read go beside the Request (fast-path-bodies.mjs), not into it.
+      expect(request.body).toBeNull();
+      expect(Buffer.from(attachedRequestBody(request) ?? new Uint8Array()).toString()).toBe("{}");
+    } finally {
+      close();
+    }
+  });
+
+  it("streams a body the worker did not read, and gives a GET none", async () => {
+    const streamed = await incoming(
+      "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    );
+    try {
+      const request = toWebRequest(streamed.req, { fallbackHost: "localhost:3000", hostname: "localhost", port: 3000 });
+      expect(attachedRequestBody(request)).toBeUndefined();
+      expect(await request.text()).toBe("hello");
+    } finally {
+      streamed.close();
+    }
+    const controller = new AbortController();
+    const get = await incoming(`GET /api/attempts/${ATTEMPT}/events HTTP/1.1\r\nHost: bad host\r\n\r\n`);
+    try {
+      const request = toWebRequest(get.req, {
+        fallbackHost: "localhost:3000",
+        hostname: "localhost",
+        port: 3000,
+        signal: controller.signal,
+      });
+      expect(request.url).toBe(`http://localhost:3000/api/attempts/${ATTEMPT}/events`);
+      expect(request.body).toBeNull();
+      controller.abort();
+      expect(request.signal.aborted).toBe(true);
+    } finally {
+      get.close();
+    }
   });
 });
 

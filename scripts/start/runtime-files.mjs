@@ -13,5 +13,6 @@ export const RUNTIME_FILES = [
   "scripts/start/workers.mjs",
   "scripts/start/worker.mjs",
   "scripts/start/fast-routes.mjs",
+  "scripts/start/next-build.mjs",
   "scripts/start/runtime-files.mjs",
 ];

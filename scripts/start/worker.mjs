@@ -3,36 +3,35 @@
 // start and live channel) are handed straight to their route handlers — the same built modules Next serves
 // them from — without Next's routing and request plumbing, which cost more CPU than the handlers themselves
 // (ADR 023, docs/benchmarks.md). Everything else, pages and every other API route, goes to Next as before.
-// HOLDFAST_FAST_ROUTES=autosave,heartbeat,… takes only those (to measure one against the other).
+// HOLDFAST_FAST_ROUTES=autosave,heartbeat,… takes only those (to measure one against the other);
+// HOLDFAST_FAST_PATH_STRICT=1 makes a build without one of them a failed start, not a slower server (ADR 026).
 //
 // Arguments are `next start`'s (`start -p 3000 -H 0.0.0.0 --keepAliveTimeout 65000`); with any other option
 // the worker runs Next's own CLI instead, as HOLDFAST_FAST_SYNC=0 does.
 import { createServer } from "node:http";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 
-import { attachedResponseText, attachRequestBody } from "../../lib/server/http/fast-path-bodies.mjs";
-import { HTTPS_ONLY_HEADERS, SECURITY_HEADERS } from "../../lib/server/http/security-headers.mjs";
+import { attachedResponseText } from "../../lib/server/http/fast-path-bodies.mjs";
+import { headersFor } from "../../lib/server/http/security-headers.mjs";
 import {
-  addForwardedDefaults,
   chosenFastRoutes,
-  configuredHeaders,
+  FAST_PATH_HEADER,
   FAST_ROUTES,
   fastRouteFor,
   isGzipWanted,
+  isStrictFastPath,
   LISTEN_BACKLOG,
   parseStartArgs,
   preReadLength,
   readDeclaredBody,
-  requestUrl,
+  toWebRequest,
 } from "./fast-routes.mjs";
+import { loadBuiltHandler } from "./next-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const require = createRequire(import.meta.url);
 const NEXT_BIN = join(root, "node_modules", "next", "dist", "bin", "next");
 const gzipAsync = promisify(gzip);
 
@@ -54,71 +53,36 @@ function logError(message, error) {
 }
 
 /**
- * Loads each fast route's built handler from `.next/server` (Next's own copy, so both share every module:
- * the database pool, Redis, the session cache, the metrics). A route whose module is missing or not shaped
- * as expected is left to Next, with a line saying so.
+ * Each fast route's built handler (next-build.mjs: Next's own copy, so both paths share every module — the
+ * database pool, Redis, the session cache, the metrics), or undefined for a route left to Next: one not chosen
+ * (HOLDFAST_FAST_ROUTES), or one the build does not have where ADR 023 expects it, which is said in a line and
+ * listed in `missing` (a strict worker stops on it).
  *
  * @param {string} distDir
  * @param {Set<string>} names the routes to take (HOLDFAST_FAST_ROUTES); the others are left to Next
- * @returns {Promise<(((request: Request, context: { params: Promise<unknown> }) => Promise<Response>) | undefined)[]>}
+ * @returns {Promise<{ handlers: (import("./next-build.mjs").RouteHandler | undefined)[]; missing: string[] }>}
  */
 async function loadHandlers(distDir, names) {
   const handlers = [];
+  const missing = [];
   for (const fastRoute of FAST_ROUTES) {
     if (!names.has(fastRoute.name)) {
       handlers.push(undefined);
       continue;
     }
-    let handler;
-    try {
-      const built = require(join(distDir, "server", fastRoute.module));
-      const routeModule = built.routeModule;
-      await routeModule.ensureUserland?.();
-      handler = routeModule.userland?.[fastRoute.method];
-    } catch (error) {
-      logError(`fast path: could not load the ${fastRoute.name} route; Next.js answers it`, error);
+    const loaded = await loadBuiltHandler(distDir, fastRoute.dir, fastRoute.method);
+    if ("handler" in loaded) {
+      handlers.push(loaded.handler);
+      continue;
     }
-    if (typeof handler !== "function") {
-      say(`the ${fastRoute.name} route is not where ADR 023 expects it in this build; Next.js answers it`);
-      handlers.push(undefined);
-    } else {
-      handlers.push(handler);
-    }
+    if (loaded.error !== undefined) logError(`fast path: ${loaded.problem}`, loaded.error);
+    say(
+      `the ${fastRoute.name} route is not where ADR 023 expects it in this build (${loaded.problem}); Next.js answers it`,
+    );
+    handlers.push(undefined);
+    missing.push(fastRoute.name);
   }
-  return handlers;
-}
-
-/**
- * @param {import("node:http").IncomingMessage} req
- * @param {string} url
- * @param {{ hostname: string; port: number }} server
- * @param {AbortSignal | undefined} signal aborted when the client goes away before the answer is written, as
- * Next's (only the live channel, a stream, listens to it)
- * @param {Buffer | undefined} bytes the body, already read (preReadLength), or undefined to stream it
- * @returns {Request}
- */
-function toRequest(req, url, server, signal, bytes) {
-  const headers = new Headers();
-  for (let index = 0; index < req.rawHeaders.length; index += 2) {
-    headers.append(req.rawHeaders[index] ?? "", req.rawHeaders[index + 1] ?? "");
-  }
-  addForwardedDefaults(headers, { ...server, remoteAddress: req.socket.remoteAddress });
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  if (bytes !== undefined) {
-    // Beside the request, not in it (fast-path-bodies.mjs): readBodyBytes takes the bytes as they are.
-    const request = new Request(url, { method: req.method, headers, signal });
-    attachRequestBody(request, bytes);
-    return request;
-  }
-  // `duplex: "half"`: a streamed request body (undici requires it; not in TypeScript's RequestInit yet).
-  const init = /** @type {RequestInit} */ ({
-    method: req.method,
-    headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
-    duplex: hasBody ? "half" : undefined,
-    signal,
-  });
-  return new Request(url, init);
+  return { handlers, missing };
 }
 
 /**
@@ -145,11 +109,11 @@ function signalFromResponse(res) {
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {Response} response
- * @param {boolean} isStream
+ * @param {import("./fast-routes.mjs").FastRoute} fastRoute
  */
-async function writeResponse(req, res, response, isStream) {
-  if (isStream && response.body) {
-    writeHead(req, res, response);
+async function writeResponse(req, res, response, fastRoute) {
+  if (fastRoute.isStream && response.body) {
+    writeHead(req, res, response, fastRoute);
     res.flushHeaders();
     await pipeBody(res, response.body);
     return;
@@ -157,7 +121,7 @@ async function writeResponse(req, res, response, isStream) {
   // A JSON answer's text is attached (fast-path-bodies.mjs); any other body is read from its stream.
   const text = attachedResponseText(response);
   let body = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
-  writeHead(req, res, response);
+  writeHead(req, res, response, fastRoute);
   const isGzipped = isGzipWanted({
     acceptEncoding: req.headers["accept-encoding"],
     contentType: response.headers.get("content-type"),
@@ -178,19 +142,18 @@ async function writeResponse(req, res, response, isStream) {
 }
 
 /**
+ * The status and headers: next.config.mjs's rules for this request (headersFor, the rules Next applies on its
+ * path), the handler's own, and the fast path's diagnostic header (FAST_PATH_HEADER).
+ *
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {Response} response
+ * @param {import("./fast-routes.mjs").FastRoute} fastRoute
  */
-function writeHead(req, res, response) {
+function writeHead(req, res, response, fastRoute) {
   res.statusCode = response.status;
-  for (const { key, value } of configuredHeaders(
-    SECURITY_HEADERS,
-    HTTPS_ONLY_HEADERS,
-    req.headers["x-forwarded-proto"],
-  )) {
-    res.setHeader(key, value);
-  }
+  for (const { key, value } of headersFor((name) => req.headers[name])) res.setHeader(key, value);
+  res.setHeader(FAST_PATH_HEADER, fastRoute.name);
   for (const [key, value] of response.headers) {
     if (key !== "set-cookie") res.setHeader(key, value);
   }
@@ -233,9 +196,11 @@ async function pipeBody(res, body) {
 
 /**
  * The one answer for a request the handler itself could not answer (it catches everything it knows of).
+ * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
+ * @param {import("./fast-routes.mjs").FastRoute} fastRoute
  */
-function writeInternalError(res) {
+function writeInternalError(req, res, fastRoute) {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -244,7 +209,8 @@ function writeInternalError(res) {
     error: { code: "INTERNAL", message: "Something went wrong on our side. Nothing you sent was lost; retry shortly." },
   });
   res.statusCode = 500;
-  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  for (const { key, value } of headersFor((name) => req.headers[name])) res.setHeader(key, value);
+  res.setHeader(FAST_PATH_HEADER, fastRoute.name);
   res.setHeader("content-type", "application/json");
   res.setHeader("content-length", Buffer.byteLength(body));
   res.end(body);
@@ -260,10 +226,17 @@ async function main() {
   const given = process.argv.slice(2);
   const args = given[0] === "start" ? given.slice(1) : given;
   const chosen = chosenFastRoutes(process.env.HOLDFAST_FAST_ROUTES);
-  if ("error" in chosen) {
-    logError(`the worker could not start: ${chosen.error}`);
+  const strictness = isStrictFastPath(process.env.HOLDFAST_FAST_PATH_STRICT);
+  for (const problem of [
+    "error" in chosen ? chosen.error : null,
+    typeof strictness === "object" ? strictness.error : null,
+  ]) {
+    if (problem === null) continue;
+    logError(`the worker could not start: ${problem}`);
     process.exit(1);
   }
+  if ("error" in chosen) return;
+  const isStrict = strictness === true;
   const options =
     process.env.HOLDFAST_FAST_SYNC === "0" || chosen.names.size === 0 ? null : parseStartArgs(args, process.env);
   if (!options) {
@@ -276,10 +249,17 @@ async function main() {
   const app = next({ dev: false, dir, hostname: options.hostname, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const handlers = await loadHandlers(join(dir, ".next"), chosen.names);
+  const { handlers, missing } = await loadHandlers(join(dir, ".next"), chosen.names);
+  if (missing.length > 0 && isStrict) {
+    // A build where Next moved what next-build.mjs reads: seen where it is tested, not found later in a profile.
+    logError(
+      `the worker could not start: HOLDFAST_FAST_PATH_STRICT=1 and the ${missing.join(", ")} route(s) would fall back to Next.js (scripts/start/next-build.mjs, ADR 026)`,
+    );
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
   const shownHost = options.hostname ?? "localhost";
   const fallbackHost = `${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${options.port}`;
-  const serverAddress = { hostname: shownHost, port: options.port };
 
   const server = createServer((req, res) => {
     const match = fastRouteFor(req.method, req.url);
@@ -289,15 +269,22 @@ async function main() {
       return;
     }
     const fastRoute = /** @type {import("./fast-routes.mjs").FastRoute} */ (FAST_ROUTES[match.index]);
-    const url = requestUrl(/** @type {string} */ (req.url), req.headers.host, fallbackHost);
     const answer = (/** @type {Buffer | undefined} */ bytes) =>
-      handler(toRequest(req, url, serverAddress, fastRoute.isStream ? signalFromResponse(res) : undefined, bytes), {
-        params: Promise.resolve(match.params),
-      })
-        .then((response) => writeResponse(req, res, response, fastRoute.isStream))
+      handler(
+        toWebRequest(req, {
+          fallbackHost,
+          hostname: shownHost,
+          port: options.port,
+          signal: fastRoute.isStream ? signalFromResponse(res) : undefined,
+          bytes,
+        }),
+        // A route without dynamic segments gets no params, as under Next (next-build.int.test.ts).
+        { params: Promise.resolve(fastRoute.params.length > 0 ? match.params : undefined) },
+      )
+        .then((response) => writeResponse(req, res, response, fastRoute))
         .catch((error) => {
           logError(`fast path: the ${fastRoute.name} route threw`, error);
-          writeInternalError(res);
+          writeInternalError(req, res, fastRoute);
         });
     if (preReadLength(req.method, req.headers) === null) void answer(undefined);
     else

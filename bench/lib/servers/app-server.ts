@@ -185,6 +185,8 @@ export async function startAppInstance(options: {
         : [...(options.nodeArgs ?? []), join(dir, "scripts", "start.mjs"), ...serverArgs],
     env: {
       APP_URL: `http://127.0.0.1:${port}`,
+      // A build whose fast routes the worker cannot load stops the run: no figure measures Next's path unseen (ADR 026).
+      HOLDFAST_FAST_PATH_STRICT: "1",
       ...options.env,
       ...(options.workers === undefined ? {} : { HOLDFAST_WORKERS: String(options.workers) }),
     },
