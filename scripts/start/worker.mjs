@@ -2,7 +2,7 @@
 // the candidate's frequent requests (fast-routes.mjs: autosave, heartbeat, submit, and the start storm's join,
 // start and live channel) are handed straight to their route handlers — the same built modules Next serves
 // them from — without Next's routing and request plumbing, which cost more CPU than the handlers themselves
-// (ADR 023, docs/benchmarks.md). Everything else, pages and every other API route, goes to Next as before.
+// (ADR 023, docs/benchmarks/log/2026-12-03-sync-before-next-routing.md). Everything else, pages and every other API route, goes to Next as before.
 // HOLDFAST_FAST_ROUTES=autosave,heartbeat,… takes only those (to measure one against the other);
 // HOLDFAST_FAST_PATH_STRICT=1 makes a build without one of them a failed start, not a slower server (ADR 026).
 //
