@@ -1,0 +1,12 @@
+import { defineScreen } from "./registry";
+
+/** The admin's list of exams. */
+export default defineScreen({
+  name: "admin-exams",
+  roles: ["admin"],
+  setup: async ({ createExam, pick }) => ({
+    exam: await createExam({ title: pick("Networking 101 — final exam", "网络基础 — 期末考试") }),
+  }),
+  url: () => "/admin",
+  ready: (page, { exam }) => page.getByRole("link", { name: exam.title }),
+});
