@@ -1,17 +1,17 @@
-import { objectiveQuestions, submitPaper } from "../candidate/result-helpers";
-import { expect } from "../fixtures";
+import { submitPaper } from "../candidate/result-helpers";
+import { expect, OBJECTIVE_TYPES, sampleQuestions } from "../fixtures";
 import { defineScreen } from "./registry";
 
 /** A candidate's submitted exam, their result before release, and after release with points by question. */
 export default defineScreen({
   name: "result-candidate",
-  setup: async ({ createExam, enrollCandidate, joinAs, context, pick }) => {
+  setup: async ({ createExam, enrollCandidate, joinAs, context, language, pick }) => {
     const exam = await createExam({
       title: pick("Networking 101 — final exam", "网络基础 — 期末考试"),
-      questions: objectiveQuestions(),
+      questions: sampleQuestions({ types: OBJECTIVE_TYPES, language }),
     });
     await joinAs(await enrollCandidate(exam.id, { name: pick("Ada Lovelace", "王伟") }));
-    const attemptId = await submitPaper(context.request, exam.id, exam.questionIds, ["a", ["a"], 31]);
+    const attemptId = await submitPaper(context.request, exam.id, exam.questionIds, ["b", ["a"], 7]);
     return { exam, attemptId };
   },
   url: ({ attemptId }) => `/attempts/${attemptId}`,

@@ -7,10 +7,10 @@ export default defineScreen({
   name: "result-staff",
   roles: ["admin"],
   timeoutMs: 180_000,
-  setup: async ({ createExam, enrollCandidate, newContext, joinAs, adminApi, pick }) => {
+  setup: async ({ createExam, enrollCandidate, newContext, joinAs, adminApi, language, pick }) => {
     const exam = await createExam({
       title: pick("Networking 101 — essay", "网络基础 — 论述"),
-      questions: markedQuestions(),
+      questions: markedQuestions(language),
     });
     const candidateContext = await newContext();
     await joinAs(await enrollCandidate(exam.id, { name: pick("Grace Hopper", "李娜") }), candidateContext);
