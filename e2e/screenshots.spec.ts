@@ -56,7 +56,7 @@ for (const viewport of VIEWPORTS) {
           signIn,
         }) => {
           // Each state photographed full length (twice the pixels on a phone), on shared cores.
-          test.setTimeout(screen.timeoutMs ?? 120_000);
+          test.setTimeout(screen.timeoutMs ?? 180_000);
           const tag = role === "anonymous" || (screen.roles?.length ?? 1) === 1 ? "" : `-${role}`;
           await runScreen(screen, {
             fixtures: {

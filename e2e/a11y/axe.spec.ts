@@ -42,7 +42,7 @@ for (const screen of screens) {
         signIn,
       }) => {
         // axe walks the whole DOM once per state, on shared cores.
-        test.setTimeout(screen.timeoutMs ?? 120_000);
+        test.setTimeout(screen.timeoutMs ?? 180_000);
         await runScreen(screen, {
           fixtures: { browser, server, sql, adminApi, createExam, enrollCandidate, createStaff, assignProctor, signIn },
           language,

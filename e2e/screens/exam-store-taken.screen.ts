@@ -19,6 +19,6 @@ export default defineScreen({
     await upgradeStoreAsNewerRelease(other);
     await other.close();
     await expect(page.getByRole("alert").filter({ hasText: words.exam.storeSuperseded })).toBeVisible();
-    await expect(page.getByText(words.exam.bar.stopped, { exact: true })).toBeVisible();
+    await expect(page.getByText(words.exam.bar.stopped, { exact: true }).first()).toBeVisible();
   },
 });

@@ -9,7 +9,7 @@ import { defineScreen } from "./registry";
 export default defineScreen({
   name: "grading",
   roles: ["admin"],
-  timeoutMs: 180_000,
+  timeoutMs: 240_000,
   setup: async ({ createExam, enrollCandidate, server, sql, language, pick }) => {
     const { exam, essayId, attemptIds } = await essayExamWithPapers({
       baseURL: server.baseURL,

@@ -88,7 +88,7 @@ export type Screen<D = unknown> = {
   roles?: readonly Role[];
   /** Default: both. */
   languages?: readonly Language[];
-  /** A screen that builds a lot (several papers, a dead webhook delivery) may need more than the default. */
+  /** A screen that builds a lot (several papers, a dead webhook delivery) may need more than 3 minutes. */
   timeoutMs?: number;
   /** Makes the rows the screen shows, through the API or Postgres, and returns what the steps need. */
   setup: (tools: ScreenTools) => Promise<D>;

@@ -6,7 +6,7 @@ import { defineScreen } from "./registry";
 export default defineScreen({
   name: "result-staff",
   roles: ["admin"],
-  timeoutMs: 180_000,
+  timeoutMs: 240_000,
   setup: async ({ createExam, enrollCandidate, newContext, joinAs, adminApi, language, pick }) => {
     const exam = await createExam({
       title: pick("Networking 101 — essay", "网络基础 — 论述"),

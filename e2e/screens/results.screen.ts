@@ -6,7 +6,7 @@ import { defineScreen } from "./registry";
 export default defineScreen({
   name: "results",
   roles: ["admin"],
-  timeoutMs: 180_000,
+  timeoutMs: 240_000,
   setup: async ({ createExam, enrollCandidate, server, pick }) => {
     const exam = await createExam({ title: pick("Networking 101 — final exam", "网络基础 — 期末考试") });
     // Five papers with a spread of totals; the essays wait for a grader; one candidate never starts.

@@ -10,7 +10,7 @@ import { defineScreen } from "./registry";
 export default defineScreen({
   name: "webhooks",
   roles: ["admin"],
-  timeoutMs: 180_000,
+  timeoutMs: 240_000,
   setup: async ({ createExam, enrollCandidate, onTeardown, pick }) => {
     // A receiver that refuses with 400: final at once, so the delivery is dead without waiting for retries.
     const receiver = await startWebhookReceiver(400);
