@@ -27,7 +27,8 @@ export default defineScreen({
       name: "review",
       act: async (page, _data, { context, words }) => {
         await context.setOffline(false);
-        await page.getByRole("button", { name: words.exam.reviewAndSubmit }).click();
+        // The bar's button (the same one waits at the end of the paper).
+        await page.getByRole("button", { name: words.exam.reviewAndSubmit }).first().click();
       },
       ready: (page, _data, { words }) => page.getByRole("dialog", { name: words.exam.review.title }),
       capture: "viewport",

@@ -1,5 +1,5 @@
 import { expect } from "../fixtures";
-import { defineScreen } from "./registry";
+import { defineScreen, fill } from "./registry";
 
 /** The printable join slips with their QR codes, on screen and as printed. */
 export default defineScreen({
@@ -7,14 +7,17 @@ export default defineScreen({
   roles: ["admin"],
   setup: async ({ createExam, enrollCandidate, pick }) => {
     const exam = await createExam({ title: pick("Networking 101 — final exam", "网络基础 — 期末考试") });
-    await enrollCandidate(exam.id, { name: "王伟", extraSeconds: 900 });
-    await enrollCandidate(exam.id, { name: "Grace Hopper" });
-    await enrollCandidate(exam.id, { name: "Ada Lovelace-Byron, Countess of a Very Long Name" });
-    return { exam };
+    const names = ["王伟", "Grace Hopper", "Ada Lovelace-Byron, Countess of a Very Long Name"];
+    for (const [index, name] of names.entries()) {
+      await enrollCandidate(exam.id, { name, extraSeconds: index === 0 ? 900 : 0 });
+    }
+    return { exam, names };
   },
   url: ({ exam }) => `/admin/exams/${exam.id}/candidates/slips`,
-  ready: async (page) => {
-    await expect(page.getByRole("listitem").getByRole("img")).toHaveCount(3);
+  ready: async (page, { names }, { words }) => {
+    for (const name of names) {
+      await expect(page.getByRole("img", { name: fill(words.enrollment.slips.qrLabel, { name }) })).toBeVisible();
+    }
   },
   states: [
     {

@@ -11,6 +11,7 @@ import type {
 } from "@playwright/test";
 import type pg from "pg";
 
+import { TIME_ZONE_COOKIE } from "../../lib/shared/i18n/locales";
 import type { Messages } from "../../messages";
 import { expect, type Candidate, type CreatedExam, type ExamInput, type StaffUser } from "../fixtures";
 
@@ -173,6 +174,11 @@ export async function runScreen(screen: Screen, options: RunOptions): Promise<vo
   const teardown: (() => Promise<void>)[] = [];
   const newContext = async () => {
     const context = await browser.newContext(contextOptions);
+    // The reader's zone, as the first page a browser opens would tell the server (components/i18n/time-zone-sync):
+    // every page is drawn in it at once, with no refresh of the page while axe or the camera looks at it.
+    await context.addCookies([
+      { name: TIME_ZONE_COOKIE, value: LANGUAGES[options.language].timezoneId, url: options.fixtures.server.baseURL },
+    ]);
     contexts.push(context);
     return context;
   };
