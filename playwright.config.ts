@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+
 import { defineConfig, devices } from "@playwright/test";
 
 // The suite runs against a production build (`next build` + `next start`) on its own, freshly created
@@ -25,8 +27,10 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two cores: one worker per core, with the app server sharing them.
-  workers: 2,
+  // As many workers as the box has cores, and at least two (the tests spend much of their time waiting on the
+  // app server, which shares the cores). Every test makes its own rows (e2e/fixtures.ts), so any number of
+  // workers may run side by side; E2E_WORKERS sets another number (1 to debug one failure in peace).
+  workers: Number(process.env.E2E_WORKERS) || Math.max(2, availableParallelism()),
   // A whole story's budget. Stories with two or three browser contexts and several reloads take 15–30 s on a
   // quiet box and past 30 s when both workers and the app share the two cores (seen in CI: 30.2 s). Every
   // single wait still has its own 10 s limit below, so a hang is still caught where it happens.

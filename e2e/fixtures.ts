@@ -7,6 +7,9 @@ import { test as base, expect, type APIRequestContext, type BrowserContext } fro
 import pg from "pg";
 
 import { parseRetryAfterMs } from "../lib/shared/backoff";
+import { sampleQuestions } from "../test-support/shared/sample-exam";
+
+export { OBJECTIVE_TYPES, sampleQuestions } from "../test-support/shared/sample-exam";
 
 // Every test makes its own rows — exams and candidates through the admin API (bearer ADMIN_API_TOKEN),
 // staff users straight into Postgres — and removes them when it ends. No test reads or changes another's
@@ -94,48 +97,6 @@ export function uniqueTag(): string {
   return randomBytes(4).toString("hex");
 }
 
-/** One question of every type: the shape of a real paper. */
-export function sampleQuestions(): QuestionInput[] {
-  return [
-    {
-      type: "single_choice",
-      prompt: "Which layer of the OSI model routes packets between networks?",
-      options: [
-        { id: "a", label: "Data link" },
-        { id: "b", label: "Network" },
-        { id: "c", label: "Transport" },
-      ],
-      answerKey: "b",
-      points: 1,
-    },
-    {
-      type: "multiple_choice",
-      prompt: "Which of these are private IPv4 ranges?",
-      options: [
-        { id: "a", label: "10.0.0.0/8" },
-        { id: "b", label: "172.16.0.0/12" },
-        { id: "c", label: "8.8.8.0/24" },
-      ],
-      answerKey: ["a", "b"],
-      points: 2,
-    },
-    {
-      type: "short_text",
-      prompt: "Name the protocol that maps IPv4 addresses to MAC addresses.",
-      answerKey: "ARP",
-      points: 1,
-    },
-    { type: "essay", prompt: "Explain, in a few paragraphs, why TCP needs a three-way handshake.", points: 5 },
-    {
-      type: "numeric",
-      prompt: "How many usable host addresses does a /29 subnet have?",
-      answerKey: 6,
-      tolerance: 0,
-      points: 1,
-    },
-  ];
-}
-
 type WorkerFixtures = {
   server: E2EServer;
   /** Direct Postgres access to the run's database, for what has no API yet (staff users, assignments). */
@@ -145,7 +106,7 @@ type WorkerFixtures = {
 };
 
 type TestFixtures = {
-  /** Creates a published, always-open exam with one question of every type; override anything. */
+  /** Creates a published, always-open exam of the sample paper (test-support/shared/sample-exam.ts); override anything. */
   createExam: (overrides?: Partial<ExamInput>) => Promise<CreatedExam>;
   /** Enrolls one candidate and returns their personal join link. */
   enrollCandidate: (

@@ -2,35 +2,23 @@ import { randomUUID } from "node:crypto";
 
 import type pg from "pg";
 
-import { expect, type Candidate, type CreatedExam, type ExamInput, type QuestionInput } from "../fixtures";
+import { sampleRubric } from "../../test-support/shared/sample-exam";
+import {
+  expect,
+  sampleQuestions,
+  type Candidate,
+  type CreatedExam,
+  type ExamInput,
+  type QuestionInput,
+} from "../fixtures";
 import { startThroughApi } from "../proctor/dashboard-page";
 
-/** An essay first (what people grade) and a single choice the rules score alone. */
-export function gradingQuestions(locale: string): QuestionInput[] {
-  const isChinese = locale === "zh-CN";
-  return [
-    {
-      type: "essay",
-      prompt: isChinese ? "请解释 TCP 为什么需要三次握手。" : "Explain why TCP needs a three-way handshake.",
-      points: 5,
-    },
-    {
-      type: "single_choice",
-      prompt: isChinese ? "哪一层负责在网络之间路由数据包？" : "Which layer routes packets between networks?",
-      options: [
-        { id: "a", label: isChinese ? "数据链路层" : "Data link" },
-        { id: "b", label: isChinese ? "网络层" : "Network" },
-      ],
-      answerKey: "b",
-      points: 1,
-    },
-  ];
+/** The sample paper's essay first (what people grade), then its single choice (the rules score it alone). */
+export function gradingQuestions(locale: "en-US" | "zh-CN"): QuestionInput[] {
+  return sampleQuestions({ types: ["essay", "single_choice"], language: locale === "zh-CN" ? "zh-CN" : "en" });
 }
 
-export const RUBRIC = {
-  "en-US": "5: both sides' sequence numbers agreed, and why. 3: the idea without the why. 0: nothing relevant.",
-  "zh-CN": "5 分：说明双方序号如何确认以及原因。3 分：只说明过程。0 分：答非所问。",
-};
+export const RUBRIC = { "en-US": sampleRubric("en"), "zh-CN": sampleRubric("zh-CN") };
 
 export type ExamFactory = (overrides?: Partial<ExamInput>) => Promise<CreatedExam>;
 

@@ -5,7 +5,7 @@ import { request as playwrightRequest, type APIRequestContext } from "@playwrigh
 import Papa from "papaparse";
 
 import type enStatisticsMessages from "../../messages/en/statistics.json";
-import { expect, test, type Candidate, type QuestionInput } from "../fixtures";
+import { expect, OBJECTIVE_TYPES, sampleQuestions, test, type Candidate } from "../fixtures";
 
 // Issue 15, the results page: three candidates submit papers of objective questions (scored without a person).
 // An admin opens the exam's results page and sees each total; the results.csv downloaded from the page has the
@@ -20,37 +20,7 @@ function messages(locale: string): typeof enStatisticsMessages {
 }
 
 /** Single choice 1 point (key b), multiple choice 2 (key a+b, partial credit), numeric 1 (key 6): 4 in all. */
-const QUESTIONS: QuestionInput[] = [
-  {
-    type: "single_choice",
-    prompt: "Which layer of the OSI model routes packets between networks?",
-    options: [
-      { id: "a", label: "Data link" },
-      { id: "b", label: "Network" },
-      { id: "c", label: "Transport" },
-    ],
-    answerKey: "b",
-    points: 1,
-  },
-  {
-    type: "multiple_choice",
-    prompt: "Which of these are private IPv4 ranges?",
-    options: [
-      { id: "a", label: "10.0.0.0/8" },
-      { id: "b", label: "172.16.0.0/12" },
-      { id: "c", label: "8.8.8.0/24" },
-    ],
-    answerKey: ["a", "b"],
-    points: 2,
-  },
-  {
-    type: "numeric",
-    prompt: "How many usable host addresses does a /29 subnet have?",
-    answerKey: 6,
-    tolerance: 0,
-    points: 1,
-  },
-];
+const QUESTIONS = sampleQuestions({ types: OBJECTIVE_TYPES });
 
 /** Joins, starts and submits a paper through the API; returns the candidate's API context and attempt. */
 async function submitPaper(

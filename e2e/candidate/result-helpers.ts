@@ -2,17 +2,11 @@ import { randomUUID } from "node:crypto";
 
 import type { APIRequestContext } from "@playwright/test";
 
-import { OBJECTIVE_QUESTIONS } from "../../test-support/shared/objective-questions";
-import { expect, type QuestionInput } from "../fixtures";
+import { expect, sampleQuestions, type QuestionInput } from "../fixtures";
 
-// What the result specs share (e2e/candidate/result.spec.ts and the result blocks of e2e/a11y/axe.spec.ts and
-// e2e/screenshots.spec.ts): a paper submitted through the candidate's own API, and a paper with several result
+// What the result specs share (e2e/candidate/result.spec.ts, e2e/security/csp.spec.ts and the result screens of
+// e2e/screens/): a paper submitted through the candidate's own API, and a paper with several result
 // versions (submitted, marked, re-scored after a key correction).
-
-/** Objective questions only, so the whole paper is scored without a person. */
-export function objectiveQuestions(): QuestionInput[] {
-  return structuredClone(OBJECTIVE_QUESTIONS);
-}
 
 /**
  * Starts and submits the paper with `values` (by question, in order) through the candidate's own API: `request`
@@ -56,26 +50,17 @@ export async function waitForVersions(adminApi: APIRequestContext, attemptId: st
     .toBe(versions);
 }
 
-/** The essay-and-choice exam of the staff result page: its single choice key is wrong until corrected. */
-export function markedQuestions(): QuestionInput[] {
-  return [
-    {
-      type: "single_choice",
-      prompt: "Which layer routes packets?",
-      options: [
-        { id: "a", label: "Network" },
-        { id: "b", label: "Link" },
-      ],
-      answerKey: "b",
-      points: 1,
-    },
-    {
-      type: "essay",
-      prompt: "Explain congestion control.",
-      points: 5,
-      rubric: "Slow start and congestion avoidance, 2.5 points each.",
-    },
-  ];
+/**
+ * The staff result page's exam: the sample paper's single choice with a key that is wrong ("a") until corrected,
+ * and its essay, with a rubric.
+ */
+export function markedQuestions(language: "en" | "zh-CN" = "en"): QuestionInput[] {
+  return sampleQuestions({
+    types: ["single_choice", "essay"],
+    language,
+    rubric: true,
+    answerKeys: { single_choice: "a" },
+  });
 }
 
 type AdminQuestion = {
@@ -90,8 +75,8 @@ type AdminQuestion = {
 
 /**
  * A submitted paper of a `markedQuestions()` exam with three result versions: submitted (the choice marked wrong
- * under the wrong key, the essay waiting), marked (the essay 4 of 5 with a comment), and re-scored after the
- * admin corrected the key to "a" (the choice now right). Returns the attempt id.
+ * under the wrong key "a", the essay waiting), marked (the essay 4 of 5 with a comment), and re-scored after the
+ * admin corrected the key to "b" (the choice now right). Returns the attempt id.
  */
 export async function paperWithVersions(
   adminApi: APIRequestContext,
@@ -101,8 +86,8 @@ export async function paperWithVersions(
 ): Promise<string> {
   const [choiceId, essayId] = exam.questionIds;
   const attemptId = await submitPaper(candidateRequest, exam.id, exam.questionIds, [
-    "a",
-    "TCP halves its window on loss.",
+    "b",
+    "Both sides agree their initial sequence numbers.",
   ]);
   await waitForVersions(adminApi, attemptId, 1);
 
@@ -124,7 +109,7 @@ export async function paperWithVersions(
           prompt: question.prompt,
           points: question.points,
           options: question.options,
-          answerKey: question.id === choiceId ? "a" : question.answerKey,
+          answerKey: question.id === choiceId ? "b" : question.answerKey,
           rubric: question.rubric,
         }
       : {

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 
-import { expect, test } from "../fixtures";
+import { expect, OBJECTIVE_TYPES, sampleQuestions, test } from "../fixtures";
 
-import { objectiveQuestions, submitPaper } from "./result-helpers";
+import { submitPaper } from "./result-helpers";
 
 // The candidate's result page (issue 15): after submitting, the candidate can open "Your result" from the final
 // screen. Before the admin releases the results it says so calmly and shows no number; after the release it
@@ -46,12 +46,12 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       createExam,
       enrollCandidate,
     }) => {
-      const exam = await createExam({ questions: objectiveQuestions() });
+      const exam = await createExam({ questions: sampleQuestions({ types: OBJECTIVE_TYPES }) });
       const candidate = await enrollCandidate(exam.id);
       await page.goto(candidate.joinUrl);
       await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
       // Single: right (1 of 1). Multiple: one of two right choices, no wrong one (1 of 2). Numeric: wrong (0 of 1).
-      const attemptId = await submitPaper(page.request, exam.id, exam.questionIds, ["a", ["a"], 31]);
+      const attemptId = await submitPaper(page.request, exam.id, exam.questionIds, ["b", ["a"], 7]);
 
       // The final screen links to the result page.
       await page.goto(`/attempts/${attemptId}`);

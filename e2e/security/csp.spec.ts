@@ -1,8 +1,8 @@
 import { request as playwrightRequest, type BrowserContext, type Page } from "@playwright/test";
 
-import { objectiveQuestions, submitPaper, waitForVersions } from "../candidate/result-helpers";
+import { submitPaper, waitForVersions } from "../candidate/result-helpers";
 import { expectReady, expectSaved, missingForOffline, openExam, question } from "../exam/exam-page";
-import { expect, test } from "../fixtures";
+import { expect, OBJECTIVE_TYPES, sampleQuestions, test } from "../fixtures";
 import { openDashboard } from "../proctor/dashboard-page";
 
 // The page script policy (issue 18, docs/security.md "Browser protections"): every page is served with a
@@ -80,12 +80,12 @@ test.describe("the page script policy", () => {
     const exam = await createExam();
     const candidate = await enrollCandidate(exam.id);
     // A second exam, of objective questions, with a scored paper: its results page draws the charts.
-    const scoredExam = await createExam({ questions: objectiveQuestions() });
+    const scoredExam = await createExam({ questions: sampleQuestions({ types: OBJECTIVE_TYPES }) });
     const scoredCandidate = await enrollCandidate(scoredExam.id);
     const candidateApi = await playwrightRequest.newContext({ baseURL: server.baseURL });
     const session = await candidateApi.post("/api/session", { data: { joinToken: scoredCandidate.joinToken } });
     expect(session.status(), await session.text()).toBe(200);
-    const attemptId = await submitPaper(candidateApi, scoredExam.id, scoredExam.questionIds, ["a", ["a"], 31]);
+    const attemptId = await submitPaper(candidateApi, scoredExam.id, scoredExam.questionIds, ["b", ["a"], 7]);
     await candidateApi.dispose();
     await waitForVersions(adminApi, attemptId, 1);
     const admin = await createStaff("admin");

@@ -1,6 +1,6 @@
 // Three objective questions (single choice key a, multiple choice key a+c with partial credit, numeric key 32):
-// a paper the rules score whole, with no person. Shared by the integration tests' scored papers
-// (test-support/server/results.ts) and the e2e result specs (e2e/candidate/result-helpers.ts).
+// a paper the rules score whole, with no person. The integration tests' scored papers (test-support/server/results.ts)
+// read their figures off these keys; the e2e specs use the sample exam's (test-support/shared/sample-exam.ts).
 export const OBJECTIVE_QUESTIONS = [
   {
     type: "single_choice",

@@ -1,0 +1,19 @@
+import { defineScreen } from "./registry";
+
+/** The staff's API reference (/admin/api): its first screen, the whole page, and one operation. */
+export default defineScreen({
+  name: "api-reference",
+  // What a proctor may call is the same reference an admin reads.
+  roles: ["proctor"],
+  // The longest page: axe walks some thousands of nodes, and the phone's picture is twice the pixels. On a busy
+  // box (load 30 on two cores) one axe pass took 200 s.
+  timeoutMs: 420_000,
+  setup: () => Promise.resolve({}),
+  url: () => "/admin/api",
+  ready: (page) => page.locator("#op-createExam"),
+  capture: "viewport",
+  states: [
+    { name: "whole", skipAxe: true },
+    { name: "submit", capture: (page) => page.locator("#op-submitAttempt"), skipAxe: true },
+  ],
+});

@@ -1,0 +1,137 @@
+// The sample exam of the end-to-end tests: one question of every type, the shape of a real paper, in English
+// and in Chinese. Every e2e spec and screen builds its exam from this (e2e/fixtures.ts `createExam` takes all
+// five by default); the options choose the variations the specs really need:
+// - `types`: which questions, in which order (objective only, so no person marks the paper; an essay first, for
+//   grading);
+// - `language`: the prompts and options in the candidate's language;
+// - `rubric`: the essay carries a rubric for its graders;
+// - `answerKeys`: another key for a type (a key that is wrong until an admin corrects it).
+//
+// Keys, for the values a spec submits: single choice "b" (1 point), multiple choice "a" and "b" (2 points, partly
+// right gets part), short text "ARP" (1), essay marked by a person (5), numeric 6 (1, no tolerance).
+//
+// The integration tests keep their own (test-support/server/fixtures.ts, test-support/shared/objective-questions.ts):
+// their figures were worked out on those keys.
+
+export type SampleQuestionType = "single_choice" | "multiple_choice" | "short_text" | "essay" | "numeric";
+export type SampleLanguage = "en" | "zh-CN";
+
+export type SampleQuestion = Record<string, unknown> & { type: SampleQuestionType; prompt: string; points: number };
+
+export const SAMPLE_QUESTION_TYPES: readonly SampleQuestionType[] = [
+  "single_choice",
+  "multiple_choice",
+  "short_text",
+  "essay",
+  "numeric",
+];
+
+/** The objective questions: a paper of these is scored whole without a person. */
+export const OBJECTIVE_TYPES: readonly SampleQuestionType[] = ["single_choice", "multiple_choice", "numeric"];
+
+const PAPER: Record<SampleLanguage, Record<SampleQuestionType, SampleQuestion>> = {
+  en: {
+    single_choice: {
+      type: "single_choice",
+      prompt: "Which layer of the OSI model routes packets between networks?",
+      options: [
+        { id: "a", label: "Data link" },
+        { id: "b", label: "Network" },
+        { id: "c", label: "Transport" },
+      ],
+      answerKey: "b",
+      points: 1,
+    },
+    multiple_choice: {
+      type: "multiple_choice",
+      prompt: "Which of these are private IPv4 ranges?",
+      options: [
+        { id: "a", label: "10.0.0.0/8" },
+        { id: "b", label: "172.16.0.0/12" },
+        { id: "c", label: "8.8.8.0/24" },
+      ],
+      answerKey: ["a", "b"],
+      points: 2,
+    },
+    short_text: {
+      type: "short_text",
+      prompt: "Name the protocol that maps IPv4 addresses to MAC addresses.",
+      answerKey: "ARP",
+      points: 1,
+    },
+    essay: { type: "essay", prompt: "Explain, in a few paragraphs, why TCP needs a three-way handshake.", points: 5 },
+    numeric: {
+      type: "numeric",
+      prompt: "How many usable host addresses does a /29 subnet have?",
+      answerKey: 6,
+      tolerance: 0,
+      points: 1,
+    },
+  },
+  "zh-CN": {
+    single_choice: {
+      type: "single_choice",
+      prompt: "OSI 模型中哪一层负责在网络之间路由数据包？",
+      options: [
+        { id: "a", label: "数据链路层" },
+        { id: "b", label: "网络层" },
+        { id: "c", label: "传输层" },
+      ],
+      answerKey: "b",
+      points: 1,
+    },
+    multiple_choice: {
+      type: "multiple_choice",
+      prompt: "以下哪些是私有 IPv4 地址段？",
+      options: [
+        { id: "a", label: "10.0.0.0/8" },
+        { id: "b", label: "172.16.0.0/12" },
+        { id: "c", label: "8.8.8.0/24" },
+      ],
+      answerKey: ["a", "b"],
+      points: 2,
+    },
+    short_text: {
+      type: "short_text",
+      prompt: "把 IPv4 地址映射为 MAC 地址的协议叫什么？",
+      answerKey: "ARP",
+      points: 1,
+    },
+    essay: { type: "essay", prompt: "请用几段话解释 TCP 为什么需要三次握手。", points: 5 },
+    numeric: {
+      type: "numeric",
+      prompt: "一个 /29 子网有多少个可用的主机地址？",
+      answerKey: 6,
+      tolerance: 0,
+      points: 1,
+    },
+  },
+};
+
+const RUBRIC: Record<SampleLanguage, string> = {
+  en: "5: both sides' sequence numbers agreed, and why. 3: the idea without the why. 0: nothing relevant.",
+  "zh-CN": "5 分：说明双方序号如何确认以及原因。3 分：只说明过程。0 分：答非所问。",
+};
+
+/** The sample exam's questions, fresh copies each call (a spec may change its own). */
+export function sampleQuestions(
+  options: {
+    types?: readonly SampleQuestionType[];
+    language?: SampleLanguage;
+    rubric?: boolean;
+    answerKeys?: Partial<Record<SampleQuestionType, unknown>>;
+  } = {},
+): SampleQuestion[] {
+  const language = options.language ?? "en";
+  return (options.types ?? SAMPLE_QUESTION_TYPES).map((type) => {
+    const question = structuredClone(PAPER[language][type]);
+    if (options.rubric && type === "essay") question.rubric = RUBRIC[language];
+    if (options.answerKeys && type in options.answerKeys) question.answerKey = options.answerKeys[type];
+    return question;
+  });
+}
+
+/** The essay's rubric in `language` (the one `rubric: true` sets). */
+export function sampleRubric(language: SampleLanguage): string {
+  return RUBRIC[language];
+}
