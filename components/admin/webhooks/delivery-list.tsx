@@ -8,7 +8,7 @@ import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
 import { webhookKeys } from "@/lib/client/webhooks/query-keys";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
-import { DELIVERY_STATUSES, type DeliveryStatus, type WebhookDeliveryList } from "@/lib/shared/schemas/webhooks";
+import { DELIVERY_STATUSES, WebhookDeliveryListSchema, type DeliveryStatus } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
 
 import { DeliveryStatusBadge, useDeliveryStateText } from "./delivery-words";
@@ -48,7 +48,7 @@ export function DeliveryList({ filters }: { filters: DeliveryFilters }) {
   if (filters.examId) params.set("examId", filters.examId);
   const query = useQuery({
     queryKey: webhookKeys.deliveries(filters),
-    queryFn: () => readJson<WebhookDeliveryList>(`/api/admin/webhooks/deliveries?${params.toString()}`),
+    queryFn: () => readJson(`/api/admin/webhooks/deliveries?${params.toString()}`, WebhookDeliveryListSchema),
     refetchInterval: REFRESH_MS,
   });
   const deliveries = query.data?.deliveries;
