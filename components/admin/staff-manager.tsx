@@ -16,6 +16,8 @@ import {
   type StaffAccount,
 } from "@/lib/shared/schemas/staff";
 
+import styles from "./staff-manager.module.css";
+
 type Temporary = { name: string; email: string; password: string };
 
 /**
@@ -224,7 +226,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
                       {account.email}
                     </td>
                     <td data-label={cols.role}>{t(`roles.${account.role}`)}</td>
-                    <td data-label={cols.state} className="state-cell">
+                    <td data-label={cols.state} className={styles.stateCell}>
                       {account.disabledAt ? (
                         <span className="badge badge--closed">{t("states.disabled")}</span>
                       ) : account.mustChangePassword ? (
@@ -301,13 +303,13 @@ function TemporaryPassword({
   }
 
   return (
-    <section className="notice temporary-password" aria-labelledby="temporary-heading">
+    <section className={`notice ${styles.temporary}`} aria-labelledby="temporary-heading">
       <h2 id="temporary-heading" ref={headingRef} tabIndex={-1}>
         {t("temporaryHeading", { name: value.name })}
       </h2>
       <p>{t("temporaryIntro", { email: value.email })}</p>
       <p>
-        <code className="temporary-password__value" data-testid="temporary-password">
+        <code className={styles.temporaryValue} data-testid="temporary-password">
           {value.password}
         </code>
       </p>

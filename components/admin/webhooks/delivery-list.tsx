@@ -11,6 +11,8 @@ import { formatInstant, formatNumber } from "@/lib/shared/format";
 import { DELIVERY_STATUSES, WebhookDeliveryListSchema, type DeliveryStatus } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
 
+import subnav from "../subnav.module.css";
+
 import { DeliveryStatusBadge, useDeliveryStateText } from "./delivery-words";
 import styles from "./webhooks.module.css";
 
@@ -60,7 +62,7 @@ export function DeliveryList({ filters }: { filters: DeliveryFilters }) {
 
   return (
     <>
-      <nav aria-label={t("deliveries.filterLabel")} className={`subnav ${styles.filters}`}>
+      <nav aria-label={t("deliveries.filterLabel")} className={`${subnav.subnav} ${styles.filters}`}>
         <ul>
           {tabs.map(({ status, label }) => (
             <li key={status ?? "all"}>
