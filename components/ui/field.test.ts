@@ -44,6 +44,17 @@ describe("Field", () => {
     expect(markup).toContain('id="minutes-error">Enter a number</p>');
   });
 
+  it("marks a field the form's error names invalid, described by that error, with no error of its own", () => {
+    const markup = renderToString(
+      createElement(Field, { id: "email", label: "Email", isInvalid: true, describedBy: "create-error" }),
+    );
+    const input = attributes(markup, "input");
+
+    expect(input["aria-invalid"]).toBe("true");
+    expect(input["aria-describedby"]).toBe("create-error");
+    expect(markup).not.toContain("email-error");
+  });
+
   it("makes an id when none is given, shared by the label and the control", () => {
     const markup = renderToString(createElement(TextAreaField, { label: "Reason", error: "Too long" }));
     const textarea = attributes(markup, "textarea");
