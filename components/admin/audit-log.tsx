@@ -7,7 +7,8 @@ import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { auditActorName, describeAuditEntry } from "@/lib/shared/describe-audit-entry";
 import { formatInstant } from "@/lib/shared/format";
-import { AuditPageSchema, type AuditPage } from "@/lib/shared/schemas/audit";
+import type { AuditPage } from "@/lib/shared/schemas/audit";
+import { AuditPageSchema } from "@/lib/shared/schemas/responses/audit";
 
 import styles from "./audit-log.module.css";
 

@@ -9,12 +9,8 @@ import { Field, SelectField } from "@/components/ui/field";
 import { FormError, FormStatus } from "@/components/ui/form-error";
 import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import {
-  CreateStaffSchema,
-  StaffWithPasswordSchema,
-  type CreateStaffInput,
-  type StaffAccount,
-} from "@/lib/shared/schemas/staff";
+import { CreateStaffSchema, type CreateStaffInput, type StaffAccount } from "@/lib/shared/schemas/staff";
+import { StaffWithPasswordSchema } from "@/lib/shared/schemas/responses/staff";
 
 import styles from "./staff-manager.module.css";
 

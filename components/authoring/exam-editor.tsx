@@ -12,8 +12,6 @@ import { describeTimeZone } from "@/lib/shared/format";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import {
-  AdminExamSchema,
-  ExamEditsSchema,
   LATE_ANSWER_POLICIES,
   QUESTION_TYPES,
   RESULTS_DETAILS,
@@ -22,6 +20,7 @@ import {
   type ExamEditRecord,
   type QuestionType,
 } from "@/lib/shared/schemas/exams";
+import { AdminExamSchema, ExamEditsSchema } from "@/lib/shared/schemas/responses/exams";
 
 import styles from "./authoring.module.css";
 import { ConflictPanel } from "./conflict-panel";

@@ -10,7 +10,8 @@ import { StatusBadge } from "@/components/exams-table";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { STATUS_TRANSITIONS, type PublishProblem } from "@/lib/shared/exam-lifecycle";
-import { AdminExamSchema, type AdminExam, type ExamStatus } from "@/lib/shared/schemas/exams";
+import type { AdminExam, ExamStatus } from "@/lib/shared/schemas/exams";
+import { AdminExamSchema } from "@/lib/shared/schemas/responses/exams";
 
 import styles from "./authoring.module.css";
 import { PublishProblems, publishProblemsOf } from "./publish-problems";

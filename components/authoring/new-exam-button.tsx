@@ -7,7 +7,7 @@ import { useState } from "react";
 import { FormError } from "@/components/ui/form-error";
 import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { AdminExamSchema } from "@/lib/shared/schemas/exams";
+import { AdminExamSchema } from "@/lib/shared/schemas/responses/exams";
 
 /** Creates an empty draft (one hour, always open) and opens its editor. */
 export function NewExamButton() {

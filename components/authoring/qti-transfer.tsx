@@ -7,7 +7,8 @@ import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import type { AdminExam } from "@/lib/shared/schemas/exams";
-import { QtiImportResultSchema, type QtiImportResult, type QtiPreviewItem } from "@/lib/shared/schemas/qti";
+import type { QtiImportResult, QtiPreviewItem } from "@/lib/shared/schemas/qti";
+import { QtiImportResultSchema } from "@/lib/shared/schemas/responses/exams";
 
 import styles from "./authoring.module.css";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { RegradeQueuedSchema } from "@/lib/shared/schemas/statistics";
+import { RegradeQueuedSchema } from "@/lib/shared/schemas/responses/results";
 
 import { callApi } from "./call-api";
 

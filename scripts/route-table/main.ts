@@ -2,11 +2,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { API_ROUTE_MODULES } from "../../app/api/route-modules";
+import { apiOperations } from "../../lib/server/openapi/operations";
 import { currentRoutesSection, routesSection, withRoutesSection } from "../../lib/server/security/route-table";
 
 const file = join(process.cwd(), "docs", "security.md");
 const markdown = readFileSync(file, "utf8");
-const isCurrent = currentRoutesSection(markdown) === routesSection();
+const operations = apiOperations(API_ROUTE_MODULES);
+const isCurrent = currentRoutesSection(markdown) === routesSection(operations);
 
 if (process.argv.includes("--check")) {
   console.log(
@@ -17,6 +20,6 @@ if (process.argv.includes("--check")) {
 if (isCurrent) {
   console.log("docs/security.md: the route tables are current");
 } else {
-  writeFileSync(file, withRoutesSection(markdown));
+  writeFileSync(file, withRoutesSection(markdown, operations));
   console.log("docs/security.md: the route tables were rewritten");
 }

@@ -8,7 +8,8 @@ import { SESSION_COOKIES } from "@/lib/server/auth/cookies";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { openApiDocument, type OpenApiOperation } from "@/lib/server/openapi/build-document";
 import { bodyFields, type FieldConstraint, type FieldRow } from "@/lib/server/openapi/fields";
-import { API_AREAS, type ApiArea } from "@/lib/server/openapi/registry";
+import { API_AREAS, type ApiArea } from "@/lib/server/http/route-doc";
+import { API_ROUTE_MODULES } from "@/app/api/route-modules";
 
 import styles from "./api-reference.module.css";
 
@@ -19,10 +20,10 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Entry = { method: string; path: string; operation: OpenApiOperation };
 
-/** The document's operations by area, in the registry's order. */
+/** The document's operations by area, each area's by path. */
 function operationsByArea(): Map<ApiArea, Entry[]> {
   const byArea = new Map<ApiArea, Entry[]>(API_AREAS.map((area) => [area, []]));
-  for (const [path, item] of Object.entries(openApiDocument().paths)) {
+  for (const [path, item] of Object.entries(openApiDocument(API_ROUTE_MODULES).paths)) {
     for (const [method, operation] of Object.entries(item)) {
       byArea.get(operation.tags[0]!)?.push({ method: method.toUpperCase(), path, operation });
     }

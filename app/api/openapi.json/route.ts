@@ -1,10 +1,28 @@
+import { z } from "zod";
+
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { json, route } from "@/lib/server/http/route";
 import { openApiDocument } from "@/lib/server/openapi/build-document";
 
-/** The OpenAPI 3.1 document of this build (lib/server/openapi/registry.ts). The same for everyone: cacheable. */
-export const GET = route({ access: "public" }, async () =>
-  json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } }),
+import { API_ROUTE_MODULES } from "../route-modules";
+
+/**
+ * The OpenAPI 3.1 document of this build, generated from every route's `route()` config (lib/server/openapi).
+ * The same for everyone: cacheable.
+ */
+export const GET = route(
+  {
+    access: "public",
+    doc: {
+      operationId: "getOpenApiDocument",
+      area: "operations",
+      summary: "This document",
+      responses: {
+        200: { description: "OpenAPI 3.1", schema: z.record(z.string(), z.unknown()) },
+      },
+    },
+  },
+  async () => json(openApiDocument(API_ROUTE_MODULES), { headers: { "Cache-Control": "public, max-age=300" } }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");

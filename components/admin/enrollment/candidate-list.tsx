@@ -10,7 +10,8 @@ import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
-import { CandidateExtraTimeSchema, type EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
+import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
+import { CandidateExtraTimeSchema } from "@/lib/shared/schemas/responses/enrollments";
 
 import styles from "./enrollment.module.css";
 import { ReopenDialog } from "./reopen-dialog";

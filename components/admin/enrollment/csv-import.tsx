@@ -10,7 +10,8 @@ import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { formatNumber } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
-import { CsvImportResultSchema, type CsvImportResult, type CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
+import type { CsvImportResult, CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
+import { CsvImportResultSchema } from "@/lib/shared/schemas/responses/enrollments";
 
 import styles from "./enrollment.module.css";
 

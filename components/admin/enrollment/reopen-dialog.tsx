@@ -10,7 +10,8 @@ import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
-import { ReopenResponseSchema, type ReopenResponse } from "@/lib/shared/schemas/reopen";
+import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
+import { ReopenResponseSchema } from "@/lib/shared/schemas/responses/proctor";
 
 import styles from "./enrollment.module.css";
 

@@ -8,15 +8,8 @@ import { FormError } from "@/components/ui/form-error";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatNumber } from "@/lib/shared/format";
-import {
-  GradeViewSchema,
-  GradingQueueSchema,
-  SavedGradeSchema,
-  type GradeMarker,
-  type GradeView,
-  type GradingQueue,
-  type GradingQueueItem,
-} from "@/lib/shared/schemas/grading";
+import type { GradeMarker, GradeView, GradingQueue, GradingQueueItem } from "@/lib/shared/schemas/grading";
+import { GradeViewSchema, GradingQueueSchema, SavedGradeSchema } from "@/lib/shared/schemas/responses/grading";
 
 import styles from "./grading.module.css";
 

@@ -8,7 +8,7 @@ import { FormError } from "@/components/ui/form-error";
 import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { formatInstant } from "@/lib/shared/format";
-import { ReceiptVerdictSchema } from "@/lib/shared/schemas/receipts";
+import { ReceiptVerdictSchema } from "@/lib/shared/schemas/responses/results";
 
 import styles from "./receipts.module.css";
 

@@ -10,13 +10,8 @@ import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatDuration, formatInstant, formatNumber, formatPercent } from "@/lib/shared/format";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
-import {
-  ExamResultsSchema,
-  ExamStatisticsSchema,
-  RegradeQueuedSchema,
-  type ExamResultsView,
-  type ExamStatisticsView,
-} from "@/lib/shared/schemas/statistics";
+import type { ExamResultsView, ExamStatisticsView } from "@/lib/shared/schemas/statistics";
+import { ExamResultsSchema, ExamStatisticsSchema, RegradeQueuedSchema } from "@/lib/shared/schemas/responses/results";
 import type { z } from "@/lib/shared/zod";
 
 import { BarChart } from "./bar-chart";

@@ -25,6 +25,7 @@ import type { SyncEndpoint } from "../metrics/registry";
 import { admission, type AdmissionKind } from "./admission";
 import { appErrorResponse, toAppError } from "./errors";
 import { jsonResponse } from "./json-response";
+import type { RouteDoc } from "./route-doc";
 import { isCsvMediaType, isZipMediaType, readBodyBytes, readCsvBody, readJsonBody } from "./read-json-body";
 import { assertSameOriginStaffRequest } from "./same-origin";
 
@@ -110,6 +111,11 @@ type RouteConfig<
    * A proctor's force-submit says `submit`, so it keeps the submits' reserve.
    */
   admission?: AdmissionKind;
+  /**
+   * The operation's documentation (summary, tags, responses, examples): /api/openapi.json is generated from
+   * it and the rest of this config (route-doc.ts). Every route under app/api has one (lib/server/openapi).
+   */
+  doc?: RouteDoc;
 };
 
 export type HandlerContext<
@@ -325,8 +331,8 @@ export function route<
 }
 
 /**
- * The config each `route()` handler was made with, so the OpenAPI registry's test can check that the
- * document names the very schemas and access the route uses (lib/server/openapi/registry.test.ts).
+ * The config each `route()` handler was made with: the OpenAPI document is generated from it
+ * (lib/server/openapi/operations.ts), and the route/role table reads each route's access from it.
  */
 const ROUTE_CONFIGS = new WeakMap<object, RouteConfig<Access, z.ZodType | undefined, z.ZodType | undefined>>();
 

@@ -1,13 +1,14 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 
+import { API_ROUTE_MODULES } from "@/app/api/route-modules";
 import { ERROR_STATUS } from "@/lib/shared/errors";
 
-import { buildOpenApiDocument } from "./build-document";
-import { API_OPERATIONS } from "./registry";
+import { openApiDocument } from "./build-document";
+import { apiOperations } from "./operations";
 
 describe("the OpenAPI document", { timeout: 60_000 }, () => {
-  const document = buildOpenApiDocument();
+  const document = openApiDocument(API_ROUTE_MODULES);
 
   it("is valid OpenAPI 3.1", async () => {
     const validator = new Validator();
@@ -42,7 +43,7 @@ describe("the OpenAPI document", { timeout: 60_000 }, () => {
   });
 
   it("answers every refusal with the one error body, under the status of its code", () => {
-    for (const operation of API_OPERATIONS) {
+    for (const operation of apiOperations(API_ROUTE_MODULES)) {
       const written = document.paths[operation.path]?.[operation.method.toLowerCase() as "get"];
       for (const [status, response] of Object.entries(written?.responses ?? {})) {
         const codes = response["x-error-codes"];

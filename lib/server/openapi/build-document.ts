@@ -7,9 +7,11 @@ import { ERROR_STATUS, type ErrorCode } from "@/lib/shared/errors";
 import { IdempotencyKeySchema } from "@/lib/shared/schemas/sync";
 
 import { SESSION_COOKIES } from "../auth/cookies";
+import { ErrorBodySchema } from "@/lib/shared/schemas/responses/common";
+
 import type { Access } from "../http/route";
-import { API_AREAS, API_OPERATIONS, type ApiArea, type ApiOperation } from "./registry";
-import { ErrorBodySchema } from "./responses";
+import { API_AREAS, type ApiArea } from "../http/route-doc";
+import { apiOperations, type ApiMethod, type ApiOperation, type RouteModule } from "./operations";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -45,7 +47,7 @@ export type OpenApiDocument = {
   info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   jsonSchemaDialect: string;
   tags: { name: ApiArea; description: string }[];
-  paths: Record<string, Partial<Record<Lowercase<ApiOperation["method"]>, OpenApiOperation>>>;
+  paths: Record<string, Partial<Record<Lowercase<ApiMethod>, OpenApiOperation>>>;
   components: {
     securitySchemes: Record<string, Record<string, string>>;
     schemas: Record<string, JsonSchema>;
@@ -264,11 +266,11 @@ function buildOperation(operation: ApiOperation): OpenApiOperation {
   };
 }
 
-/** The OpenAPI 3.1 document of every operation in the registry. */
-export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_OPERATIONS): OpenApiDocument {
+/** The OpenAPI 3.1 document of the given operations (./operations.ts: read from the routes' configs). */
+export function buildOpenApiDocument(operations: readonly ApiOperation[]): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   for (const operation of operations) {
-    const method = operation.method.toLowerCase() as Lowercase<ApiOperation["method"]>;
+    const method = operation.method.toLowerCase() as Lowercase<ApiMethod>;
     (paths[operation.path] ??= {})[method] = buildOperation(operation);
   }
   return {
@@ -317,7 +319,10 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
 
 let cached: OpenApiDocument | undefined;
 
-/** The document of this build; the registry does not change while the process runs. */
-export function openApiDocument(): OpenApiDocument {
-  return (cached ??= buildOpenApiDocument());
+/**
+ * The document of this build, from the route modules the app hands over (app/api/route-modules.ts: lib/ never
+ * imports app/). The routes do not change while the process runs, so it is built once.
+ */
+export function openApiDocument(modules: readonly RouteModule[]): OpenApiDocument {
+  return (cached ??= buildOpenApiDocument(apiOperations(modules)));
 }

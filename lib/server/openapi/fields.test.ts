@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import { buildOpenApiDocument } from "./build-document";
+import { API_ROUTE_MODULES } from "@/app/api/route-modules";
+import { openApiDocument } from "./build-document";
 import { bodyFields } from "./fields";
 
-const document = buildOpenApiDocument();
+const document = openApiDocument(API_ROUTE_MODULES);
 
 function requestBody(path: string) {
   const schema = document.paths[path]?.post?.requestBody?.content["application/json"]?.schema;

@@ -47,7 +47,8 @@ import { adminToken, sampleQuestions, uniqueSuffix } from "@/test-support/server
 import { call, cookieFrom, type CallResult } from "@/test-support/server/http";
 import { scoredPapers } from "@/test-support/server/results";
 
-import { buildOpenApiDocument, type JsonSchema } from "./build-document";
+import { API_ROUTE_MODULES } from "@/app/api/route-modules";
+import { openApiDocument, type JsonSchema } from "./build-document";
 
 /**
  * Real responses of the real handlers, checked against the schemas the OpenAPI document gives for their
@@ -55,7 +56,7 @@ import { buildOpenApiDocument, type JsonSchema } from "./build-document";
  * refusals included.
  */
 
-const document = buildOpenApiDocument();
+const document = openApiDocument(API_ROUTE_MODULES);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(document.components.schemas.ErrorBody!, "#/components/schemas/ErrorBody");

@@ -33,7 +33,9 @@ afterAll(() => {
 });
 
 const { routeConfigOf } = await import("@/lib/server/http/route");
-const { API_OPERATIONS } = await import("@/lib/server/openapi/registry");
+const { apiOperations } = await import("@/lib/server/openapi/operations");
+const { API_ROUTE_MODULES } = await import("@/app/api/route-modules");
+const API_OPERATIONS = apiOperations(API_ROUTE_MODULES);
 const { CALLERS, routeRoles } = await import("./route-table");
 const { db } = await import("@/lib/server/db/client");
 const { autosave, heartbeatBody, submit } = await import("@/test-support/server/attempts");
@@ -150,7 +152,7 @@ function stubbedMethods(source: string): Set<string> {
 }
 
 const grantsOf = new Map(
-  routeRoles().map(({ operation, grants }) => [`${operation.method} ${operation.path}`, grants]),
+  routeRoles(API_OPERATIONS).map(({ operation, grants }) => [`${operation.method} ${operation.path}`, grants]),
 );
 
 // --- the world ---------------------------------------------------------------------------------------------

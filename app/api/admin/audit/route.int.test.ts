@@ -35,7 +35,8 @@ import { POST as rotateSecretRoute } from "@/app/api/admin/webhooks/[endpointId]
 import { POST as cancelDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/cancel/route";
 import { POST as retryDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/retry/route";
 import { db } from "@/lib/server/db/client";
-import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
+import { API_ROUTE_MODULES } from "@/app/api/route-modules";
+import { openApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/shared/audit-actions";
 import type { AuditEntry, AuditPage } from "@/lib/shared/schemas/audit";
 import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
@@ -685,7 +686,7 @@ describe("GET /api/admin/audit", () => {
   });
 
   it("answers what the OpenAPI document says, entries and refusals", async () => {
-    const document = buildOpenApiDocument();
+    const document = openApiDocument(API_ROUTE_MODULES);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(document.components.schemas.ErrorBody!, "#/components/schemas/ErrorBody");

@@ -3,6 +3,7 @@ import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { json, route } from "@/lib/server/http/route";
 import { recordAutosaveResults } from "@/lib/server/metrics/record-answer-outcomes";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
+import { AutosaveResponseSchema } from "@/lib/shared/schemas/responses/attempts";
 import { AutosaveSchema } from "@/lib/shared/schemas/sync";
 
 /**
@@ -18,6 +19,16 @@ export const POST = route(
     observe: "autosave",
     // The session is checked in the autosave's one statement (save-answers.ts): one round trip, not two.
     foldsSessionCheck: true,
+    doc: {
+      operationId: "saveAnswers",
+      area: "candidate",
+      summary: "Versioned delta autosave",
+      description:
+        "Stores each answer iff its (version, deviceId) is greater than the stored one. A stale answer is a " +
+        "normal 200 result carrying the server's value; unknown question ids are 422 and nothing is applied.",
+      responses: { 200: { description: "Per answer: applied, duplicate or stale", schema: AutosaveResponseSchema } },
+      errors: ["ALREADY_SUBMITTED", "DEADLINE_PASSED"],
+    },
   },
   async ({ params, body, principal }) => {
     const result = await saveAnswers({

@@ -2,7 +2,9 @@ import { submitAttempt } from "@/lib/server/attempts/submit-attempt";
 import { requiredIdempotencyKey } from "@/lib/server/http/idempotency-key";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { json, route } from "@/lib/server/http/route";
+import { IDEMPOTENT_REPLAYED } from "@/lib/server/http/route-doc";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
+import { SubmitResponseSchema } from "@/lib/shared/schemas/responses/attempts";
 import { SubmitSchema } from "@/lib/shared/schemas/sync";
 
 /**
@@ -18,6 +20,23 @@ export const POST = route(
     limit: "submit",
     observe: "submit",
     foldsSessionCheck: true,
+    doc: {
+      operationId: "submitAttempt",
+      area: "candidate",
+      summary: "Idempotent submit",
+      description:
+        "The same Idempotency-Key and body always get the same answer. A different key on a submitted attempt " +
+        "is 409 ALREADY_SUBMITTED with the submission's id; clients treat it as done.",
+      idempotencyKey: "required",
+      responses: {
+        200: {
+          description: "The one submission and its receipt",
+          schema: SubmitResponseSchema,
+          headers: IDEMPOTENT_REPLAYED,
+        },
+      },
+      errors: ["ALREADY_SUBMITTED", "DEADLINE_PASSED", "REQUEST_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED"],
+    },
   },
   async ({ params, body, principal, request }) => {
     const { response, isReplay } = await submitAttempt({

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { PUT as gradeRoute } from "@/app/api/admin/exams/[examId]/grading/[questionId]/[attemptId]/route";
 import { GET as examRoute, PATCH as patchExamRoute } from "@/app/api/admin/exams/[examId]/route";
 import { db } from "@/lib/server/db/client";
-import { buildOpenApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
+import { API_ROUTE_MODULES } from "@/app/api/route-modules";
+import { openApiDocument, type JsonSchema } from "@/lib/server/openapi/build-document";
 import type { StaffAttemptResult } from "@/lib/shared/schemas/results";
 import { autosave, startedAttempt, submit, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken, createStaff, signIn } from "@/test-support/server/fixtures";
@@ -36,7 +37,7 @@ async function submitted(values: { single?: string; numeric?: number; essay?: st
 
 /** The response body as the OpenAPI document describes it (ajv errors, [] when it matches). */
 function undocumented(body: unknown): unknown[] {
-  const document = buildOpenApiDocument();
+  const document = openApiDocument(API_ROUTE_MODULES);
   const schema =
     document.paths["/api/admin/attempts/{attemptId}/result"]?.get?.responses["200"]?.content?.["application/json"]
       ?.schema;

@@ -1,7 +1,12 @@
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
+import { ExamGradersSchema, examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
 
 /** The graders assigned to this exam. */
-export const GET = examStaffListRoute("grader");
+export const GET = examStaffListRoute("grader", {
+  operationId: "listExamGraders",
+  area: "admin",
+  summary: "The graders assigned to an exam",
+  responses: { 200: { description: "The graders, by name", schema: ExamGradersSchema } },
+});
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
-import { GradingDisagreementsSchema, GradingOverviewSchema } from "@/lib/server/openapi/responses";
+import { GradingDisagreementsSchema, GradingOverviewSchema } from "@/lib/shared/schemas/responses/grading";
 import { autosave, submit } from "@/test-support/server/attempts";
 import { adminToken, createExam, enroll, join } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";

@@ -1,7 +1,12 @@
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
+import { ExamProctorsSchema, examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
 
 /** The proctors assigned to this exam. */
-export const GET = examStaffListRoute("proctor");
+export const GET = examStaffListRoute("proctor", {
+  operationId: "listExamProctors",
+  area: "admin",
+  summary: "The proctors assigned to an exam",
+  responses: { 200: { description: "The proctors, by name", schema: ExamProctorsSchema } },
+});
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");

@@ -3,14 +3,30 @@ import { json, route } from "@/lib/server/http/route";
 import { listExamResults } from "@/lib/server/results/list-exam-results";
 import { AppError } from "@/lib/shared/errors";
 import { ExamParamsSchema } from "@/lib/shared/schemas/params";
+import { ExamResultsSchema } from "@/lib/shared/schemas/responses/results";
 
 export const dynamic = "force-dynamic";
 
 /** The release state and every enrolled candidate's current result (docs/results.md, "Results page"). */
-export const GET = route({ access: "admin", params: ExamParamsSchema }, async ({ params }) => {
-  const results = await listExamResults(params.examId);
-  if (!results) throw new AppError("NOT_FOUND", "Not found.");
-  return json(results, { headers: { "Cache-Control": "no-store" } });
-});
+export const GET = route(
+  {
+    access: "admin",
+    params: ExamParamsSchema,
+    doc: {
+      operationId: "listExamResults",
+      area: "admin",
+      summary: "The release state and every enrolled candidate's current result",
+      description:
+        "In enrollment order: status (not_started, in_progress, submitted), the current score (null until the " +
+        "paper is scored) and whether it is graded (no answer waits for a person).",
+      responses: { 200: { description: "The exam's results", schema: ExamResultsSchema } },
+    },
+  },
+  async ({ params }) => {
+    const results = await listExamResults(params.examId);
+    if (!results) throw new AppError("NOT_FOUND", "Not found.");
+    return json(results, { headers: { "Cache-Control": "no-store" } });
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");

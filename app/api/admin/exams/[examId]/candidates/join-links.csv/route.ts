@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 import { exportJoinLinks } from "@/lib/server/enrollments/export-join-links";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { route } from "@/lib/server/http/route";
@@ -6,15 +8,34 @@ import { ExamParamsSchema } from "@/lib/shared/schemas/params";
 export const dynamic = "force-dynamic";
 
 /** Every candidate's join link as a CSV download (docs/admin-api.md). */
-export const GET = route({ access: "admin", params: ExamParamsSchema }, async ({ params }) => {
-  const csv = await exportJoinLinks({ examId: params.examId });
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="join-links-${params.examId}.csv"`,
-      "Cache-Control": "no-store",
+export const GET = route(
+  {
+    access: "admin",
+    params: ExamParamsSchema,
+    doc: {
+      operationId: "exportJoinLinks",
+      area: "admin",
+      summary: "Every candidate's join link as CSV",
+      responses: {
+        200: {
+          description: "A CSV download (UTF-8)",
+          contentType: "text/csv",
+          schema: z.string(),
+          headers: { "Content-Disposition": '`attachment; filename="join-links-{examId}.csv"`' },
+        },
+      },
     },
-  });
-});
+  },
+  async ({ params }) => {
+    const csv = await exportJoinLinks({ examId: params.examId });
+    return new Response(csv, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="join-links-${params.examId}.csv"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  },
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed("GET");
