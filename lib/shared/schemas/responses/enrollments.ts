@@ -80,3 +80,10 @@ export const CsvImportResultSchema = z.object({
     }),
   ),
 }) satisfies z.ZodType<CsvImportResult>;
+
+/** `PATCH /api/admin/exams/{examId}/candidates/{enrollmentId}`: what changed. */
+export const CandidateExtraTimeSchema = z.object({
+  outcome: z.enum(["extended", "pending_start", "unchanged", "lowered"]),
+  extraSeconds: z.number().int().min(0),
+  deadline: Instant.nullable().describe("the moved deadline when `extended`"),
+});

@@ -18,7 +18,7 @@ import { Instant } from "./common";
  * server builds its answer with, so the two cannot drift apart.
  */
 
-const GradeViewSchema = z.object({
+export const GradeViewSchema = z.object({
   points: z.number(),
   comment: z.string(),
   by: z.string().describe("who gave the mark"),

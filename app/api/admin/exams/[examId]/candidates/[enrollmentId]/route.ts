@@ -7,14 +7,10 @@ import { json, route } from "@/lib/server/http/route";
 import { AppError } from "@/lib/shared/errors";
 import { UpdateCandidateSchema } from "@/lib/shared/schemas/enrollments";
 import { ExamCandidateParamsSchema } from "@/lib/shared/schemas/params";
-import { Instant } from "@/lib/shared/schemas/responses/common";
+import { CandidateExtraTimeSchema as ExtraTimeSchema } from "@/lib/shared/schemas/responses/enrollments";
 
-/** The 200 body, for the documentation (it `satisfies` what the operation returns). */
-const CandidateExtraTimeSchema = z.object({
-  outcome: z.enum(["extended", "pending_start", "unchanged", "lowered"]),
-  extraSeconds: z.number().int().min(0),
-  deadline: Instant.nullable().describe("the moved deadline when `extended`"),
-}) satisfies z.ZodType<{
+/** The 200 body, for the documentation (it `satisfies` what the operation returns); the page parses with it too. */
+const CandidateExtraTimeSchema = ExtraTimeSchema satisfies z.ZodType<{
   outcome: Exclude<ExtraTimeChange["outcome"], "already_submitted">;
   extraSeconds: number;
   deadline: string | null;
