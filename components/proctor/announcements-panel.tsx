@@ -10,6 +10,8 @@ import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { ANNOUNCEMENT_LIMITS } from "@/lib/shared/schemas/announcements";
 
+import styles from "./announcements-panel.module.css";
+
 /** A heal for a missed `announcements` event (the feed does not replay them): the counts catch up this often. */
 const REFRESH_MS = 30_000;
 
@@ -72,9 +74,9 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
   const announcements = list.data?.announcements ?? [];
 
   return (
-    <section className="announcements-panel" aria-labelledby={ids.title}>
+    <section className={styles.panel} aria-labelledby={ids.title}>
       <h2 id={ids.title}>{t("title")}</h2>
-      <form className="announcements-panel__compose" onSubmit={onCompose} noValidate>
+      <form className={styles.compose} onSubmit={onCompose} noValidate>
         <div className="field">
           <label htmlFor={ids.message}>{t("message")}</label>
           <textarea
@@ -86,14 +88,14 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
             aria-invalid={formError !== null}
             onChange={(event) => setMessage(event.target.value)}
           />
-          <p id={ids.count} className="quiet announcements-panel__count">
+          <p id={ids.count} className={`quiet ${styles.count}`}>
             {t("length", {
               count: words.number(message.trim().length),
               max: words.number(ANNOUNCEMENT_LIMITS.maxMessageLength),
             })}
           </p>
         </div>
-        <fieldset className="announcements-panel__audience" disabled={isConfirming}>
+        <fieldset className={styles.audience} disabled={isConfirming}>
           <legend>{t("to")}</legend>
           <label>
             <input type="radio" name="audience" checked={!toSelected} onChange={() => setAudience("all")} />{" "}
@@ -116,9 +118,9 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
           </p>
         ) : null}
         {isConfirming ? (
-          <div className="notice announcements-panel__confirm" role="group" aria-label={t("confirmLabel")}>
+          <div className={`notice ${styles.confirm}`} role="group" aria-label={t("confirmLabel")}>
             <p>{toSelected ? t("confirmSelected", { count: selectedIds.length }) : t("confirmAll")}</p>
-            <div className="announcements-panel__actions">
+            <div className={styles.actions}>
               <button
                 type="button"
                 className="button button--primary"
@@ -157,10 +159,11 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
           <p className="quiet">{t("none")}</p>
         ) : null
       ) : (
-        <ol className="announcements-panel__list" aria-label={t("listLabel")}>
+        // `announcements-panel__list`: the hook e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts find the list by.
+        <ol className={`${styles.list} announcements-panel__list`} aria-label={t("listLabel")}>
           {announcements.map((announcement) => (
             <li key={announcement.id}>
-              <p className="announcements-panel__meta">
+              <p className={styles.meta}>
                 <span>{words.clock(Date.parse(announcement.sentAt))}</span> <span>{announcement.sentBy}</span>{" "}
                 <span className="muted">
                   {announcement.enrollmentIds === null
@@ -168,8 +171,8 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
                     : t("audienceSelected", { count: announcement.enrollmentIds.length })}
                 </span>
               </p>
-              <p className="announcements-panel__message">{announcement.message}</p>
-              <p className="announcements-panel__received">
+              <p className={styles.message}>{announcement.message}</p>
+              <p className={styles.received}>
                 {t("received", {
                   received: announcement.receivedCandidates,
                   total: announcement.recipients,
