@@ -99,11 +99,12 @@ function render(props: Partial<ReasonDialogProps>): string {
     ...props,
   };
   return renderToStaticMarkup(
-    createElement(
-      NextIntlClientProvider,
-      { locale: "en", messages: { common: MESSAGES.en.common }, timeZone: "UTC" },
-      createElement(ReasonDialog, all),
-    ),
+    createElement(NextIntlClientProvider, {
+      locale: "en",
+      messages: { common: MESSAGES.en.common },
+      timeZone: "UTC",
+      children: createElement(ReasonDialog, all),
+    }),
   );
 }
 
