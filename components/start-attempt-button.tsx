@@ -9,6 +9,8 @@ import { FOCUS_FIRST_QUESTION_KEY } from "@/components/exam/ids";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
+import styles from "./start-attempt-button.module.css";
+
 const StartedSchema = z.object({ attemptId: z.uuid() });
 
 /**
@@ -46,7 +48,7 @@ export function StartAttemptButton({ examId, action }: { examId: string; action:
   }
 
   return (
-    <div className="start">
+    <div className={styles.start}>
       <button
         className="button button--primary button--large"
         type="button"

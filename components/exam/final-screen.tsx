@@ -11,6 +11,8 @@ import { Icon } from "./icons";
 import { SubmissionReceipt, type ReceiptFacts, type ReceiptSource } from "./receipt";
 import { ReceiptDownload } from "./receipt-download";
 
+import styles from "./final-screen.module.css";
+
 /**
  * What this device knows of the submission. Its own submit's answer comes first (it carries the signature);
  * otherwise the server's record (the page's server render, refreshed once the attempt closes), then what the
@@ -66,7 +68,7 @@ export function FinalScreen({ state, view, candidateName }: Props) {
 
   if (!isSubmitted) {
     return (
-      <section className="final" aria-labelledby="final-title">
+      <section className={styles.final} aria-labelledby="final-title">
         <h2 id="final-title">{t("closedTitle")}</h2>
         <p>{t("closedText")}</p>
         <LateAnswersNote state={state} />
@@ -83,8 +85,8 @@ export function FinalScreen({ state, view, candidateName }: Props) {
   const facts = receiptOf(state, view, candidateName);
   const paperHref = `/attempts/${state.attemptId}/paper`;
   return (
-    <section className="final" aria-labelledby="final-title">
-      <p className="final__badge">
+    <section className={styles.final} aria-labelledby="final-title">
+      <p className={styles.badge}>
         <Icon name="saved" /> {t("badge")}
       </p>
       <h2 id="final-title">{t("title")}</h2>
@@ -94,7 +96,7 @@ export function FinalScreen({ state, view, candidateName }: Props) {
       {state.pendingCount > 0 ? (
         <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
       ) : null}
-      <p className="final__actions">
+      <p className={styles.actions}>
         <ReceiptDownload facts={facts} />
         <Link className="button" href={paperHref}>
           {t("viewPaper")}

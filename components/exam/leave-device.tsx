@@ -6,6 +6,8 @@ import { useId, useRef, useState } from "react";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
+import styles from "./leave-device.module.css";
+
 /** The service worker's kept pages (public/sw.js, `holdfast-pages-<version>`): the exam as it was last shown. */
 const KEPT_PAGES_PREFIX = "holdfast-pages-";
 
@@ -58,8 +60,8 @@ export function LeaveDevice({ pendingCount, isSubmitted }: Props) {
       : t("notSubmitted");
 
   return (
-    <section className="leave" aria-labelledby={`${warningId}-title`}>
-      <h2 id={`${warningId}-title`} className="leave__title">
+    <section className={styles.leave} aria-labelledby={`${warningId}-title`}>
+      <h2 id={`${warningId}-title`} className={styles.title}>
         {t("title")}
       </h2>
       {!isConfirming ? (
@@ -81,7 +83,7 @@ export function LeaveDevice({ pendingCount, isSubmitted }: Props) {
           <p id={warningId} ref={warningRef} tabIndex={-1}>
             {warning}
           </p>
-          <div className="leave__actions">
+          <div className={styles.actions}>
             <button
               type="button"
               className="button button--primary"
