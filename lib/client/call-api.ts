@@ -1,24 +1,38 @@
+import type { z } from "@/lib/shared/zod";
+
 import { failureFromBody, type ApiFailure } from "@/lib/shared/i18n/api-failure";
 
-type ApiCallResult = { ok: true; body: unknown } | { ok: false; failure: ApiFailure };
+/** What a call gives back: the body (parsed by the call's schema when it has one), or what failed. */
+export type ApiCallResult<T = unknown> = { ok: true; body: T } | { ok: false; failure: ApiFailure };
+
+export type CallApiInit = {
+  method?: string;
+  json?: unknown;
+  /** A body that is not JSON, sent as-is with its media type (a CSV upload, a zip file). */
+  text?: { body: string | Blob; contentType: string };
+  headers?: Record<string, string>;
+  cache?: RequestCache;
+};
 
 /**
  * One request to our API from a form or button of the staff and start pages, or from the proctor dashboard:
- * the parsed JSON body on success (null when there is none), otherwise what failed, for `useDescribeFailure`
- * to put in the reader's language. The exam page does not use this: its requests go through the sync engine,
- * which retries.
+ * the JSON body on success, otherwise what failed, for `useDescribeFailure` to put in the reader's language.
+ * The exam page does not use this: its requests go through the sync engine, which retries.
+ *
+ * With `schema` (one of `lib/shared/schemas`, the same the server answers with), a 2xx body is parsed by it
+ * and typed by it; a body that does not match is a failure (`http`, the status, no code: "unexpected"), never
+ * a value of the wrong shape. Without a schema the body is `unknown` (null when there is none): use that only
+ * where the page does not read it.
  */
+export async function callApi<S extends z.ZodType>(
+  url: string,
+  init: CallApiInit & { schema: S },
+): Promise<ApiCallResult<z.output<S>>>;
+export async function callApi(url: string, init?: CallApiInit & { schema?: undefined }): Promise<ApiCallResult>;
 export async function callApi(
   url: string,
-  init: {
-    method?: string;
-    json?: unknown;
-    /** A body that is not JSON, sent as-is with its media type (a CSV upload, a zip file). */
-    text?: { body: string | Blob; contentType: string };
-    headers?: Record<string, string>;
-    cache?: RequestCache;
-  } = {},
-): Promise<ApiCallResult> {
+  init: CallApiInit & { schema?: z.ZodType } = {},
+): Promise<ApiCallResult<unknown>> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -38,5 +52,19 @@ export async function callApi(
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) return { ok: false, failure: failureFromBody(response.status, body) };
-  return { ok: true, body };
+  if (!init.schema) return { ok: true, body };
+  const parsed = init.schema.safeParse(body);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      failure: {
+        kind: "http",
+        status: response.status,
+        code: null,
+        message: "the response did not match its schema",
+        issues: [],
+      },
+    };
+  }
+  return { ok: true, body: parsed.data };
 }

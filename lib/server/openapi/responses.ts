@@ -6,30 +6,13 @@ import type { EmergencyImportResult, ExportKeyResponse } from "@/lib/shared/emer
 import { ERROR_STATUS, type ErrorBody } from "@/lib/shared/errors";
 import type { SentAnnouncement, StaffAnnouncement } from "@/lib/shared/schemas/announcements";
 import { ATTEMPT_STATUSES, UuidSchema, type AttemptView } from "@/lib/shared/schemas/attempts";
+import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
+import { OptionSchema, QUESTION_TYPES, RESULTS_DETAILS } from "@/lib/shared/schemas/exams";
 import {
-  CSV_FILE_ERROR_CODES,
-  CSV_LINE_ERROR_CODES,
-  type CsvImportResult,
-  type EnrolledCandidateListItem,
-} from "@/lib/shared/schemas/enrollments";
-import {
-  CHOICE_SCORINGS,
-  EXAM_STATUSES,
-  LATE_ANSWER_POLICIES,
-  OptionSchema,
-  QUESTION_TYPES,
-  RESULTS_DETAILS,
-  RESULTS_VISIBILITIES,
-  type AdminExam,
-  type ExamEditRecord,
-} from "@/lib/shared/schemas/exams";
-import {
+  GradeViewSchema,
   GRADE_MARKERS,
-  type GradeMarker,
-  type GradeView,
   type GradingDisagreements,
   type GradingOverview,
-  type GradingQueue,
 } from "@/lib/shared/schemas/grading";
 import type { HeartbeatResponse } from "@/lib/shared/schemas/heartbeat";
 import {
@@ -41,9 +24,6 @@ import {
   RESULT_SOURCES,
   type StaffAttemptResult,
 } from "@/lib/shared/schemas/results";
-import { RECEIPT_INVALID_REASONS, type ReceiptVerdict } from "@/lib/shared/schemas/receipts";
-import { QTI_ITEM_PROBLEMS, type QtiImportResult } from "@/lib/shared/schemas/qti";
-import type { ExamResultsView, ExamStatisticsView, RegradeQueued } from "@/lib/shared/schemas/statistics";
 import {
   CandidateFactsSchema,
   SUBMISSION_SOURCES,
@@ -53,14 +33,11 @@ import {
 } from "@/lib/shared/schemas/proctor";
 import type { PauseResponse } from "@/lib/shared/schemas/pauses";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
-import { AuditActorTypeSchema, type AuditPage } from "@/lib/shared/schemas/audit";
-import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
-import { StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
+import { StaffAccountSchema, StaffRoleSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
 import type { AutosaveResponse, SubmitResponse } from "@/lib/shared/schemas/sync";
 
 import type { JoinLinkChange } from "../enrollments/change-join-link";
 import type { EnrolledCandidate } from "../enrollments/enroll-candidates";
-import type { ExtraTimeChange } from "../extensions/extend-candidate";
 import type { Health } from "../health/check-health";
 import type { ExamStaffEntry } from "../staff/exam-staff";
 
@@ -88,93 +65,6 @@ export const ErrorBodySchema = z.object({
       ),
   }),
 }) satisfies z.ZodType<ErrorBody>;
-
-/** An exam as its editor reads it, keys included: create, GET, PATCH, duplicate, and 409 EDIT_CONFLICT's `details.exam`. */
-export const AdminExamSchema = z.object({
-  id: UuidSchema,
-  revision: z.number().int().min(1).describe("what the next PATCH must send"),
-  title: z.string(),
-  description: z.string(),
-  rules: z.string(),
-  status: z.enum(EXAM_STATUSES),
-  durationSeconds: z.number().int(),
-  graceSeconds: z.number().int(),
-  opensAt: Instant.nullable(),
-  closesAt: Instant.nullable(),
-  lateAnswers: z.enum(LATE_ANSWER_POLICIES),
-  resultsVisibility: z.enum(RESULTS_VISIBILITIES),
-  resultsDetail: z
-    .enum(RESULTS_DETAILS)
-    .describe('what candidates see of a released result: "total" only, or "per_question" points and comments'),
-  secondMarking: z.boolean().describe("double marking; fixed once any mark exists"),
-  shuffleQuestions: z.boolean(),
-  shuffleOptions: z.boolean(),
-  updatedAt: Instant,
-  attemptCount: z
-    .number()
-    .int()
-    .min(0)
-    .describe("attempts started; once there is one, the questions' structure is locked"),
-  questions: z.array(
-    z.object({
-      id: UuidSchema,
-      position: z.number().int().min(1),
-      type: z.enum(QUESTION_TYPES),
-      prompt: z.string(),
-      points: z.number(),
-      options: z.array(OptionSchema).describe("choice questions; [] for the others"),
-      answerKey: z
-        .union([z.string(), z.array(z.string()), z.number()])
-        .nullable()
-        .describe("single: an option id; multiple: option ids; short text: accepted answers; numeric: a number"),
-      tolerance: z.number().nullable(),
-      scoring: z.enum(CHOICE_SCORINGS).nullable(),
-      exactMatch: z.boolean(),
-      ungraded: z.boolean(),
-      rubric: z.string().describe("guidance for graders; never sent to candidates"),
-    }),
-  ),
-}) satisfies z.ZodType<AdminExam>;
-
-/** `POST /api/admin/exams/{examId}/qti`: the preview, and after a written import the exam. */
-export const QtiImportResultSchema = z.object({
-  dryRun: z.boolean(),
-  written: z.boolean().describe("true only when this request appended the questions"),
-  summary: z.object({
-    items: z.number().int(),
-    ok: z.number().int(),
-    unsupported: z.number().int(),
-    imported: z.number().int(),
-  }),
-  items: z.array(
-    z.object({
-      identifier: z.string(),
-      href: z.string().describe("the item's file in the package"),
-      type: z.enum(QUESTION_TYPES).nullable(),
-      promptExcerpt: z.string().describe("the prompt as plain text, at most 160 characters"),
-      status: z.enum(["ok", "unsupported"]),
-      problem: z
-        .object({ code: z.enum(QTI_ITEM_PROBLEMS), detail: z.string().optional() })
-        .optional()
-        .describe("why the item cannot be imported"),
-    }),
-  ),
-  exam: AdminExamSchema.optional().describe("after a written import: the exam with its new questions"),
-}) satisfies z.ZodType<QtiImportResult>;
-
-export const ExamEditsSchema = z.object({
-  edits: z.array(
-    z.object({
-      id: UuidSchema,
-      at: Instant,
-      actorLabel: z.string(),
-      questionId: UuidSchema.nullable(),
-      field: z.string(),
-      before: z.unknown(),
-      after: z.unknown(),
-    }),
-  ),
-}) satisfies z.ZodType<{ edits: ExamEditRecord[] }>;
 
 export const EnrolledCandidatesSchema = z.object({
   candidates: z.array(
@@ -218,69 +108,11 @@ export const CandidateListSchema = z.object({
   ),
 }) satisfies z.ZodType<{ candidates: EnrolledCandidateListItem[] }>;
 
-const CsvParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
-
-/** A CSV import or its preview; also `details` of a 422 refusing the file. */
-export const CsvImportResultSchema = z.object({
-  dryRun: z.boolean(),
-  written: z.boolean().describe("true only when this request enrolled the file's new lines"),
-  delimiter: z.enum([",", ";"]),
-  summary: z.object({
-    lines: z.number().int(),
-    new: z.number().int(),
-    unchanged: z.number().int(),
-    errors: z.number().int(),
-  }),
-  fileErrors: z.array(
-    z.object({ code: z.enum(CSV_FILE_ERROR_CODES), message: z.string(), params: CsvParamsSchema.optional() }),
-  ),
-  lines: z.array(
-    z.object({
-      line: z.number().int().min(1).describe("the physical line number in the file"),
-      status: z.enum(["new", "unchanged", "error"]),
-      name: z.string(),
-      email: z.string(),
-      extraSeconds: z.number().int().nullable(),
-      enrollmentId: UuidSchema.optional(),
-      errors: z.array(
-        z.object({
-          code: z.enum(CSV_LINE_ERROR_CODES),
-          column: z.enum(["name", "email", "extra_minutes"]).optional(),
-          message: z.string(),
-          params: CsvParamsSchema.optional(),
-        }),
-      ),
-    }),
-  ),
-}) satisfies z.ZodType<CsvImportResult>;
-
-export const CandidateExtraTimeSchema = z.object({
-  outcome: z.enum(["extended", "pending_start", "unchanged", "lowered"]),
-  extraSeconds: z.number().int().min(0),
-  deadline: Instant.nullable().describe("the moved deadline when `extended`"),
-}) satisfies z.ZodType<{
-  outcome: Exclude<ExtraTimeChange["outcome"], "already_submitted">;
-  extraSeconds: number;
-  deadline: string | null;
-}>;
-
 export const JoinLinkChangeSchema = z.object({
   enrollmentId: UuidSchema,
   joinLink: JoinLinkSchema,
   endedSessions: z.number().int().min(0).describe("candidate sessions (devices) that ended with the old link"),
 }) satisfies z.ZodType<JoinLinkChange>;
-
-const StaffAccountSchema = z.object({
-  id: UuidSchema,
-  email: z.string(),
-  name: z.string(),
-  role: StaffRoleSchema,
-  disabledAt: Instant.nullable(),
-  mustChangePassword: z.boolean(),
-  passwordChangedAt: Instant.describe("send back as a password reset's `passwordChangedAt`"),
-  createdAt: Instant,
-  exams: z.array(z.object({ id: UuidSchema, title: z.string() })).describe("the exams a proctor is assigned to"),
-}) satisfies z.ZodType<StaffAccount>;
 
 export const StaffListSchema = z.object({ staff: z.array(StaffAccountSchema) }) satisfies z.ZodType<{
   staff: StaffAccount[];
@@ -289,11 +121,6 @@ export const StaffListSchema = z.object({ staff: z.array(StaffAccountSchema) }) 
 export const StaffAccountResponseSchema = z.object({ account: StaffAccountSchema }) satisfies z.ZodType<{
   account: StaffAccount;
 }>;
-
-export const StaffWithPasswordSchema = z.object({
-  account: StaffAccountSchema,
-  temporaryPassword: z.string().nullable().describe("shown in this response only; changed at first sign-in"),
-}) satisfies z.ZodType<{ account: StaffAccount; temporaryPassword: string | null }>;
 
 const ExamStaffEntrySchema = z.object({ id: UuidSchema, name: z.string(), email: z.string(), disabled: z.boolean() });
 
@@ -499,18 +326,6 @@ export const ForceSubmitResponseSchema = z.object({
   alreadySubmitted: z.boolean(),
 }) satisfies z.ZodType<ForceSubmitResponse>;
 
-export const ReopenResponseSchema = z.object({
-  reopeningId: UuidSchema,
-  attemptId: UuidSchema,
-  supersededSubmissionId: UuidSchema,
-  supersededVersion: z.number().int().min(1),
-  seconds: z.number().int(),
-  reason: z.string(),
-  previousDeadline: Instant,
-  deadline: Instant.describe("now + seconds by the database's clock, capped at the exam's closesAt"),
-  status: z.literal("in_progress"),
-}) satisfies z.ZodType<ReopenResponse>;
-
 const StatusCountersSchema = z.object({
   total: z.number().int(),
   online: z.number().int(),
@@ -604,72 +419,6 @@ export const HealthSchema = z.object({
   serverTime: Instant,
 }) satisfies z.ZodType<Health>;
 
-const AuditPersonSchema = z.object({ id: UuidSchema, name: z.string(), email: z.string() });
-
-export const AuditPageSchema = z.object({
-  entries: z.array(
-    z.object({
-      id: UuidSchema,
-      at: Instant,
-      actor: z.object({
-        type: AuditActorTypeSchema,
-        id: UuidSchema.nullable().describe("the staff user's or candidate's id; null for the API token and the system"),
-        name: z.string().nullable().describe("their name on record now"),
-        email: z.string().nullable(),
-      }),
-      action: z.string().describe("one of the kinds in lib/shared/audit-actions.ts"),
-      examId: UuidSchema.nullable(),
-      examTitle: z.string().nullable().describe("the exam's title now, or at its deletion"),
-      candidate: AuditPersonSchema.nullable().describe("the candidate the event is about"),
-      staffMember: AuditPersonSchema.nullable().describe("the staff member the event is about"),
-      attemptId: UuidSchema.nullable(),
-      data: z.record(z.string(), z.unknown()).describe("the kind's own facts (counts, seconds, reason, ...)"),
-    }),
-  ),
-  nextCursor: z.string().nullable().describe("pass as `cursor` for the next (older) page; null at the end"),
-}) satisfies z.ZodType<AuditPage>;
-
-const GradeViewSchema = z.object({
-  points: z.number(),
-  comment: z.string(),
-  by: z.string().describe("who gave the mark"),
-  revision: z.number().int().min(1).describe("what the next change of this mark must send"),
-  updatedAt: Instant,
-}) satisfies z.ZodType<GradeView>;
-
-const GradesByMarkerSchema = z.object({
-  first: GradeViewSchema.optional(),
-  second: GradeViewSchema.optional(),
-  final: GradeViewSchema.optional(),
-});
-
-export const GradingQueueSchema = z.object({
-  examId: UuidSchema,
-  question: z.object({
-    id: UuidSchema,
-    position: z.number().int(),
-    type: z.string(),
-    prompt: z.string(),
-    rubric: z.string(),
-    points: z.number(),
-  }),
-  marker: z.enum(GRADE_MARKERS),
-  secondMarking: z.boolean(),
-  items: z.array(
-    z.object({
-      attemptId: UuidSchema,
-      candidateCode: z.string().describe("blind: stands for the candidate until results are released"),
-      candidateName: z.string().nullable().describe("null until the exam's results are released"),
-      value: z.union([z.string(), z.number(), z.array(z.string())]).nullable(),
-      lateAnswerId: UuidSchema.nullable().describe("set when an accepted late answer is what is scored"),
-      source: z.string(),
-      reason: z.string(),
-      points: z.number().nullable(),
-      grades: GradesByMarkerSchema.describe("the marks this marker may see: their own; with marker=final, all"),
-    }),
-  ),
-}) satisfies z.ZodType<GradingQueue>;
-
 export const GradingOverviewSchema = z.object({
   examId: UuidSchema,
   secondMarking: z.boolean().describe("double marking: a first and a second marker mark every answer"),
@@ -711,11 +460,6 @@ export const GradingDisagreementsSchema = z.object({
     }),
   ),
 }) satisfies z.ZodType<GradingDisagreements>;
-
-export const SavedGradeSchema = z.object({
-  grade: GradeViewSchema,
-  marker: z.enum(GRADE_MARKERS),
-}) satisfies z.ZodType<{ grade: GradeView; marker: GradeMarker }>;
 
 export const CandidateResultSchema = z.object({
   attemptId: UuidSchema,
@@ -800,69 +544,6 @@ export const ReleaseStateSchema = z.object({
   releasedAt: Instant.nullable(),
 }) satisfies z.ZodType<ReleaseState>;
 
-const Count = z.number().int().min(0);
-
-export const ExamStatisticsSchema = z.object({
-  examId: UuidSchema,
-  submitted: Count.describe("submitted papers"),
-  scored: Count.describe("submitted papers whose result is computed (the rest are queued, a second or so)"),
-  waitingForPerson: Count.describe("scored papers with an answer still waiting for a person"),
-  maxScore: z.number(),
-  mean: z.number().nullable(),
-  median: z.number().nullable(),
-  standardDeviation: z.number().nullable().describe("sample (n − 1)"),
-  cronbachAlpha: z.number().nullable().describe("over the papers whose every question is decided"),
-  histogram: z
-    .array(z.object({ from: z.number(), to: z.number(), count: Count }))
-    .describe("ten equal-width bins of totals over 0..maxScore, the last one closed"),
-  questions: z.array(
-    z.object({
-      questionId: UuidSchema,
-      position: z.number().int(),
-      type: z.enum(QUESTION_TYPES),
-      points: z.number().describe("0 for an ungraded survey item"),
-      ungraded: z.boolean(),
-      decided: Count.describe("papers with a decided score for this question"),
-      facility: z.number().nullable().describe("mean score ÷ maximum, 0..1"),
-      discrimination: z.number().nullable().describe("correlation of the item score with the rest of the test"),
-      distribution: z.array(z.object({ points: z.number(), count: Count })),
-      blank: Count.describe("scored papers that left it blank"),
-      editTime: z
-        .object({
-          medianSeconds: z.number().nullable().describe("median seconds from the answer's first save to its last"),
-          known: Count.describe("answered scored papers whose first save is known"),
-        })
-        .describe("time from first to last edit, as the server saw the saves"),
-      options: z
-        .array(z.object({ optionId: z.string(), label: z.string(), count: Count }))
-        .nullable()
-        .describe("choice questions: how many scored papers chose each option; else null"),
-    }),
-  ),
-}) satisfies z.ZodType<ExamStatisticsView>;
-
-export const ExamResultsSchema = z.object({
-  examId: UuidSchema,
-  releasedAt: Instant.nullable(),
-  maxScore: z.number(),
-  candidates: z.array(
-    z.object({
-      enrollmentId: UuidSchema,
-      name: z.string(),
-      email: z.string(),
-      attemptId: UuidSchema.nullable(),
-      status: z.enum(["not_started", "in_progress", "submitted"]),
-      score: z.number().nullable().describe("null until the paper is scored"),
-      graded: z.boolean().describe("scored and no answer waits for a person"),
-    }),
-  ),
-}) satisfies z.ZodType<ExamResultsView>;
-
-export const RegradeQueuedSchema = z.object({
-  examId: UuidSchema,
-  queued: Count.describe("submitted papers queued to be scored again"),
-}) satisfies z.ZodType<RegradeQueued>;
-
 export const LateAnswerReviewSchema = z.object({
   id: UuidSchema,
   attemptId: UuidSchema,
@@ -886,38 +567,6 @@ export const LateAnswerReviewSchema = z.object({
 
 export const LateAnswerListSchema = z.object({ lateAnswers: z.array(LateAnswerReviewSchema) });
 
-export const ReceiptVerdictSchema = z.object({
-  valid: z.boolean(),
-  reason: z
-    .enum(RECEIPT_INVALID_REASONS)
-    .nullable()
-    .describe(
-      "null when valid; signature: the signature does not match the fields; unknown_attempt: no such attempt; " +
-        "unknown_submission: no submission of the attempt, current or earlier, has this time and digest",
-    ),
-  attemptId: UuidSchema,
-  examId: UuidSchema.nullable(),
-  examTitle: z.string().nullable(),
-  candidateName: z.string().nullable(),
-  candidateEmail: z.string().nullable(),
-  submissionId: UuidSchema.nullable(),
-  submittedAt: z.string().describe("as the receipt claims it"),
-  version: z.number().int().nullable(),
-  current: z.boolean().nullable().describe("the attempt's current submission (false: an earlier one, reopened since)"),
-  supersededAt: Instant.nullable(),
-  digestMatchesPaper: z
-    .boolean()
-    .nullable()
-    .describe("the digest computed again from the frozen paper (or its snapshot in history) equals the receipt's"),
-  claimed: z.object({
-    examTitle: z.string().nullable(),
-    candidateName: z.string().nullable(),
-    submissionId: z.string().nullable(),
-    source: z.string().nullable(),
-    digest: z.string(),
-  }),
-}) satisfies z.ZodType<ReceiptVerdict>;
-
 // Results delivery (issue 16): the schemas live beside the request schemas, in lib/shared/schemas/webhooks.ts.
 export {
   CreatedWebhookSchema,
@@ -928,3 +577,15 @@ export {
   WebhookDeliverySchema,
   WebhookEndpointSchema,
 } from "@/lib/shared/schemas/webhooks";
+
+// The bodies the staff pages read (issue 37): the schemas live beside their types in lib/shared/schemas, so the
+// page parses what it receives (lib/client/call-api.ts) with the schema this document is written from.
+export { AuditPageSchema } from "@/lib/shared/schemas/audit";
+export { CandidateExtraTimeSchema, CsvImportResultSchema } from "@/lib/shared/schemas/enrollments";
+export { AdminExamSchema, ExamEditsSchema } from "@/lib/shared/schemas/exams";
+export { GradingQueueSchema, SavedGradeSchema } from "@/lib/shared/schemas/grading";
+export { QtiImportResultSchema } from "@/lib/shared/schemas/qti";
+export { ReceiptVerdictSchema } from "@/lib/shared/schemas/receipts";
+export { ReopenResponseSchema } from "@/lib/shared/schemas/reopen";
+export { StaffWithPasswordSchema } from "@/lib/shared/schemas/staff";
+export { ExamResultsSchema, ExamStatisticsSchema, RegradeQueuedSchema } from "@/lib/shared/schemas/statistics";

@@ -2,6 +2,7 @@ import { z } from "@/lib/shared/zod";
 
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, type AuditActorType } from "../audit-actions";
 import { UuidSchema } from "./attempts";
+import { InstantSchema } from "./instant";
 
 const Instant = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time with an offset" });
 
@@ -85,3 +86,28 @@ export type AuditEntry = {
 export type AuditPage = { entries: AuditEntry[]; nextCursor: string | null };
 
 export const AuditActorTypeSchema = z.enum(AUDIT_ACTOR_TYPES);
+
+const AuditPersonSchema = z.object({ id: UuidSchema, name: z.string(), email: z.string() });
+
+export const AuditPageSchema = z.object({
+  entries: z.array(
+    z.object({
+      id: UuidSchema,
+      at: InstantSchema,
+      actor: z.object({
+        type: AuditActorTypeSchema,
+        id: UuidSchema.nullable().describe("the staff user's or candidate's id; null for the API token and the system"),
+        name: z.string().nullable().describe("their name on record now"),
+        email: z.string().nullable(),
+      }),
+      action: z.string().describe("one of the kinds in lib/shared/audit-actions.ts"),
+      examId: UuidSchema.nullable(),
+      examTitle: z.string().nullable().describe("the exam's title now, or at its deletion"),
+      candidate: AuditPersonSchema.nullable().describe("the candidate the event is about"),
+      staffMember: AuditPersonSchema.nullable().describe("the staff member the event is about"),
+      attemptId: UuidSchema.nullable(),
+      data: z.record(z.string(), z.unknown()).describe("the kind's own facts (counts, seconds, reason, ...)"),
+    }),
+  ),
+  nextCursor: z.string().nullable().describe("pass as `cursor` for the next (older) page; null at the end"),
+}) satisfies z.ZodType<AuditPage>;

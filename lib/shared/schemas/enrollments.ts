@@ -3,6 +3,9 @@ import { z } from "@/lib/shared/zod";
 import { LIMITS } from "../limits";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 
+import { UuidSchema } from "./attempts";
+import { InstantSchema } from "./instant";
+
 export const CandidateInputSchema = z.object({
   name: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
   email: z
@@ -116,3 +119,45 @@ export type UpdateCandidateInput = z.infer<typeof UpdateCandidateSchema>;
 /** `POST /api/admin/exams/{examId}/candidates/{enrollmentId}/join-link`. */
 export const JoinLinkActionSchema = z.object({ action: z.enum(["revoke", "reissue"]) });
 export type JoinLinkActionInput = z.infer<typeof JoinLinkActionSchema>;
+
+const CsvParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/** A CSV import or its preview; also `details` of a 422 refusing the file. */
+export const CsvImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  written: z.boolean().describe("true only when this request enrolled the file's new lines"),
+  delimiter: z.enum([",", ";"]),
+  summary: z.object({
+    lines: z.number().int(),
+    new: z.number().int(),
+    unchanged: z.number().int(),
+    errors: z.number().int(),
+  }),
+  fileErrors: z.array(
+    z.object({ code: z.enum(CSV_FILE_ERROR_CODES), message: z.string(), params: CsvParamsSchema.optional() }),
+  ),
+  lines: z.array(
+    z.object({
+      line: z.number().int().min(1).describe("the physical line number in the file"),
+      status: z.enum(["new", "unchanged", "error"]),
+      name: z.string(),
+      email: z.string(),
+      extraSeconds: z.number().int().nullable(),
+      enrollmentId: UuidSchema.optional(),
+      errors: z.array(
+        z.object({
+          code: z.enum(CSV_LINE_ERROR_CODES),
+          column: z.enum(["name", "email", "extra_minutes"]).optional(),
+          message: z.string(),
+          params: CsvParamsSchema.optional(),
+        }),
+      ),
+    }),
+  ),
+}) satisfies z.ZodType<CsvImportResult>;
+
+export const CandidateExtraTimeSchema = z.object({
+  outcome: z.enum(["extended", "pending_start", "unchanged", "lowered"]),
+  extraSeconds: z.number().int().min(0),
+  deadline: InstantSchema.nullable().describe("the moved deadline when `extended`"),
+});

@@ -9,7 +9,9 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 const storable = (text: string): boolean => isStorableText(text);
 
 /** Question types of the contract, in the order the UI lists them. */
+import { UuidSchema } from "./attempts";
 import { QUESTION_TYPES } from "./constants";
+import { InstantSchema } from "./instant";
 
 export { QUESTION_TYPES };
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -313,3 +315,64 @@ export type ExamSummary = {
   startedCount: number;
   submittedCount: number;
 };
+
+/** An exam as its editor reads it, keys included: create, GET, PATCH, duplicate, and 409 EDIT_CONFLICT's `details.exam`. */
+export const AdminExamSchema = z.object({
+  id: UuidSchema,
+  revision: z.number().int().min(1).describe("what the next PATCH must send"),
+  title: z.string(),
+  description: z.string(),
+  rules: z.string(),
+  status: z.enum(EXAM_STATUSES),
+  durationSeconds: z.number().int(),
+  graceSeconds: z.number().int(),
+  opensAt: InstantSchema.nullable(),
+  closesAt: InstantSchema.nullable(),
+  lateAnswers: z.enum(LATE_ANSWER_POLICIES),
+  resultsVisibility: z.enum(RESULTS_VISIBILITIES),
+  resultsDetail: z
+    .enum(RESULTS_DETAILS)
+    .describe('what candidates see of a released result: "total" only, or "per_question" points and comments'),
+  secondMarking: z.boolean().describe("double marking; fixed once any mark exists"),
+  shuffleQuestions: z.boolean(),
+  shuffleOptions: z.boolean(),
+  updatedAt: InstantSchema,
+  attemptCount: z
+    .number()
+    .int()
+    .min(0)
+    .describe("attempts started; once there is one, the questions' structure is locked"),
+  questions: z.array(
+    z.object({
+      id: UuidSchema,
+      position: z.number().int().min(1),
+      type: z.enum(QUESTION_TYPES),
+      prompt: z.string(),
+      points: z.number(),
+      options: z.array(OptionSchema).describe("choice questions; [] for the others"),
+      answerKey: z
+        .union([z.string(), z.array(z.string()), z.number()])
+        .nullable()
+        .describe("single: an option id; multiple: option ids; short text: accepted answers; numeric: a number"),
+      tolerance: z.number().nullable(),
+      scoring: z.enum(CHOICE_SCORINGS).nullable(),
+      exactMatch: z.boolean(),
+      ungraded: z.boolean(),
+      rubric: z.string().describe("guidance for graders; never sent to candidates"),
+    }),
+  ),
+}) satisfies z.ZodType<AdminExam>;
+
+export const ExamEditsSchema = z.object({
+  edits: z.array(
+    z.object({
+      id: UuidSchema,
+      at: InstantSchema,
+      actorLabel: z.string(),
+      questionId: UuidSchema.nullable(),
+      field: z.string(),
+      before: z.unknown(),
+      after: z.unknown(),
+    }),
+  ),
+}) satisfies z.ZodType<{ edits: ExamEditRecord[] }>;

@@ -3,6 +3,7 @@ import { z } from "@/lib/shared/zod";
 import { decimalOf } from "../scoring/exact-decimal";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 import { UuidSchema } from "./attempts";
+import { InstantSchema } from "./instant";
 
 /** Who a mark is from: the first marker, the second (double marking), or an admin settling a disagreement. */
 export const GRADE_MARKERS = ["first", "second", "final"] as const;
@@ -103,3 +104,49 @@ export type GradingDisagreements = {
   released: boolean;
   items: GradingDisagreement[];
 };
+
+export const GradeViewSchema = z.object({
+  points: z.number(),
+  comment: z.string(),
+  by: z.string().describe("who gave the mark"),
+  revision: z.number().int().min(1).describe("what the next change of this mark must send"),
+  updatedAt: InstantSchema,
+}) satisfies z.ZodType<GradeView>;
+
+const GradesByMarkerSchema = z.object({
+  first: GradeViewSchema.optional(),
+  second: GradeViewSchema.optional(),
+  final: GradeViewSchema.optional(),
+});
+
+export const GradingQueueSchema = z.object({
+  examId: UuidSchema,
+  question: z.object({
+    id: UuidSchema,
+    position: z.number().int(),
+    type: z.string(),
+    prompt: z.string(),
+    rubric: z.string(),
+    points: z.number(),
+  }),
+  marker: z.enum(GRADE_MARKERS),
+  secondMarking: z.boolean(),
+  items: z.array(
+    z.object({
+      attemptId: UuidSchema,
+      candidateCode: z.string().describe("blind: stands for the candidate until results are released"),
+      candidateName: z.string().nullable().describe("null until the exam's results are released"),
+      value: z.union([z.string(), z.number(), z.array(z.string())]).nullable(),
+      lateAnswerId: UuidSchema.nullable().describe("set when an accepted late answer is what is scored"),
+      source: z.string(),
+      reason: z.string(),
+      points: z.number().nullable(),
+      grades: GradesByMarkerSchema.describe("the marks this marker may see: their own; with marker=final, all"),
+    }),
+  ),
+}) satisfies z.ZodType<GradingQueue>;
+
+export const SavedGradeSchema = z.object({
+  grade: GradeViewSchema,
+  marker: z.enum(GRADE_MARKERS),
+}) satisfies z.ZodType<{ grade: GradeView; marker: GradeMarker }>;

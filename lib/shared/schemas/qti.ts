@@ -1,7 +1,8 @@
 import { z } from "@/lib/shared/zod";
 
 import { DryRunQuerySchema } from "./enrollments";
-import type { AdminExam, QuestionType } from "./exams";
+import { QUESTION_TYPES } from "./constants";
+import { AdminExamSchema, type AdminExam, type QuestionType } from "./exams";
 
 /**
  * Why a whole QTI package is refused (422 QTI_PACKAGE_INVALID, `details.reason`; `details.file` names the file
@@ -74,3 +75,29 @@ export type QtiImportQuery = z.infer<typeof QtiImportQuerySchema>;
 
 /** Media types a QTI package upload may be sent as. */
 export const QTI_MEDIA_TYPES = ["application/zip", "application/x-zip-compressed"] as const;
+
+/** `POST /api/admin/exams/{examId}/qti`: the preview, and after a written import the exam. */
+export const QtiImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  written: z.boolean().describe("true only when this request appended the questions"),
+  summary: z.object({
+    items: z.number().int(),
+    ok: z.number().int(),
+    unsupported: z.number().int(),
+    imported: z.number().int(),
+  }),
+  items: z.array(
+    z.object({
+      identifier: z.string(),
+      href: z.string().describe("the item's file in the package"),
+      type: z.enum(QUESTION_TYPES).nullable(),
+      promptExcerpt: z.string().describe("the prompt as plain text, at most 160 characters"),
+      status: z.enum(["ok", "unsupported"]),
+      problem: z
+        .object({ code: z.enum(QTI_ITEM_PROBLEMS), detail: z.string().optional() })
+        .optional()
+        .describe("why the item cannot be imported"),
+    }),
+  ),
+  exam: AdminExamSchema.optional().describe("after a written import: the exam with its new questions"),
+}) satisfies z.ZodType<QtiImportResult>;

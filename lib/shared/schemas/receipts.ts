@@ -1,6 +1,7 @@
 import { z } from "@/lib/shared/zod";
 
 import { UuidSchema } from "./attempts";
+import { InstantSchema } from "./instant";
 
 /**
  * `POST /api/admin/receipts/verify`: the receipt file as the candidate downloads it (components/exam/receipt.tsx,
@@ -60,3 +61,35 @@ export type ReceiptVerdict = {
     digest: string;
   };
 };
+
+export const ReceiptVerdictSchema = z.object({
+  valid: z.boolean(),
+  reason: z
+    .enum(RECEIPT_INVALID_REASONS)
+    .nullable()
+    .describe(
+      "null when valid; signature: the signature does not match the fields; unknown_attempt: no such attempt; " +
+        "unknown_submission: no submission of the attempt, current or earlier, has this time and digest",
+    ),
+  attemptId: UuidSchema,
+  examId: UuidSchema.nullable(),
+  examTitle: z.string().nullable(),
+  candidateName: z.string().nullable(),
+  candidateEmail: z.string().nullable(),
+  submissionId: UuidSchema.nullable(),
+  submittedAt: z.string().describe("as the receipt claims it"),
+  version: z.number().int().nullable(),
+  current: z.boolean().nullable().describe("the attempt's current submission (false: an earlier one, reopened since)"),
+  supersededAt: InstantSchema.nullable(),
+  digestMatchesPaper: z
+    .boolean()
+    .nullable()
+    .describe("the digest computed again from the frozen paper (or its snapshot in history) equals the receipt's"),
+  claimed: z.object({
+    examTitle: z.string().nullable(),
+    candidateName: z.string().nullable(),
+    submissionId: z.string().nullable(),
+    source: z.string().nullable(),
+    digest: z.string(),
+  }),
+}) satisfies z.ZodType<ReceiptVerdict>;

@@ -1,5 +1,7 @@
 import { z } from "@/lib/shared/zod";
 
+import { UuidSchema } from "./attempts";
+import { InstantSchema } from "./instant";
 import { ExtendSchema } from "./proctor";
 
 /**
@@ -24,3 +26,15 @@ export type ReopenResponse = {
   deadline: string;
   status: "in_progress";
 };
+
+export const ReopenResponseSchema = z.object({
+  reopeningId: UuidSchema,
+  attemptId: UuidSchema,
+  supersededSubmissionId: UuidSchema,
+  supersededVersion: z.number().int().min(1),
+  seconds: z.number().int(),
+  reason: z.string(),
+  previousDeadline: InstantSchema,
+  deadline: InstantSchema.describe("now + seconds by the database's clock, capped at the exam's closesAt"),
+  status: z.literal("in_progress"),
+}) satisfies z.ZodType<ReopenResponse>;

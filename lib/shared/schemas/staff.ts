@@ -2,6 +2,7 @@ import { z } from "@/lib/shared/zod";
 
 import { PASSWORD_MAX_LENGTH } from "../password-policy";
 import { UuidSchema } from "./attempts";
+import { InstantSchema } from "./instant";
 
 const EmailSchema = z
   .email()
@@ -54,3 +55,20 @@ export type StaffAccount = {
   /** Titles and ids of the exams a proctor (to watch) or a grader (to mark) is assigned to. */
   exams: { id: string; title: string }[];
 };
+
+export const StaffAccountSchema = z.object({
+  id: UuidSchema,
+  email: z.string(),
+  name: z.string(),
+  role: StaffRoleSchema,
+  disabledAt: InstantSchema.nullable(),
+  mustChangePassword: z.boolean(),
+  passwordChangedAt: InstantSchema.describe("send back as a password reset's `passwordChangedAt`"),
+  createdAt: InstantSchema,
+  exams: z.array(z.object({ id: UuidSchema, title: z.string() })).describe("the exams a proctor is assigned to"),
+}) satisfies z.ZodType<StaffAccount>;
+
+export const StaffWithPasswordSchema = z.object({
+  account: StaffAccountSchema,
+  temporaryPassword: z.string().nullable().describe("shown in this response only; changed at first sign-in"),
+}) satisfies z.ZodType<{ account: StaffAccount; temporaryPassword: string | null }>;

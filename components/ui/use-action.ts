@@ -1,0 +1,88 @@
+"use client";
+
+import { QueryClientContext, useMutation } from "@tanstack/react-query";
+import { useCallback, useContext, useState } from "react";
+
+import type { ApiCallResult } from "@/lib/client/call-api";
+import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { makeQueryClient } from "@/lib/client/query-client";
+import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
+
+/** A refused or unreachable call, as the mutation's error. */
+export class ApiActionError extends Error {
+  constructor(readonly failure: ApiFailure) {
+    super(failure.kind === "network" ? "network error" : (failure.message ?? `HTTP ${failure.status}`));
+    this.name = "ApiActionError";
+  }
+}
+
+export type ApiAction<TData, TInput = void> = {
+  /**
+   * Runs the call once. Resolves with its result (a refusal or a lost connection is a result, not a throw), so
+   * the caller can act on a success or on a failure's code (name a field, read the list again) beside what the
+   * hook shows.
+   */
+  run: (input: TInput) => Promise<ApiCallResult<TData>>;
+  isPending: boolean;
+  /** The last failure in the reader's language ("" when none): what a `FormError` shows. */
+  error: string;
+  failure: ApiFailure | null;
+  /** The last success's body. */
+  data: TData | undefined;
+  /** Forgets the last outcome (the form was edited, the dialog closed). */
+  reset: () => void;
+};
+
+/**
+ * A staff action (a form's submit, a button) on react-query's `useMutation`: its pending state, its failure
+ * put in the reader's language from the API's error body (`useDescribeFailure`), and its result.
+ * `call` is usually one `callApi(url, { schema, … })`; `onSuccess` runs after a success, before `run`
+ * resolves (refresh the page's data, invalidate a query). Uses the page's QueryClient when there is one,
+ * else one of its own, so a form needs no provider around it. Needs the `errors` messages.
+ */
+export function useApiAction<TData, TInput = void>(
+  call: (input: TInput) => Promise<ApiCallResult<TData>>,
+  options: { onSuccess?: (data: TData, input: TInput) => unknown } = {},
+): ApiAction<TData, TInput> {
+  const describe = useDescribeFailure();
+  const pageClient = useContext(QueryClientContext);
+  const [ownClient] = useState(() => (pageClient ? null : makeQueryClient()));
+  const mutation = useMutation(
+    {
+      mutationFn: async (input: TInput) => {
+        const result = await call(input);
+        if (!result.ok) throw new ApiActionError(result.failure);
+        return result.body;
+      },
+      onSuccess: (data, input) => options.onSuccess?.(data, input),
+    },
+    pageClient ?? ownClient ?? undefined,
+  );
+  const { mutateAsync } = mutation;
+  const run = useCallback(
+    async (input: TInput): Promise<ApiCallResult<TData>> => {
+      try {
+        return { ok: true, body: await mutateAsync(input) };
+      } catch (error) {
+        // Only the API's refusals are results; anything else (a bug in `onSuccess`) is thrown on.
+        if (error instanceof ApiActionError) return { ok: false, failure: error.failure };
+        throw error;
+      }
+    },
+    [mutateAsync],
+  );
+  const failure = mutation.error ? failureOf(mutation.error) : null;
+  return {
+    run,
+    isPending: mutation.isPending,
+    error: failure ? describe(failure) : "",
+    failure,
+    data: mutation.data,
+    reset: mutation.reset,
+  };
+}
+
+/** What failed: an error that is not the API's counts as not reaching it. */
+function failureOf(error: unknown): ApiFailure {
+  return error instanceof ApiActionError ? error.failure : { kind: "network" };
+}
