@@ -11,6 +11,7 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
+import { Field } from "../ui/field";
 import { ReasonDialog } from "../ui/reason-dialog";
 
 import styles from "./extend-dialog.module.css";
@@ -124,24 +125,16 @@ export function ExtendDialog({
         </label>
       </fieldset>
       {choice === "custom" ? (
-        <div className="field">
-          <label htmlFor="extend-custom">{t("minutes")}</label>
-          <input
-            id="extend-custom"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={customMinutes}
-            aria-invalid={minutesError !== null ? true : undefined}
-            aria-describedby={minutesError !== null ? "extend-custom-error" : undefined}
-            onChange={(event) => setCustomMinutes(event.target.value)}
-          />
-          {minutesError !== null ? (
-            <p className="form-error" id="extend-custom-error">
-              {minutesError}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id="extend-custom"
+          label={t("minutes")}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          value={customMinutes}
+          error={minutesError}
+          onChange={(event) => setCustomMinutes(event.target.value)}
+        />
       ) : null}
     </ReasonDialog>
   );

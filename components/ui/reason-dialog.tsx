@@ -5,6 +5,8 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 
 import { ModalDialog } from "@/components/modal-dialog";
 
+import { TextAreaField } from "./field";
+import { FormError } from "./form-error";
 import { checkReason, type ReasonLimits, type ReasonProblem } from "./reason-check";
 
 export type { ReasonLimits, ReasonProblem };
@@ -89,7 +91,6 @@ export function ReasonDialog({
   const [refusals, setRefusals] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const introId = useId();
-  const errorId = reason ? `${reason.id}-error` : undefined;
 
   useEffect(() => {
     if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -129,29 +130,19 @@ export function ReasonDialog({
           {intro ? <p id={introId}>{intro}</p> : null}
           {children}
           {reason ? (
-            <div className="field">
-              <label htmlFor={reason.id}>{reason.label}</label>
-              <textarea
-                id={reason.id}
-                rows={reason.rows ?? 3}
-                required={reason.isRequired}
-                maxLength={reason.maxLength}
-                placeholder={reason.placeholder}
-                value={text}
-                aria-invalid={problem !== null ? true : undefined}
-                aria-describedby={problem !== null ? errorId : undefined}
-                onChange={(event) => setText(event.target.value)}
-              />
-              {problem !== null ? (
-                <p className="form-error" id={errorId}>
-                  {reason.describeProblem(problem)}
-                </p>
-              ) : null}
-            </div>
+            <TextAreaField
+              id={reason.id}
+              label={reason.label}
+              rows={reason.rows ?? 3}
+              required={reason.isRequired}
+              maxLength={reason.maxLength}
+              placeholder={reason.placeholder}
+              value={text}
+              error={problem !== null ? reason.describeProblem(problem) : null}
+              onChange={(event) => setText(event.target.value)}
+            />
           ) : null}
-          <p className="form-error" role="alert">
-            {error ?? ""}
-          </p>
+          <FormError message={error} />
           <div className={styles.actions}>
             <button type="button" className="button button--quiet" onClick={onClose}>
               {cancelLabel ?? tc("cancel")}
