@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
 
+import { FormError } from "@/components/ui/form-error";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 
@@ -97,9 +98,7 @@ export function LeaveDevice({ pendingCount, isSubmitted }: Props) {
               {t("stay")}
             </button>
           </div>
-          <p className="form-error" role="alert">
-            {error}
-          </p>
+          <FormError message={error} />
         </div>
       )}
     </section>

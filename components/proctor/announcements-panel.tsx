@@ -10,6 +10,9 @@ import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { ANNOUNCEMENT_LIMITS } from "@/lib/shared/schemas/announcements";
 
+import { TextAreaField } from "../ui/field";
+import { FormError } from "../ui/form-error";
+
 import styles from "./announcements-panel.module.css";
 
 /** A heal for a missed `announcements` event (the feed does not replay them): the counts catch up this often. */
@@ -34,7 +37,7 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
   // answer was lost), an edited body gets a new one (it is another announcement, not a reuse of the key).
   const lastTry = useRef<{ key: string; body: string } | null>(null);
   const [sentNote, setSentNote] = useState<string | null>(null);
-  const ids = { title: useId(), message: useId(), count: useId(), error: useId() };
+  const ids = { title: useId(), message: useId(), error: useId() };
 
   const list = useQuery({
     queryKey: proctorKeys.announcements(examId),
@@ -70,31 +73,26 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
     setIsConfirming(true);
   };
 
-  const error = formError ?? (send.error ? describeFailure(failureOf(send.error)) : null);
   const announcements = list.data?.announcements ?? [];
 
   return (
     <section className={styles.panel} aria-labelledby={ids.title}>
       <h2 id={ids.title}>{t("title")}</h2>
       <form className={styles.compose} onSubmit={onCompose} noValidate>
-        <div className="field">
-          <label htmlFor={ids.message}>{t("message")}</label>
-          <textarea
-            id={ids.message}
-            rows={3}
-            value={message}
-            disabled={isConfirming}
-            aria-describedby={error ? `${ids.count} ${ids.error}` : ids.count}
-            aria-invalid={formError !== null}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-          <p id={ids.count} className={`quiet ${styles.count}`}>
-            {t("length", {
-              count: words.number(message.trim().length),
-              max: words.number(ANNOUNCEMENT_LIMITS.maxMessageLength),
-            })}
-          </p>
-        </div>
+        <TextAreaField
+          id={ids.message}
+          label={t("message")}
+          rows={3}
+          value={message}
+          disabled={isConfirming}
+          hint={t("length", {
+            count: words.number(message.trim().length),
+            max: words.number(ANNOUNCEMENT_LIMITS.maxMessageLength),
+          })}
+          error={formError}
+          describedBy={send.error ? ids.error : undefined}
+          onChange={(event) => setMessage(event.target.value)}
+        />
         <fieldset className={styles.audience} disabled={isConfirming}>
           <legend>{t("to")}</legend>
           <label>
@@ -112,11 +110,7 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
             {selectedIds.length === 0 ? t("toSelectedNone") : t("toSelected", { count: selectedIds.length })}
           </label>
         </fieldset>
-        {error ? (
-          <p id={ids.error} className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        {send.error ? <FormError id={ids.error} message={describeFailure(failureOf(send.error))} /> : null}
         {isConfirming ? (
           <div className={`notice ${styles.confirm}`} role="group" aria-label={t("confirmLabel")}>
             <p>{toSelected ? t("confirmSelected", { count: selectedIds.length }) : t("confirmAll")}</p>

@@ -2,7 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 
-import type { EmergencyImportResult, ExportKeyResponse } from "@/lib/shared/emergency-export";
+import type { ExportKeyResponse } from "@/lib/shared/emergency-export";
 import { ERROR_STATUS, type ErrorBody } from "@/lib/shared/errors";
 import type { SentAnnouncement, StaffAnnouncement } from "@/lib/shared/schemas/announcements";
 import { ATTEMPT_STATUSES, UuidSchema, type AttemptView } from "@/lib/shared/schemas/attempts";
@@ -265,20 +265,7 @@ export const ExportKeyResponseSchema = z.object({
   publicKey: z.string().describe("P-256 public key, base64url"),
 }) satisfies z.ZodType<ExportKeyResponse>;
 
-export const EmergencyImportResultSchema = z.object({
-  attemptId: UuidSchema,
-  examId: UuidSchema,
-  candidate: z.object({ name: z.string(), email: z.string() }),
-  deviceId: z.string(),
-  createdAt: z.string(),
-  mode: z.enum(["applied", "late"]),
-  counts: z.object({
-    applied: z.number().int(),
-    duplicate: z.number().int(),
-    stale: z.number().int(),
-    late: z.number().int(),
-  }),
-}) satisfies z.ZodType<EmergencyImportResult>;
+export { EmergencyImportResultSchema } from "@/lib/shared/schemas/emergency-export";
 
 export const ExtendResponseSchema = z.object({
   extensionId: UuidSchema,

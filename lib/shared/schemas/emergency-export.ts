@@ -1,6 +1,11 @@
 import { z } from "@/lib/shared/zod";
 
-import { EXPORT_FORMAT, type EmergencyExportFile, type EmergencyExportPayload } from "../emergency-export";
+import {
+  EXPORT_FORMAT,
+  type EmergencyExportFile,
+  type EmergencyExportPayload,
+  type EmergencyImportResult,
+} from "../emergency-export";
 import { LIMITS } from "../limits";
 import { UuidSchema } from "./attempts";
 import { DeviceIdSchema, VersionSchema } from "./sync";
@@ -40,3 +45,19 @@ export const EmergencyExportFileSchema = z.object({
   /** AES-GCM output (ciphertext followed by the 16-byte tag), base64url. */
   ciphertext: Base64urlSchema.max(LIMITS.maxBodyBytes),
 }) satisfies z.ZodType<EmergencyExportFile>;
+
+/** `POST /api/admin/emergency-exports` → 200: what the file held and what was done with it. */
+export const EmergencyImportResultSchema = z.object({
+  attemptId: UuidSchema,
+  examId: UuidSchema,
+  candidate: z.object({ name: z.string(), email: z.string() }),
+  deviceId: z.string(),
+  createdAt: z.string(),
+  mode: z.enum(["applied", "late"]),
+  counts: z.object({
+    applied: z.number().int(),
+    duplicate: z.number().int(),
+    stale: z.number().int(),
+    late: z.number().int(),
+  }),
+}) satisfies z.ZodType<EmergencyImportResult>;
