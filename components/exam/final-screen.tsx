@@ -11,6 +11,7 @@ import { Icon } from "./icons";
 import { SubmissionReceipt, type ReceiptFacts, type ReceiptSource } from "./receipt";
 import { ReceiptDownload } from "./receipt-download";
 
+// `final` on the final screen's section: the hook e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts wait for.
 import styles from "./final-screen.module.css";
 
 /**
@@ -68,7 +69,7 @@ export function FinalScreen({ state, view, candidateName }: Props) {
 
   if (!isSubmitted) {
     return (
-      <section className={styles.final} aria-labelledby="final-title">
+      <section className={`${styles.final} final`} aria-labelledby="final-title">
         <h2 id="final-title">{t("closedTitle")}</h2>
         <p>{t("closedText")}</p>
         <LateAnswersNote state={state} />
@@ -85,7 +86,7 @@ export function FinalScreen({ state, view, candidateName }: Props) {
   const facts = receiptOf(state, view, candidateName);
   const paperHref = `/attempts/${state.attemptId}/paper`;
   return (
-    <section className={styles.final} aria-labelledby="final-title">
+    <section className={`${styles.final} final`} aria-labelledby="final-title">
       <p className={styles.badge}>
         <Icon name="saved" /> {t("badge")}
       </p>
