@@ -7,7 +7,7 @@ import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { auditActorName, describeAuditEntry } from "@/lib/shared/describe-audit-entry";
 import { formatInstant } from "@/lib/shared/format";
-import type { AuditPage } from "@/lib/shared/schemas/audit";
+import { AuditPageSchema, type AuditPage } from "@/lib/shared/schemas/audit";
 
 import styles from "./audit-log.module.css";
 
@@ -32,13 +32,13 @@ export function AuditLog({ initial, apiQuery }: { initial: AuditPage; apiQuery: 
     setError("");
     const query = new URLSearchParams(apiQuery);
     query.set("cursor", nextCursor);
-    const result = await callApi(`/api/admin/audit?${query}`, { cache: "no-store" });
+    const result = await callApi(`/api/admin/audit?${query}`, { cache: "no-store", schema: AuditPageSchema });
     setIsLoading(false);
     if (!result.ok) {
       setError(t("loadFailed", { message: describe(result.failure) }));
       return;
     }
-    const page = result.body as AuditPage;
+    const page = result.body;
     setEntries((shown) => [...shown, ...page.entries]);
     setNextCursor(page.nextCursor);
   }

@@ -5,8 +5,12 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
+import { SelectField } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+
+import styles from "./exam-staff-assignments.module.css";
 
 export type StaffOption = { id: string; name: string; email: string; disabled: boolean };
 
@@ -28,24 +32,19 @@ export function ExamStaffAssignments({
   assignable: Omit<StaffOption, "disabled">[];
 }) {
   const t = useTranslations(role === "proctor" ? "account.proctors" : "account.graders");
-  const describe = useDescribeFailure();
   const router = useRouter();
-  const [error, setError] = useState("");
   const [status, setStatus] = useState("");
-  const [isPending, setIsPending] = useState(false);
+  const assignment = useApiAction((change: { staffId: string; method: "PUT" | "DELETE" }) =>
+    callApi(`/api/admin/exams/${examId}/${role}s/${change.staffId}`, { method: change.method }),
+  );
+  const { isPending } = assignment;
   const assignedIds = new Set(assigned.map((p) => p.id));
   const available = assignable.filter((p) => !assignedIds.has(p.id));
 
   async function change(proctor: Pick<StaffOption, "id" | "name">, method: "PUT" | "DELETE") {
-    setIsPending(true);
-    setError("");
     setStatus("");
-    const result = await callApi(`/api/admin/exams/${examId}/${role}s/${proctor.id}`, { method });
-    setIsPending(false);
-    if (!result.ok) {
-      setError(describe(result.failure));
-      return;
-    }
+    const result = await assignment.run({ staffId: proctor.id, method });
+    if (!result.ok) return;
     setStatus(t(method === "PUT" ? "assigned" : "removed", { name: proctor.name }));
     router.refresh();
   }
@@ -62,7 +61,7 @@ export function ExamStaffAssignments({
       {assigned.length === 0 ? (
         <p className="muted">{t("none")}</p>
       ) : (
-        <ul className="proctor-list" aria-label={t("listLabel")}>
+        <ul className={styles.list} aria-label={t("listLabel")}>
           {assigned.map((proctor) => (
             <li key={proctor.id}>
               <span>
@@ -88,27 +87,19 @@ export function ExamStaffAssignments({
         </p>
       ) : (
         <form className="form form--inline" onSubmit={onAssign}>
-          <div className="field">
-            <label htmlFor={`assign-${role}`}>{t("choose")}</label>
-            <select id={`assign-${role}`} name="staff">
-              {available.map((proctor) => (
-                <option key={proctor.id} value={proctor.id}>
-                  {proctor.name} ({proctor.email})
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id={`assign-${role}`}
+            label={t("choose")}
+            name="staff"
+            options={available.map((proctor) => ({ value: proctor.id, label: `${proctor.name} (${proctor.email})` }))}
+          />
           <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
             {isPending ? t("assigning") : t("assign")}
           </button>
         </form>
       )}
-      <p className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </p>
-      <p className="form-done" role="status" aria-live="polite">
-        {status}
-      </p>
+      <FormError message={assignment.error} />
+      <FormStatus message={status} />
     </>
   );
 }

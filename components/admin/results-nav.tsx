@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 
+import subnav from "./subnav.module.css";
+
 export type ResultsNavPage = "grading" | "lateAnswers" | "results" | "webhooks";
 
 /**
@@ -17,7 +19,7 @@ export function ResultsNav({ examId, current }: { examId: string; current?: Resu
     { page: "webhooks", href: `${base}/webhooks` },
   ];
   return (
-    <nav aria-label={t("label")} className="subnav">
+    <nav aria-label={t("label")} className={subnav.subnav}>
       <ul>
         {links.map(({ page, href }) => (
           <li key={page}>

@@ -5,9 +5,18 @@ import { useTranslations } from "next-intl";
 import { useRef, useState, type FormEvent } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
+import { Field, SelectField } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { CreateStaffSchema, type StaffAccount } from "@/lib/shared/schemas/staff";
+import {
+  CreateStaffSchema,
+  StaffWithPasswordSchema,
+  type CreateStaffInput,
+  type StaffAccount,
+} from "@/lib/shared/schemas/staff";
+
+import styles from "./staff-manager.module.css";
 
 type Temporary = { name: string; email: string; password: string };
 
@@ -19,17 +28,28 @@ type Temporary = { name: string; email: string; password: string };
  */
 export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; selfId: string }) {
   const t = useTranslations("account.staff");
-  const describe = useDescribeFailure();
   const router = useRouter();
-  const [createError, setCreateError] = useState("");
+  const [hintError, setHintError] = useState("");
   const [invalidField, setInvalidField] = useState<"email" | "name" | null>(null);
-  const [isCreating, setIsCreating] = useState(false);
   const [status, setStatus] = useState("");
-  const [actionError, setActionError] = useState("");
   const [busyId, setBusyId] = useState<string | null>(null);
+  const create = useApiAction((input: CreateStaffInput) =>
+    callApi("/api/admin/staff", { method: "POST", json: input, schema: StaffWithPasswordSchema }),
+  );
+  const toggle = useApiAction((change: { account: StaffAccount; disabled: boolean }) =>
+    callApi(`/api/admin/staff/${change.account.id}`, { method: "PATCH", json: { disabled: change.disabled } }),
+  );
+  const reset = useApiAction((account: StaffAccount) =>
+    callApi(`/api/admin/staff/${account.id}/password-reset`, {
+      method: "POST",
+      json: { passwordChangedAt: account.passwordChangedAt },
+      schema: StaffWithPasswordSchema,
+    }),
+  );
   const [temporary, setTemporary] = useState<Temporary | null>(null);
   const temporaryHeading = useRef<HTMLHeadingElement>(null);
   const { confirm, dialog } = useConfirm();
+  const createError = hintError || create.error;
 
   function showTemporary(value: Temporary) {
     setTemporary(value);
@@ -48,25 +68,25 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
     });
     if (!input.success) {
       const field = input.error.issues[0]?.path[0] === "name" ? "name" : "email";
+      create.reset();
       setInvalidField(field);
-      setCreateError(t(`hints.${field}`));
+      setHintError(t(`hints.${field}`));
       return;
     }
     setInvalidField(null);
-    setCreateError("");
+    setHintError("");
     setStatus("");
-    setIsCreating(true);
-    const result = await callApi("/api/admin/staff", { method: "POST", json: input.data });
-    setIsCreating(false);
+    const result = await create.run(input.data);
     if (!result.ok) {
       const { failure } = result;
       if (failure.kind === "http" && failure.code === "STAFF_EMAIL_TAKEN") setInvalidField("email");
-      setCreateError(describe(failure));
       return;
     }
-    const created = result.body as { account: StaffAccount; temporaryPassword: string };
+    const { account, temporaryPassword } = result.body;
     form.reset();
-    showTemporary({ name: created.account.name, email: created.account.email, password: created.temporaryPassword });
+    // Null only when the request chose the password (the API or a script), never from this form.
+    if (temporaryPassword !== null)
+      showTemporary({ name: account.name, email: account.email, password: temporaryPassword });
     router.refresh();
   }
 
@@ -83,14 +103,11 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
       return;
     }
     setBusyId(account.id);
-    setActionError("");
+    reset.reset();
     setStatus("");
-    const result = await callApi(`/api/admin/staff/${account.id}`, { method: "PATCH", json: { disabled: disabling } });
+    const result = await toggle.run({ account, disabled: disabling });
     setBusyId(null);
-    if (!result.ok) {
-      setActionError(describe(result.failure));
-      return;
-    }
+    if (!result.ok) return;
     setStatus(t(disabling ? "disabled" : "enabled", { name: account.name }));
     router.refresh();
   }
@@ -103,20 +120,18 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
     });
     if (!isConfirmed) return;
     setBusyId(account.id);
-    setActionError("");
+    toggle.reset();
     setStatus("");
-    const result = await callApi(`/api/admin/staff/${account.id}/password-reset`, {
-      method: "POST",
-      json: { passwordChangedAt: account.passwordChangedAt },
-    });
+    const result = await reset.run(account);
     setBusyId(null);
     if (!result.ok) {
-      setActionError(describe(result.failure));
       router.refresh();
       return;
     }
-    const reset = result.body as { account: StaffAccount; temporaryPassword: string };
-    showTemporary({ name: reset.account.name, email: reset.account.email, password: reset.temporaryPassword });
+    const { temporaryPassword } = result.body;
+    if (temporaryPassword !== null) {
+      showTemporary({ name: result.body.account.name, email: result.body.account.email, password: temporaryPassword });
+    }
     router.refresh();
   }
 
@@ -138,57 +153,54 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
       <section aria-labelledby="create-heading">
         <h2 id="create-heading">{t("createHeading")}</h2>
         <form className="form form--inline" onSubmit={onCreate} noValidate>
-          <div className="field">
-            <label htmlFor="staff-email">{t("email")}</label>
-            <input
-              id="staff-email"
-              name="email"
-              type="email"
-              autoComplete="off"
-              required
-              maxLength={320}
-              aria-invalid={invalidField === "email" || undefined}
-              aria-describedby="staff-create-error"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="staff-name">{t("name")}</label>
-            <input
-              id="staff-name"
-              name="name"
-              type="text"
-              autoComplete="off"
-              required
-              maxLength={200}
-              aria-invalid={invalidField === "name" || undefined}
-              aria-describedby="staff-create-error"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="staff-role">{t("role")}</label>
-            <select id="staff-role" name="role" defaultValue="proctor">
-              <option value="proctor">{t("roles.proctor")}</option>
-              <option value="grader">{t("roles.grader")}</option>
-              <option value="admin">{t("roles.admin")}</option>
-            </select>
-          </div>
-          <button className="button button--primary" type="submit" disabled={isCreating} aria-busy={isCreating}>
-            {isCreating ? t("creating") : t("create")}
+          <Field
+            id="staff-email"
+            label={t("email")}
+            isInvalid={invalidField === "email"}
+            describedBy="staff-create-error"
+            name="email"
+            type="email"
+            autoComplete="off"
+            required
+            maxLength={320}
+          />
+          <Field
+            id="staff-name"
+            label={t("name")}
+            isInvalid={invalidField === "name"}
+            describedBy="staff-create-error"
+            name="name"
+            type="text"
+            autoComplete="off"
+            required
+            maxLength={200}
+          />
+          <SelectField
+            id="staff-role"
+            label={t("role")}
+            name="role"
+            defaultValue="proctor"
+            options={(["proctor", "grader", "admin"] as const).map((role) => ({
+              value: role,
+              label: t(`roles.${role}`),
+            }))}
+          />
+          <button
+            className="button button--primary"
+            type="submit"
+            disabled={create.isPending}
+            aria-busy={create.isPending}
+          >
+            {create.isPending ? t("creating") : t("create")}
           </button>
-          <p id="staff-create-error" className="form-error" role="alert" aria-live="assertive">
-            {createError}
-          </p>
+          <FormError id="staff-create-error" message={createError} />
         </form>
       </section>
 
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">{t("tableLabel")}</h2>
-        <p className="form-error" role="alert" aria-live="assertive">
-          {actionError}
-        </p>
-        <p className="form-done" role="status" aria-live="polite">
-          {status}
-        </p>
+        <FormError message={toggle.error || reset.error} />
+        <FormStatus message={status} />
         <div className="table-wrap table-wrap--stack" role="region" aria-label={t("tableLabel")} tabIndex={0}>
           <table className="data data--stack">
             <thead>
@@ -214,7 +226,7 @@ export function StaffManager({ accounts, selfId }: { accounts: StaffAccount[]; s
                       {account.email}
                     </td>
                     <td data-label={cols.role}>{t(`roles.${account.role}`)}</td>
-                    <td data-label={cols.state} className="state-cell">
+                    <td data-label={cols.state} className={styles.stateCell}>
                       {account.disabledAt ? (
                         <span className="badge badge--closed">{t("states.disabled")}</span>
                       ) : account.mustChangePassword ? (
@@ -291,13 +303,13 @@ function TemporaryPassword({
   }
 
   return (
-    <section className="notice temporary-password" aria-labelledby="temporary-heading">
+    <section className={`notice ${styles.temporary}`} aria-labelledby="temporary-heading">
       <h2 id="temporary-heading" ref={headingRef} tabIndex={-1}>
         {t("temporaryHeading", { name: value.name })}
       </h2>
       <p>{t("temporaryIntro", { email: value.email })}</p>
       <p>
-        <code className="temporary-password__value" data-testid="temporary-password">
+        <code className={styles.temporaryValue} data-testid="temporary-password">
           {value.password}
         </code>
       </p>

@@ -12,6 +12,8 @@ import { describeTimeZone } from "@/lib/shared/format";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import {
+  AdminExamSchema,
+  ExamEditsSchema,
   LATE_ANSWER_POLICIES,
   QUESTION_TYPES,
   RESULTS_DETAILS,
@@ -140,19 +142,21 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
     const result = await callApi(`/api/admin/exams/${exam.id}`, {
       method: "PATCH",
       json: patchBody(body, revision, timeZone),
+      schema: AdminExamSchema,
     });
     setIsSaving(false);
     if (!result.ok) {
       const failure = result.failure;
       if (failure.kind === "http" && failure.code === "EDIT_CONFLICT") {
-        const theirs = failure.details?.exam as AdminExam | undefined;
-        if (theirs) setConflict(theirs);
+        // The 409 carries the exam as it is now, for the conflict panel.
+        const theirs = AdminExamSchema.safeParse(failure.details?.exam);
+        if (theirs.success) setConflict(theirs.data);
       }
       setIssues(issueMap(failure, t("fieldInvalid"), t("closesAfterOpens")));
       setError(describeFailure(failure));
       return;
     }
-    const saved = result.body as AdminExam;
+    const saved = result.body;
     const next = draftOf(saved, timeZone);
     setExam(saved);
     setDraft(next);
@@ -164,8 +168,8 @@ export function ExamEditor({ exam: initial, edits: initialEdits }: Props) {
     // its own state (a refresh re-renders server components only).
     if (saved.title !== exam.title) router.refresh();
     if (saved.attemptCount > 0) {
-      const listed = await callApi(`/api/admin/exams/${exam.id}/edits`);
-      if (listed.ok) setEdits((listed.body as { edits: ExamEditRecord[] }).edits);
+      const listed = await callApi(`/api/admin/exams/${exam.id}/edits`, { schema: ExamEditsSchema });
+      if (listed.ok) setEdits(listed.body.edits);
     }
   }
 

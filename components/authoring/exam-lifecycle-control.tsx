@@ -10,7 +10,7 @@ import { StatusBadge } from "@/components/exams-table";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { STATUS_TRANSITIONS, type PublishProblem } from "@/lib/shared/exam-lifecycle";
-import type { AdminExam, ExamStatus } from "@/lib/shared/schemas/exams";
+import { AdminExamSchema, type AdminExam, type ExamStatus } from "@/lib/shared/schemas/exams";
 
 import styles from "./authoring.module.css";
 import { PublishProblems, publishProblemsOf } from "./publish-problems";
@@ -52,7 +52,11 @@ export function ExamLifecycleControl(props: Props) {
     setMessage("");
     setProblems([]);
     setPending(to);
-    const result = await callApi(`/api/admin/exams/${examId}`, { method: "PATCH", json: { revision, status: to } });
+    const result = await callApi(`/api/admin/exams/${examId}`, {
+      method: "PATCH",
+      json: { revision, status: to },
+      schema: AdminExamSchema,
+    });
     setPending(null);
     if (!result.ok) {
       const failure = result.failure;
@@ -62,7 +66,7 @@ export function ExamLifecycleControl(props: Props) {
       setError(describeFailure(failure));
       return;
     }
-    const exam = result.body as AdminExam;
+    const exam = result.body;
     setMessage(t("changed", { status: tc(exam.status) }));
     if (props.onChanged) props.onChanged(exam);
     else router.refresh();
@@ -74,13 +78,14 @@ export function ExamLifecycleControl(props: Props) {
     const result = await callApi(`/api/admin/exams/${examId}/duplicate`, {
       method: "POST",
       json: { title: t("copyTitle", { title: props.title }).slice(0, 200) },
+      schema: AdminExamSchema,
     });
     setPending(null);
     if (!result.ok) {
       setError(describeFailure(result.failure));
       return;
     }
-    router.push(`/admin/exams/${(result.body as AdminExam).id}/edit`);
+    router.push(`/admin/exams/${result.body.id}/edit`);
   }
 
   async function remove() {

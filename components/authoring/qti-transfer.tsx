@@ -7,7 +7,7 @@ import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import type { AdminExam } from "@/lib/shared/schemas/exams";
-import type { QtiImportResult, QtiPreviewItem } from "@/lib/shared/schemas/qti";
+import { QtiImportResultSchema, type QtiImportResult, type QtiPreviewItem } from "@/lib/shared/schemas/qti";
 
 import styles from "./authoring.module.css";
 
@@ -18,10 +18,6 @@ type Props = {
   hasUnsavedChanges: boolean;
   onImported: (exam: AdminExam) => void;
 };
-
-function isImportResult(value: unknown): value is QtiImportResult {
-  return typeof value === "object" && value !== null && "items" in value && "summary" in value;
-}
 
 /**
  * QTI 3.0 export (a download of the saved exam) and import: the chosen package is previewed by the server
@@ -51,6 +47,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
     return callApi(`/api/admin/exams/${examId}/qti?${query}`, {
       method: "POST",
       text: { body: zip, contentType: "application/zip" },
+      schema: QtiImportResultSchema,
     });
   }
 
@@ -72,7 +69,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
       setError(describeFailure(response.failure));
       return;
     }
-    const result = response.body as QtiImportResult;
+    const result = response.body;
     setFile(chosen);
     setPreview(result);
     setAnnouncement(
@@ -99,11 +96,13 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
     setPending(null);
     if (!response.ok) {
       const details = response.failure.kind === "http" ? response.failure.details : undefined;
-      if (isImportResult(details)) setPreview(details);
+      // A package refused whole (a problem found since its preview) carries the new preview as its details.
+      const refused = QtiImportResultSchema.safeParse(details);
+      if (refused.success) setPreview(refused.data);
       setError(describeFailure(response.failure));
       return;
     }
-    const result = response.body as QtiImportResult;
+    const result = response.body;
     reset();
     if (result.exam) onImported(result.exam);
     setStatus(t("imported", { count: result.summary.imported }));

@@ -12,6 +12,8 @@ type FieldFrameProps = {
   hint?: ReactNode;
   /** The field's own error, in the reader's language; set, the control is `aria-invalid` and described by it. */
   error?: string | null;
+  /** Marks the control invalid without an error of its own (the form's error names it; pair with `describedBy`). */
+  isInvalid?: boolean;
   /** More ids the control is described by, after the hint and the error (a form-level error, a status). */
   describedBy?: string;
   /** The control's id; one is made when not given (give one when other code focuses the control by id). */
@@ -51,8 +53,21 @@ function FieldFrame({ frame, ids, children }: { frame: FieldFrameProps; ids: Fra
 }
 
 /** Splits a field's props into its frame and the props that go to the control. */
-function splitFrame<T extends FieldFrameProps>({ label, hint, error, describedBy, id, className, ...control }: T) {
-  return { frame: { label, hint, error, describedBy, id, className }, control };
+function splitFrame<T extends FieldFrameProps>({
+  label,
+  hint,
+  error,
+  isInvalid,
+  describedBy,
+  id,
+  className,
+  ...control
+}: T) {
+  return { frame: { label, hint, error, isInvalid, describedBy, id, className }, control };
+}
+
+function isInvalidFrame(frame: FieldFrameProps): true | undefined {
+  return frame.error || frame.isInvalid ? true : undefined;
 }
 
 type ControlProps<E extends "input" | "textarea" | "select"> = Omit<
@@ -80,7 +95,7 @@ export function Field(props: FieldProps) {
         {...input}
         id={ids.id}
         className={controlClassName}
-        aria-invalid={frame.error ? true : undefined}
+        aria-invalid={isInvalidFrame(frame)}
         aria-describedby={ids.describedBy}
       />
     </FieldFrame>
@@ -100,7 +115,7 @@ export function TextAreaField(props: TextAreaFieldProps) {
         {...textarea}
         id={ids.id}
         className={controlClassName}
-        aria-invalid={frame.error ? true : undefined}
+        aria-invalid={isInvalidFrame(frame)}
         aria-describedby={ids.describedBy}
       />
     </FieldFrame>
@@ -124,7 +139,7 @@ export function SelectField(props: SelectFieldProps) {
         {...select}
         id={ids.id}
         className={controlClassName}
-        aria-invalid={frame.error ? true : undefined}
+        aria-invalid={isInvalidFrame(frame)}
         aria-describedby={ids.describedBy}
       >
         {options.map((option) => (

@@ -4,8 +4,10 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
+import { Field } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import { CandidateInputSchema } from "@/lib/shared/schemas/enrollments";
 
@@ -14,7 +16,7 @@ import styles from "./enrollment.module.css";
 const MAX_NAME = 200;
 const MAX_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
 
-type Field = "name" | "email" | "extraMinutes";
+type FieldName = "name" | "email" | "extraMinutes";
 
 /**
  * Adds one candidate through the JSON roster endpoint. Each field is checked as the admin leaves it and
@@ -30,14 +32,14 @@ export function AddCandidateForm({
 }) {
   const t = useTranslations("enrollment.add");
   const router = useRouter();
-  const describeFailure = useDescribeFailure();
   const [values, setValues] = useState({ name: "", email: "", extraMinutes: "0" });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [status, setStatus] = useState("");
-  const [isPending, setIsPending] = useState(false);
+  const add = useApiAction((candidate: { name: string; email: string; extraSeconds: number }) =>
+    callApi(`/api/admin/exams/${examId}/candidates`, { method: "POST", json: { candidates: [candidate] } }),
+  );
 
-  function check(field: Field, all = values): string | undefined {
+  function check(field: FieldName, all = values): string | undefined {
     if (field === "name") {
       const name = all.name.trim();
       if (name === "") return t("errors.nameRequired");
@@ -55,13 +57,13 @@ export function AddCandidateForm({
     return undefined;
   }
 
-  function onBlur(field: Field) {
+  function onBlur(field: FieldName) {
     setErrors((previous) => ({ ...previous, [field]: check(field) }));
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setFormError("");
+    add.reset();
     setStatus("");
     const found = { name: check("name"), email: check("email"), extraMinutes: check("extraMinutes") };
     setErrors(found);
@@ -70,48 +72,33 @@ export function AddCandidateForm({
       document.getElementById(`add-${firstInvalid}`)?.focus();
       return;
     }
-    setIsPending(true);
     const name = values.name.trim();
-    const response = await callApi(`/api/admin/exams/${examId}/candidates`, {
-      method: "POST",
-      json: {
-        candidates: [{ name, email: values.email.trim(), extraSeconds: Number(values.extraMinutes.trim()) * 60 }],
-      },
+    const response = await add.run({
+      name,
+      email: values.email.trim(),
+      extraSeconds: Number(values.extraMinutes.trim()) * 60,
     });
-    setIsPending(false);
-    if (!response.ok) {
-      setFormError(describeFailure(response.failure));
-      return;
-    }
+    if (!response.ok) return;
     setValues({ name: "", email: "", extraMinutes: "0" });
     setErrors({});
     setStatus(t("added", { name }));
     router.refresh();
   }
 
-  function input(field: Field, label: string, type: string, autoComplete: string, inputMode?: "numeric") {
-    const error = errors[field];
+  function input(field: FieldName, label: string, type: string, autoComplete: string, inputMode?: "numeric") {
     return (
-      <div className="field">
-        <label htmlFor={`add-${field}`}>{label}</label>
-        <input
-          id={`add-${field}`}
-          name={field}
-          type={type}
-          autoComplete={autoComplete}
-          inputMode={inputMode}
-          value={values[field]}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `add-${field}-error` : undefined}
-          onChange={(event) => setValues({ ...values, [field]: event.target.value })}
-          onBlur={() => onBlur(field)}
-        />
-        {error ? (
-          <p className={styles.fieldError} id={`add-${field}-error`}>
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <Field
+        id={`add-${field}`}
+        label={label}
+        error={errors[field]}
+        name={field}
+        type={type}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        value={values[field]}
+        onChange={(event) => setValues({ ...values, [field]: event.target.value })}
+        onBlur={() => onBlur(field)}
+      />
     );
   }
 
@@ -122,14 +109,10 @@ export function AddCandidateForm({
         {input("email", t("email"), "email", "off")}
         {input("extraMinutes", t("extraMinutes"), "text", "off", "numeric")}
       </div>
-      <p className="form-error" role="alert">
-        {formError}
-      </p>
-      <p className={styles.statusOk} role="status" aria-live="polite">
-        {status}
-      </p>
-      <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
-        {isPending ? t("submitting") : t("submit")}
+      <FormError message={add.error} />
+      <FormStatus className={styles.statusOk} message={status} />
+      <button className="button button--primary" type="submit" disabled={add.isPending} aria-busy={add.isPending}>
+        {add.isPending ? t("submitting") : t("submit")}
       </button>
     </form>
   );

@@ -10,7 +10,7 @@ import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
-import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
+import { CandidateExtraTimeSchema, type EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
 
 import styles from "./enrollment.module.css";
 import { ReopenDialog } from "./reopen-dialog";
@@ -180,7 +180,7 @@ function CandidateRow({
     }
     setExtraError("");
     setIsPending(true);
-    const response = await callApi(base, { method: "PATCH", json: { extraSeconds } });
+    const response = await callApi(base, { method: "PATCH", json: { extraSeconds }, schema: CandidateExtraTimeSchema });
     setIsPending(false);
     if (!response.ok) {
       const { failure } = response;
@@ -195,7 +195,7 @@ function CandidateRow({
       return;
     }
     setSavedExtraSeconds(extraSeconds);
-    const { deadline } = response.body as { deadline: string | null };
+    const { deadline } = response.body;
     announce(
       deadline
         ? `${t("extraSaved", { name, minutes: Number(value) })} ${t("deadlineMoved", { name, time: formatInstant(deadline, locale, timeZone) })}`

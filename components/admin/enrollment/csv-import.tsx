@@ -4,20 +4,18 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useState, type ChangeEvent } from "react";
 
+import { Field, TextAreaField } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatNumber } from "@/lib/shared/format";
 import { LIMITS } from "@/lib/shared/limits";
-import type { CsvImportResult, CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
+import { CsvImportResultSchema, type CsvImportResult, type CsvPreviewLine } from "@/lib/shared/schemas/enrollments";
 
 import styles from "./enrollment.module.css";
 
 /** Rows shown in the preview table: every error line up to this many, then the rest up to it too. */
 const SHOWN_LINES = 200;
-
-function isImportResult(value: unknown): value is CsvImportResult {
-  return typeof value === "object" && value !== null && "lines" in value && "summary" in value;
-}
 
 /**
  * Paste or upload a candidates CSV, see the server's preview (`?dryRun=1`) with every line's problems in
@@ -29,13 +27,20 @@ export function CsvImport({ examId }: { examId: string }) {
   const t = useTranslations("enrollment.csv");
   const locale = useLocale();
   const router = useRouter();
-  const describeFailure = useDescribeFailure();
   const [text, setText] = useState("");
   const [fileName, setFileName] = useState("");
   const [previewed, setPreviewed] = useState<{ text: string; result: CsvImportResult } | null>(null);
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
-  const [pending, setPending] = useState<"check" | "import" | null>(null);
+  const send = (dryRun: boolean) => (body: string) =>
+    callApi(`/api/admin/exams/${examId}/candidates${dryRun ? "?dryRun=1" : ""}`, {
+      method: "POST",
+      text: { body, contentType: "text/csv; charset=utf-8" },
+      schema: CsvImportResultSchema,
+    });
+  const preview = useApiAction(send(true));
+  const importing = useApiAction(send(false));
+  const isPending = preview.isPending || importing.isPending;
   const number = (value: number) => formatNumber(value, locale);
 
   /**
@@ -46,8 +51,7 @@ export function CsvImport({ examId }: { examId: string }) {
   async function onFile(event: ChangeEvent<HTMLInputElement>) {
     const input = event.target;
     const file = input.files?.[0];
-    setError("");
-    setStatus("");
+    clear();
     if (!file) return;
     input.value = "";
     if (file.size > LIMITS.maxBodyBytes) {
@@ -62,46 +66,43 @@ export function CsvImport({ examId }: { examId: string }) {
     await check(body);
   }
 
-  async function send(dryRun: boolean, body: string) {
-    return callApi(`/api/admin/exams/${examId}/candidates${dryRun ? "?dryRun=1" : ""}`, {
-      method: "POST",
-      text: { body, contentType: "text/csv; charset=utf-8" },
-    });
+  function clear() {
+    setError("");
+    setStatus("");
+    preview.reset();
+    importing.reset();
   }
 
   async function check(body: string) {
-    setError("");
-    setStatus("");
+    clear();
     if (body.trim() === "") {
       setError(t("choose"));
       return;
     }
-    setPending("check");
-    const response = await send(true, body);
-    setPending(null);
+    const response = await preview.run(body);
     if (!response.ok) {
       setPreviewed(null);
-      setError(describeFailure(response.failure));
       return;
     }
-    setPreviewed({ text: body, result: response.body as CsvImportResult });
+    setPreviewed({ text: body, result: response.body });
   }
 
   async function onImport() {
     if (!previewed) return;
-    setError("");
-    setPending("import");
-    const response = await send(false, previewed.text);
-    setPending(null);
+    clear();
+    const response = await importing.run(previewed.text);
     if (!response.ok) {
-      const details = response.failure.kind === "http" ? response.failure.details : undefined;
-      if (isImportResult(details)) {
-        setPreviewed({ text: previewed.text, result: details });
+      // A file that changed since its preview is refused whole, with the new preview as the error's details.
+      const refused = CsvImportResultSchema.safeParse(
+        response.failure.kind === "http" ? response.failure.details : undefined,
+      );
+      if (refused.success) {
+        setPreviewed({ text: previewed.text, result: refused.data });
         setError(t("refused"));
-      } else setError(describeFailure(response.failure));
+      }
       return;
     }
-    const result = response.body as CsvImportResult;
+    const result = response.body;
     setStatus(t("imported", { new: result.summary.new, unchanged: number(result.summary.unchanged) }));
     setPreviewed(null);
     setText("");
@@ -113,63 +114,50 @@ export function CsvImport({ examId }: { examId: string }) {
 
   return (
     <div className="form">
-      <div className="field">
-        <label htmlFor="csv-file">{t("file")}</label>
-        <input
-          id="csv-file"
-          type="file"
-          accept=".csv,text/csv"
-          onChange={onFile}
-          aria-describedby={fileName ? "csv-file-read" : undefined}
-        />
-        {fileName ? (
-          <p id="csv-file-read" className="muted">
-            {t("fileRead", { name: fileName })}
-          </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor="csv-text">{t("paste")}</label>
-        <textarea
-          id="csv-text"
-          className={styles.textarea}
-          value={text}
-          spellCheck={false}
-          placeholder="name,email,extra_minutes"
-          onChange={(event) => {
-            setText(event.target.value);
-            setFileName("");
-          }}
-        />
-      </div>
+      <Field
+        id="csv-file"
+        label={t("file")}
+        hint={fileName ? t("fileRead", { name: fileName }) : undefined}
+        type="file"
+        accept=".csv,text/csv"
+        onChange={onFile}
+      />
+      <TextAreaField
+        id="csv-text"
+        label={t("paste")}
+        controlClassName={styles.textarea}
+        value={text}
+        spellCheck={false}
+        placeholder="name,email,extra_minutes"
+        onChange={(event) => {
+          setText(event.target.value);
+          setFileName("");
+        }}
+      />
       <div className={styles.actions}>
         <button
           className="button"
           type="button"
           onClick={() => void check(text)}
-          disabled={pending !== null}
-          aria-busy={pending === "check"}
+          disabled={isPending}
+          aria-busy={preview.isPending}
         >
-          {pending === "check" ? t("checking") : t("check")}
+          {preview.isPending ? t("checking") : t("check")}
         </button>
         {canImport && result.summary.new > 0 ? (
           <button
             className="button button--primary"
             type="button"
             onClick={onImport}
-            disabled={pending !== null}
-            aria-busy={pending === "import"}
+            disabled={isPending}
+            aria-busy={importing.isPending}
           >
-            {pending === "import" ? t("importing") : t("confirm", { count: result.summary.new })}
+            {importing.isPending ? t("importing") : t("confirm", { count: result.summary.new })}
           </button>
         ) : null}
       </div>
-      <p className="form-error" role="alert">
-        {error}
-      </p>
-      <p className={styles.statusOk} role="status" aria-live="polite">
-        {status}
-      </p>
+      <FormError message={error || preview.error || importing.error} />
+      <FormStatus className={styles.statusOk} message={status} />
       {result ? <Preview result={result} /> : null}
     </div>
   );

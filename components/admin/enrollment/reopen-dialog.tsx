@@ -4,11 +4,13 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
 import { ModalDialog } from "@/components/modal-dialog";
+import { Field, TextAreaField } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
-import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
+import { ReopenResponseSchema, type ReopenResponse } from "@/lib/shared/schemas/reopen";
 
 import styles from "./enrollment.module.css";
 
@@ -36,13 +38,19 @@ export function ReopenDialog({
   const t = useTranslations("enrollment.reopen");
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
-  const describeFailure = useDescribeFailure();
   const [reason, setReason] = useState("");
   const [minutes, setMinutes] = useState("15");
-  const [errors, setErrors] = useState<{ reason?: string; minutes?: string; form?: string }>({});
-  const [isPending, setIsPending] = useState(false);
-  const [done, setDone] = useState<ReopenResponse | null>(null);
+  const [errors, setErrors] = useState<{ reason?: string; minutes?: string }>({});
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const reopen = useApiAction((body: { reason: string; seconds: number }) =>
+    callApi(`/api/admin/attempts/${attemptId}/reopen`, {
+      method: "POST",
+      json: body,
+      headers: { "Idempotency-Key": idempotencyKey },
+      schema: ReopenResponseSchema,
+    }),
+  );
+  const done = reopen.data ?? null;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -57,18 +65,7 @@ export function ReopenDialog({
       next.minutes = t("minutesInvalid", { max: formatNumber(MAX_MINUTES, locale) });
     setErrors(next);
     if (next.reason || next.minutes) return;
-    setIsPending(true);
-    const response = await callApi(`/api/admin/attempts/${attemptId}/reopen`, {
-      method: "POST",
-      json: { reason: trimmed, seconds: wanted * 60 },
-      headers: { "Idempotency-Key": idempotencyKey },
-    });
-    setIsPending(false);
-    if (!response.ok) {
-      setErrors({ form: describeFailure(response.failure) });
-      return;
-    }
-    setDone(response.body as ReopenResponse);
+    await reopen.run({ reason: trimmed, seconds: wanted * 60 });
   }
 
   return (
@@ -91,55 +88,34 @@ export function ReopenDialog({
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate>
           <p id="reopen-intro">{t("intro", { version })}</p>
-          <div className="field">
-            <label htmlFor="reopen-reason">{t("reason")}</label>
-            <textarea
-              id="reopen-reason"
-              rows={3}
-              required
-              value={reason}
-              maxLength={EXTEND_LIMITS.maxReasonLength}
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? "reopen-reason-error" : undefined}
-              onChange={(event) => setReason(event.target.value)}
-            />
-            {errors.reason ? (
-              <p className="form-error" id="reopen-reason-error">
-                {errors.reason}
-              </p>
-            ) : null}
-          </div>
-          <div className="field">
-            <label htmlFor="reopen-minutes">{t("minutes")}</label>
-            <input
-              id="reopen-minutes"
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              value={minutes}
-              aria-invalid={errors.minutes ? true : undefined}
-              aria-describedby={errors.minutes ? "reopen-minutes-error" : "reopen-minutes-hint"}
-              onChange={(event) => setMinutes(event.target.value)}
-            />
-            {errors.minutes ? (
-              <p className="form-error" id="reopen-minutes-error">
-                {errors.minutes}
-              </p>
-            ) : (
-              <p className="muted" id="reopen-minutes-hint">
-                {t("minutesHint")}
-              </p>
-            )}
-          </div>
-          <p className="form-error" role="alert">
-            {errors.form ?? ""}
-          </p>
+          <TextAreaField
+            id="reopen-reason"
+            label={t("reason")}
+            error={errors.reason}
+            rows={3}
+            required
+            value={reason}
+            maxLength={EXTEND_LIMITS.maxReasonLength}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <Field
+            id="reopen-minutes"
+            label={t("minutes")}
+            hint={t("minutesHint")}
+            error={errors.minutes}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={minutes}
+            onChange={(event) => setMinutes(event.target.value)}
+          />
+          <FormError message={reopen.error} />
           <div className={styles.dialogActions}>
             <button type="button" className="button button--quiet" onClick={() => onClose(null)}>
               {t("cancel")}
             </button>
-            <button type="submit" className="button button--primary" disabled={isPending}>
-              {isPending ? t("reopening") : t("submit")}
+            <button type="submit" className="button button--primary" disabled={reopen.isPending}>
+              {reopen.isPending ? t("reopening") : t("submit")}
             </button>
           </div>
         </form>

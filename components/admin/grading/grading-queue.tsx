@@ -3,10 +3,20 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from "react";
 
+import { Field, TextAreaField } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatNumber } from "@/lib/shared/format";
-import type { GradeMarker, GradeView, GradingQueue, GradingQueueItem } from "@/lib/shared/schemas/grading";
+import {
+  GradeViewSchema,
+  GradingQueueSchema,
+  SavedGradeSchema,
+  type GradeMarker,
+  type GradeView,
+  type GradingQueue,
+  type GradingQueueItem,
+} from "@/lib/shared/schemas/grading";
 
 import styles from "./grading.module.css";
 
@@ -127,12 +137,15 @@ export function GradingQueueView({
     const response = await callApi(`${queueUrl}/${item.attemptId}`, {
       method: "PUT",
       json: { marker, points: value, comment, revision },
+      schema: SavedGradeSchema,
     });
     setIsSaving(false);
     if (!response.ok) {
       const failure = response.failure;
       if (failure.kind === "http" && failure.code === "GRADE_CONFLICT") {
-        const current = (failure.details?.current ?? null) as GradeView | null;
+        // The 409 carries the mark someone else saved meanwhile (none: they removed it).
+        const parsed = GradeViewSchema.nullable().safeParse(failure.details?.current ?? null);
+        const current = parsed.success ? parsed.data : null;
         setErrors({});
         setConflict({ attemptId: item.attemptId, current, mine: { points: value, comment } });
         return;
@@ -149,7 +162,7 @@ export function GradingQueueView({
       setErrors({ form: describeFailure(failure) });
       return;
     }
-    const { grade } = response.body as { grade: GradeView };
+    const { grade } = response.body;
     const items = queue.items.map((entry, at) =>
       at === index ? { ...entry, grades: { ...entry.grades, [marker]: grade } } : entry,
     );
@@ -170,12 +183,12 @@ export function GradingQueueView({
 
   async function keepTheirs() {
     if (!conflict) return;
-    const response = await callApi(`${queueUrl}?marker=${marker}`, { cache: "no-store" });
+    const response = await callApi(`${queueUrl}?marker=${marker}`, { cache: "no-store", schema: GradingQueueSchema });
     if (!response.ok) {
       setErrors({ form: describeFailure(response.failure) });
       return;
     }
-    const fresh = response.body as GradingQueue;
+    const fresh = response.body;
     const at = fresh.items.findIndex((entry) => entry.attemptId === conflict.attemptId);
     setQueue(fresh);
     const code = fresh.items[at]?.candidateCode ?? "";
@@ -357,48 +370,33 @@ export function GradingQueueView({
               ) : null}
 
               <form className={`${styles.panel} ${styles.form}`} onSubmit={onSubmit} noValidate>
-                <div className="field">
-                  <label htmlFor="grading-points">{t("points", { max: number(max) })}</label>
-                  <input
-                    id="grading-points"
-                    ref={pointsRef}
-                    className={styles.pointsInput}
-                    type="text"
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={points}
-                    aria-invalid={errors.points ? true : undefined}
-                    aria-describedby={errors.points ? "grading-points-error" : "grading-points-hint"}
-                    onChange={(event) => {
-                      setPoints(event.target.value);
-                      if (errors.points) setErrors({ ...errors, points: undefined });
-                    }}
-                  />
-                  {errors.points ? (
-                    <p className="form-error" id="grading-points-error">
-                      {errors.points}
-                    </p>
-                  ) : (
-                    <p className="muted" id="grading-points-hint">
-                      {t("pointsHint")}
-                    </p>
-                  )}
-                </div>
-                <div className="field">
-                  <label htmlFor="grading-comment">{t("comment")}</label>
-                  <textarea
-                    id="grading-comment"
-                    className={styles.comment}
-                    rows={3}
-                    maxLength={5000}
-                    value={comment}
-                    onChange={(event) => setComment(event.target.value)}
-                    onKeyDown={onCommentKeyDown}
-                  />
-                </div>
-                <p className="form-error" role="alert">
-                  {errors.form ?? ""}
-                </p>
+                <Field
+                  id="grading-points"
+                  label={t("points", { max: number(max) })}
+                  hint={errors.points ? undefined : t("pointsHint")}
+                  error={errors.points}
+                  ref={pointsRef}
+                  controlClassName={styles.pointsInput}
+                  type="text"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  value={points}
+                  onChange={(event) => {
+                    setPoints(event.target.value);
+                    if (errors.points) setErrors({ ...errors, points: undefined });
+                  }}
+                />
+                <TextAreaField
+                  id="grading-comment"
+                  label={t("comment")}
+                  controlClassName={styles.comment}
+                  rows={3}
+                  maxLength={5000}
+                  value={comment}
+                  onChange={(event) => setComment(event.target.value)}
+                  onKeyDown={onCommentKeyDown}
+                />
+                <FormError message={errors.form} />
                 <div className={styles.buttons}>
                   <button type="submit" className="button button--primary" disabled={isSaving}>
                     {isSaving ? t("saving") : t("save")}

@@ -4,6 +4,9 @@ import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
 import { ModalDialog } from "@/components/modal-dialog";
+import { TextAreaField } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
@@ -40,28 +43,28 @@ export function DecisionDialog({
   const t = useTranslations("lateAnswers.dialog");
   const describeFailure = useDescribeFailure();
   const [reason, setReason] = useState("");
-  const [errors, setErrors] = useState<{ reason?: string; form?: string }>({});
-  const [isPending, setIsPending] = useState(false);
+  const [reasonError, setReasonError] = useState("");
+  const decide = useApiAction((body: { decision: LateAnswerDecisionKind; reason: string }) =>
+    callApi(
+      `/api/admin/exams/${encodeURIComponent(examId)}/late-answers/${encodeURIComponent(lateAnswer.id)}/decision`,
+      { method: "POST", json: body },
+    ),
+  );
   const isReject = decision === "rejected";
   const position = lateAnswer.position;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const trimmed = reason.trim();
-    if (isReject && trimmed === "") return setErrors({ reason: t("reasonMissing") });
-    if (trimmed.length > MAX_REASON) return setErrors({ reason: t("reasonTooLong", { max: MAX_REASON }) });
-    setErrors({});
-    setIsPending(true);
-    const response = await callApi(
-      `/api/admin/exams/${encodeURIComponent(examId)}/late-answers/${encodeURIComponent(lateAnswer.id)}/decision`,
-      { method: "POST", json: { decision, reason: trimmed } },
-    );
-    setIsPending(false);
+    decide.reset();
+    if (isReject && trimmed === "") return setReasonError(t("reasonMissing"));
+    if (trimmed.length > MAX_REASON) return setReasonError(t("reasonTooLong", { max: MAX_REASON }));
+    setReasonError("");
+    const response = await decide.run({ decision, reason: trimmed });
     if (response.ok) return onClose({ kind: "decided" });
     if (isDecidedAlready(response.failure)) {
       return onClose({ kind: "conflict", message: describeFailure(response.failure) });
     }
-    setErrors({ form: describeFailure(response.failure) });
   }
 
   const reasonId = `decision-reason-${lateAnswer.id}`;
@@ -79,32 +82,22 @@ export function DecisionDialog({
             ? t("rejectIntro", { name: candidateName })
             : t("acceptIntro", { name: candidateName, value: lateText })}
         </p>
-        <div className="field">
-          <label htmlFor={reasonId}>{isReject ? t("reasonRequired") : t("reasonOptional")}</label>
-          <textarea
-            id={reasonId}
-            rows={3}
-            required={isReject}
-            value={reason}
-            aria-invalid={errors.reason ? true : undefined}
-            aria-describedby={errors.reason ? `${reasonId}-error` : undefined}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          {errors.reason ? (
-            <p className="form-error" id={`${reasonId}-error`}>
-              {errors.reason}
-            </p>
-          ) : null}
-        </div>
-        <p className="form-error" role="alert">
-          {errors.form ?? ""}
-        </p>
+        <TextAreaField
+          id={reasonId}
+          label={isReject ? t("reasonRequired") : t("reasonOptional")}
+          error={reasonError}
+          rows={3}
+          required={isReject}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        <FormError message={decide.failure && isDecidedAlready(decide.failure) ? "" : decide.error} />
         <div className={styles.dialogActions}>
           <button type="button" className="button button--quiet" onClick={() => onClose(null)}>
             {t("cancel")}
           </button>
-          <button type="submit" className="button button--primary" disabled={isPending}>
-            {isPending ? t("saving") : t(isReject ? "confirmReject" : "confirmAccept")}
+          <button type="submit" className="button button--primary" disabled={decide.isPending}>
+            {decide.isPending ? t("saving") : t(isReject ? "confirmReject" : "confirmAccept")}
           </button>
         </div>
       </form>

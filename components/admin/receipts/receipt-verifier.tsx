@@ -3,10 +3,12 @@
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 
+import { Field, TextAreaField } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatInstant } from "@/lib/shared/format";
-import type { ReceiptVerdict } from "@/lib/shared/schemas/receipts";
+import { ReceiptVerdictSchema } from "@/lib/shared/schemas/receipts";
 
 import styles from "./receipts.module.css";
 
@@ -20,34 +22,30 @@ export function ReceiptVerifier() {
   const t = useTranslations("receipts");
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
-  const describeFailure = useDescribeFailure();
   const [text, setText] = useState("");
   const [fileName, setFileName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [verdict, setVerdict] = useState<ReceiptVerdict | null>(null);
-  const [isPending, setIsPending] = useState(false);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const check = useApiAction((json: unknown) =>
+    callApi("/api/admin/receipts/verify", { method: "POST", json, schema: ReceiptVerdictSchema }),
+  );
+  const verdict = check.data ?? null;
+  // JSON that is not a receipt file is the server's 422: said as such, with what the server found.
+  const isNotReceipt = check.failure?.kind === "http" && check.failure.status === 422;
+  const error = inputError ?? (isNotReceipt ? t("notReceipt", { problem: check.error }) : check.error || null);
   const verdictRef = useRef<HTMLHeadingElement>(null);
 
   async function verify(source: string) {
-    setVerdict(null);
-    if (source.trim() === "") return setError(t("emptyInput"));
+    check.reset();
+    if (source.trim() === "") return setInputError(t("emptyInput"));
     let json: unknown;
     try {
       // A file an editor saved again may start with a byte order mark, which JSON.parse refuses.
       json = JSON.parse(source.replace(/^\uFEFF/, ""));
     } catch {
-      return setError(t("notJson"));
+      return setInputError(t("notJson"));
     }
-    setError(null);
-    setIsPending(true);
-    const response = await callApi("/api/admin/receipts/verify", { method: "POST", json });
-    setIsPending(false);
-    if (!response.ok) {
-      const isNotReceipt = response.failure.kind === "http" && response.failure.status === 422;
-      const problem = describeFailure(response.failure);
-      return setError(isNotReceipt ? t("notReceipt", { problem }) : problem);
-    }
-    setVerdict(response.body as ReceiptVerdict);
+    setInputError(null);
+    await check.run(json);
   }
 
   // The verdict is what the reader came for: take them there once it is on the page (it is also announced,
@@ -68,8 +66,8 @@ export function ReceiptVerifier() {
     try {
       content = await file.text();
     } catch {
-      setVerdict(null);
-      return setError(t("fileUnreadable"));
+      check.reset();
+      return setInputError(t("fileUnreadable"));
     }
     setText(content);
     setFileName(file.name);
@@ -84,48 +82,32 @@ export function ReceiptVerifier() {
   return (
     <>
       <form className={`form ${styles.form}`} onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="receipt-text">{t("paste")}</label>
-          <textarea
-            id="receipt-text"
-            className={styles.textarea}
-            value={text}
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "receipt-error receipt-text-hint" : "receipt-text-hint"}
-            onChange={(event) => {
-              setText(event.target.value);
-              setFileName("");
-            }}
-          />
-          <p className="field-hint" id="receipt-text-hint">
-            {t("pasteHint")}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="receipt-file">{t("upload")}</label>
-          <input
-            id="receipt-file"
-            type="file"
-            accept="application/json,.json"
-            onChange={(event) => void onFile(event)}
-            aria-describedby={fileName ? "receipt-file-hint receipt-file-read" : "receipt-file-hint"}
-          />
-          <p className="field-hint" id="receipt-file-hint">
-            {t("uploadHint")}
-          </p>
-          {fileName ? (
-            <p className="muted" id="receipt-file-read">
-              {t("fileRead", { name: fileName })}
-            </p>
-          ) : null}
-        </div>
-        <p className="form-error" id="receipt-error" role="alert">
-          {error ?? ""}
-        </p>
+        <TextAreaField
+          id="receipt-text"
+          label={t("paste")}
+          hint={t("pasteHint")}
+          isInvalid={error !== null}
+          describedBy={error ? "receipt-error" : undefined}
+          controlClassName={styles.textarea}
+          value={text}
+          spellCheck={false}
+          onChange={(event) => {
+            setText(event.target.value);
+            setFileName("");
+          }}
+        />
+        <Field
+          id="receipt-file"
+          label={t("upload")}
+          hint={fileName ? `${t("uploadHint")} ${t("fileRead", { name: fileName })}` : t("uploadHint")}
+          type="file"
+          accept="application/json,.json"
+          onChange={(event) => void onFile(event)}
+        />
+        <FormError id="receipt-error" message={error} />
         <div>
-          <button type="submit" className="button button--primary" disabled={isPending}>
-            {isPending ? t("verifying") : t("verify")}
+          <button type="submit" className="button button--primary" disabled={check.isPending}>
+            {check.isPending ? t("verifying") : t("verify")}
           </button>
         </div>
       </form>

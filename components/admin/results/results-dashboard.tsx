@@ -10,7 +10,14 @@ import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatDuration, formatInstant, formatNumber, formatPercent } from "@/lib/shared/format";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
-import type { ExamResultsView, ExamStatisticsView, RegradeQueued } from "@/lib/shared/schemas/statistics";
+import {
+  ExamResultsSchema,
+  ExamStatisticsSchema,
+  RegradeQueuedSchema,
+  type ExamResultsView,
+  type ExamStatisticsView,
+} from "@/lib/shared/schemas/statistics";
+import type { z } from "@/lib/shared/zod";
 
 import { BarChart } from "./bar-chart";
 import styles from "./results-dashboard.module.css";
@@ -37,10 +44,10 @@ class ApiError extends Error {
   }
 }
 
-async function read<T>(url: string): Promise<T> {
-  const result = await callApi(url, { cache: "no-store" });
+async function read<T>(url: string, schema: z.ZodType<T>): Promise<T> {
+  const result = await callApi(url, { cache: "no-store", schema });
   if (!result.ok) throw new ApiError(result.failure);
-  return result.body as T;
+  return result.body;
 }
 
 /**
@@ -72,13 +79,13 @@ export function ResultsDashboard({
 
   const statistics = useQuery({
     queryKey: ["results", examId, "statistics"],
-    queryFn: () => read<ExamStatisticsView>(`${base}/statistics`),
+    queryFn: () => read<ExamStatisticsView>(`${base}/statistics`, ExamStatisticsSchema),
     initialData: initialStatistics,
     refetchInterval: (query) => refreshInterval(query.state.data),
   });
   const results = useQuery({
     queryKey: ["results", examId, "candidates"],
-    queryFn: () => read<ExamResultsView>(`${base}/results`),
+    queryFn: () => read<ExamResultsView>(`${base}/results`, ExamResultsSchema),
     initialData: initialResults,
     refetchInterval: (query) =>
       refreshInterval(queryClient.getQueryData(["results", examId, "statistics"]), query.state.data),
@@ -101,17 +108,21 @@ export function ResultsDashboard({
     setIsPending(true);
     setError("");
     setDone("");
-    const result =
-      kind === "regrade"
-        ? await callApi(`${base}/results/regrade`, { method: "POST" })
-        : await callApi(`${base}/results/release`, { method: kind === "release" ? "POST" : "DELETE" });
+    const outcome = await (kind === "regrade"
+      ? callApi(`${base}/results/regrade`, { method: "POST", schema: RegradeQueuedSchema }).then((result) =>
+          result.ok ? { ...result, done: t("release.regradeDone", { count: result.body.queued }) } : result,
+        )
+      : callApi(`${base}/results/release`, { method: kind === "release" ? "POST" : "DELETE" }).then((result) =>
+          result.ok
+            ? { ...result, done: t(kind === "release" ? "release.releasedDone" : "release.withdrawnDone") }
+            : result,
+        ));
     setIsPending(false);
-    if (!result.ok) {
-      setError(describe(result.failure));
+    if (!outcome.ok) {
+      setError(describe(outcome.failure));
       return;
     }
-    if (kind === "regrade") setDone(t("release.regradeDone", { count: (result.body as RegradeQueued).queued }));
-    else setDone(t(kind === "release" ? "release.releasedDone" : "release.withdrawnDone"));
+    setDone(outcome.done);
     await queryClient.invalidateQueries({ queryKey: ["results", examId] });
   }
 

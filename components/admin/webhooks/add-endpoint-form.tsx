@@ -3,10 +3,13 @@
 import { useTranslations } from "next-intl";
 import { useId, useState, type FormEvent } from "react";
 
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { fieldKeyOf } from "@/lib/shared/i18n/api-failure";
 import {
+  CreatedWebhookSchema,
   WEBHOOK_EVENTS,
   WEBHOOK_URL_MAX,
   WebhookUrlSchema,
@@ -17,7 +20,7 @@ import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
 
 import styles from "./webhooks.module.css";
 
-type FieldErrors = { url?: string; events?: string; form?: string };
+type FieldErrors = { url?: string; events?: string };
 
 /** Why a URL is refused, in the reader's words (the schema the API checks with decides whether). */
 function urlProblem(url: string): "urlMissing" | "urlTooLong" | "urlInvalid" | null {
@@ -40,12 +43,22 @@ export function AddEndpointForm({
   onCreated: (created: CreatedWebhookEndpoint) => void;
 }) {
   const t = useTranslations("webhooks");
-  const describe = useDescribeFailure();
   const id = useId();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>(["result.released", "result.updated"]);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [isPending, setIsPending] = useState(false);
+  const create = useApiAction((body: { url: string; events: WebhookEvent[] }) =>
+    callApi(`/api/admin/exams/${encodeURIComponent(examId)}/webhooks`, {
+      method: "POST",
+      json: body,
+      schema: CreatedWebhookSchema,
+    }),
+  );
+  // A refusal that names a field is said beside it (below); any other below the form.
+  const isFieldRefusal =
+    create.failure?.kind === "http" &&
+    create.failure.code === "VALIDATION_FAILED" &&
+    create.failure.issues.some((issue) => ["url", "events"].includes(fieldKeyOf(issue.path).key));
 
   function toggle(event: WebhookEvent, isChecked: boolean) {
     setEvents((current) =>
@@ -60,23 +73,18 @@ export function AddEndpointForm({
     if (problem) next.url = t(`add.${problem}`, { max: WEBHOOK_URL_MAX });
     if (events.length === 0) next.events = t("add.eventsMissing");
     setErrors(next);
+    create.reset();
     if (next.url || next.events) {
       document.getElementById(next.url ? `${id}-url` : `${id}-event-0`)?.focus();
       return;
     }
-    setIsPending(true);
-    const response = await callApi(`/api/admin/exams/${encodeURIComponent(examId)}/webhooks`, {
-      method: "POST",
-      json: { url: url.trim(), events },
-    });
-    setIsPending(false);
+    const response = await create.run({ url: url.trim(), events });
     if (response.ok) {
       setUrl("");
-      onCreated(response.body as CreatedWebhookEndpoint);
+      onCreated(response.body);
       return;
     }
     const failure = response.failure;
-    const message = describe(failure);
     if (failure.kind === "http" && failure.code === "VALIDATION_FAILED") {
       const keys = new Set(failure.issues.map((issue) => fieldKeyOf(issue.path).key));
       if (keys.has("url") || keys.has("events")) {
@@ -84,13 +92,10 @@ export function AddEndpointForm({
           url: keys.has("url") ? t("add.urlInvalid") : undefined,
           events: keys.has("events") ? t("add.eventsMissing") : undefined,
         });
-        return;
       }
     }
-    setErrors({ form: message });
   }
 
-  const urlErrorId = `${id}-url-error`;
   const eventsErrorId = `${id}-events-error`;
   return (
     <form
@@ -101,29 +106,19 @@ export function AddEndpointForm({
       data-testid="webhook-add-form"
     >
       <h2 id={`${id}-title`}>{t("add.title")}</h2>
-      <div className="field">
-        <label htmlFor={`${id}-url`}>{t("add.url")}</label>
-        <input
-          id={`${id}-url`}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          value={url}
-          placeholder="https://"
-          aria-invalid={errors.url ? true : undefined}
-          aria-describedby={`${id}-url-hint${errors.url ? ` ${urlErrorId}` : ""}`}
-          onChange={(event) => setUrl(event.target.value)}
-        />
-        <p className={styles.hint} id={`${id}-url-hint`}>
-          {t("add.urlHint", { max: WEBHOOK_URL_MAX })}
-        </p>
-        {errors.url ? (
-          <p className="form-error" id={urlErrorId}>
-            {errors.url}
-          </p>
-        ) : null}
-      </div>
+      <Field
+        id={`${id}-url`}
+        label={t("add.url")}
+        hint={t("add.urlHint", { max: WEBHOOK_URL_MAX })}
+        error={errors.url}
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        value={url}
+        placeholder="https://"
+        onChange={(event) => setUrl(event.target.value)}
+      />
       <fieldset className={styles.events} aria-describedby={errors.events ? eventsErrorId : undefined}>
         <legend>{t("add.events")}</legend>
         {WEBHOOK_EVENTS.map((event, index) => (
@@ -145,11 +140,9 @@ export function AddEndpointForm({
           </p>
         ) : null}
       </fieldset>
-      <p className="form-error" role="alert">
-        {errors.form ?? ""}
-      </p>
-      <button type="submit" className="button button--primary" disabled={isPending}>
-        {isPending ? t("add.saving") : t("add.submit")}
+      <FormError message={isFieldRefusal ? "" : create.error} />
+      <button type="submit" className="button button--primary" disabled={create.isPending}>
+        {create.isPending ? t("add.saving") : t("add.submit")}
       </button>
     </form>
   );

@@ -8,7 +8,7 @@ import { QueryProvider } from "@/components/proctor/query-provider";
 import { readJson } from "@/lib/client/webhooks/read-json";
 import { webhookKeys } from "@/lib/client/webhooks/query-keys";
 import { formatNumber } from "@/lib/shared/format";
-import type { WebhookAlerts } from "@/lib/shared/schemas/webhooks";
+import { WebhookAlertsSchema } from "@/lib/shared/schemas/webhooks";
 import { attentionCount } from "@/lib/shared/webhooks/describe-delivery";
 
 import styles from "./deliveries-nav-link.module.css";
@@ -39,7 +39,7 @@ function DeliveriesLink({ isCurrent }: { isCurrent: boolean }) {
   const locale = useLocale();
   const alerts = useQuery({
     queryKey: webhookKeys.alerts(),
-    queryFn: () => readJson<WebhookAlerts>("/api/admin/webhooks/alerts"),
+    queryFn: () => readJson("/api/admin/webhooks/alerts", WebhookAlertsSchema),
     refetchInterval: POLL_MS,
     retry: false,
   });

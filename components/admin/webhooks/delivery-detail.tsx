@@ -10,7 +10,7 @@ import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
 import { webhookKeys } from "@/lib/client/webhooks/query-keys";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
-import type { WebhookDeliveryDetail } from "@/lib/shared/schemas/webhooks";
+import { WebhookDeliveryDetailSchema } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
 
 import { DeliveryStatusBadge, useDeliveryStateText } from "./delivery-words";
@@ -42,7 +42,7 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
 
   const query = useQuery({
     queryKey: webhookKeys.delivery(deliveryId),
-    queryFn: () => readJson<WebhookDeliveryDetail>(url),
+    queryFn: () => readJson(url, WebhookDeliveryDetailSchema),
     refetchInterval: (current) => (current.state.data?.status === "pending" ? REFRESH_PENDING_MS : REFRESH_SETTLED_MS),
   });
   const delivery = query.data;

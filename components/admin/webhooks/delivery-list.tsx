@@ -8,8 +8,10 @@ import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
 import { webhookKeys } from "@/lib/client/webhooks/query-keys";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
-import { DELIVERY_STATUSES, type DeliveryStatus, type WebhookDeliveryList } from "@/lib/shared/schemas/webhooks";
+import { DELIVERY_STATUSES, WebhookDeliveryListSchema, type DeliveryStatus } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
+
+import subnav from "../subnav.module.css";
 
 import { DeliveryStatusBadge, useDeliveryStateText } from "./delivery-words";
 import styles from "./webhooks.module.css";
@@ -48,7 +50,7 @@ export function DeliveryList({ filters }: { filters: DeliveryFilters }) {
   if (filters.examId) params.set("examId", filters.examId);
   const query = useQuery({
     queryKey: webhookKeys.deliveries(filters),
-    queryFn: () => readJson<WebhookDeliveryList>(`/api/admin/webhooks/deliveries?${params.toString()}`),
+    queryFn: () => readJson(`/api/admin/webhooks/deliveries?${params.toString()}`, WebhookDeliveryListSchema),
     refetchInterval: REFRESH_MS,
   });
   const deliveries = query.data?.deliveries;
@@ -60,7 +62,7 @@ export function DeliveryList({ filters }: { filters: DeliveryFilters }) {
 
   return (
     <>
-      <nav aria-label={t("deliveries.filterLabel")} className={`subnav ${styles.filters}`}>
+      <nav aria-label={t("deliveries.filterLabel")} className={`${subnav.subnav} ${styles.filters}`}>
         <ul>
           {tabs.map(({ status, label }) => (
             <li key={status ?? "all"}>

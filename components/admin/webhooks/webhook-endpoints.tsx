@@ -6,18 +6,20 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useId, useState, type FormEvent } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
-import { callApi } from "@/lib/client/call-api";
+import { Field } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { callApi, type ApiCallResult } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
 import { webhookKeys } from "@/lib/client/webhooks/query-keys";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
 import {
   DELIVERY_STATUSES,
+  EndpointRetriedSchema,
+  RotatedSecretSchema,
+  WebhookEndpointListSchema,
   type CreatedWebhookEndpoint,
-  type EndpointRetried,
-  type RotatedSecret,
   type WebhookEndpoint,
-  type WebhookEndpointList,
 } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
 import { zonedInputToInstant } from "@/lib/shared/zoned-time";
@@ -53,7 +55,7 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
 
   const query = useQuery({
     queryKey: webhookKeys.endpoints(examId),
-    queryFn: () => readJson<WebhookEndpointList>(`/api/admin/exams/${encodeURIComponent(examId)}/webhooks`),
+    queryFn: () => readJson(`/api/admin/exams/${encodeURIComponent(examId)}/webhooks`, WebhookEndpointListSchema),
     refetchInterval: REFRESH_MS,
   });
 
@@ -61,11 +63,7 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
   const setOutcome = (endpointId: string, outcome: Outcome) =>
     setOutcomes((current) => ({ ...current, [endpointId]: outcome }));
 
-  async function run(
-    endpoint: WebhookEndpoint,
-    request: () => ReturnType<typeof callApi>,
-    onOk: (body: unknown) => void,
-  ) {
+  async function run<T>(endpoint: WebhookEndpoint, request: () => Promise<ApiCallResult<T>>, onOk: (body: T) => void) {
     setBusy(endpoint.id);
     setOutcome(endpoint.id, {});
     const response = await request();
@@ -95,11 +93,9 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
     if (!ok) return;
     await run(
       endpoint,
-      () => callApi(`${endpointUrl(endpoint.id)}/secret`, { method: "POST" }),
-      (body) => {
-        const rotated = body as RotatedSecret;
-        setShownSecret({ kind: "rotated", secret: rotated.secret, validUntil: rotated.previousSecretValidUntil });
-      },
+      () => callApi(`${endpointUrl(endpoint.id)}/secret`, { method: "POST", schema: RotatedSecretSchema }),
+      (rotated) =>
+        setShownSecret({ kind: "rotated", secret: rotated.secret, validUntil: rotated.previousSecretValidUntil }),
     );
   }
 
@@ -126,9 +122,13 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
     if (!ok) return;
     await run(
       endpoint,
-      () => callApi(`${endpointUrl(endpoint.id)}/retry`, { method: "POST", json: { since: since.toISOString() } }),
-      (body) =>
-        setOutcome(endpoint.id, { done: t("endpoints.retrySinceDone", { count: (body as EndpointRetried).requeued }) }),
+      () =>
+        callApi(`${endpointUrl(endpoint.id)}/retry`, {
+          method: "POST",
+          json: { since: since.toISOString() },
+          schema: EndpointRetriedSchema,
+        }),
+      ({ requeued }) => setOutcome(endpoint.id, { done: t("endpoints.retrySinceDone", { count: requeued }) }),
     );
   }
 
@@ -337,32 +337,20 @@ function EndpointCard({
         {isBusy ? <span className="muted">{t("working")}</span> : null}
       </div>
       <form className={styles.sinceForm} onSubmit={onSubmitSince} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-since`}>{t("retrySince")}</label>
-          <input
-            id={`${id}-since`}
-            type="datetime-local"
-            value={since}
-            aria-invalid={sinceError ? true : undefined}
-            aria-describedby={sinceError ? `${id}-since-error` : undefined}
-            onChange={(event) => setSince(event.target.value)}
-          />
-          {sinceError ? (
-            <p className="form-error" id={`${id}-since-error`}>
-              {sinceError}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          id={`${id}-since`}
+          label={t("retrySince")}
+          error={sinceError}
+          type="datetime-local"
+          value={since}
+          onChange={(event) => setSince(event.target.value)}
+        />
         <button type="submit" className="button" disabled={isBusy}>
           {t("retrySinceButton")}
         </button>
       </form>
-      <p className="form-error" role="alert">
-        {outcome.error ?? ""}
-      </p>
-      <p className="form-done" role="status" aria-live="polite">
-        {outcome.done ?? ""}
-      </p>
+      <FormError message={outcome.error} />
+      <FormStatus message={outcome.done} />
     </li>
   );
 }

@@ -167,15 +167,18 @@ export const WEBHOOK_URL_MAX = 2_000;
 export const DeliveryIdSchema = DeliveryParamsSchema.shape.deliveryId;
 
 /** `GET /api/admin/exams/{examId}/webhooks` */
-export type WebhookEndpointList = { endpoints: WebhookEndpoint[] };
+export const WebhookEndpointListSchema = z.object({ endpoints: z.array(WebhookEndpointSchema) });
+export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
 /** `POST /api/admin/exams/{examId}/webhooks` 201: the only time, with rotation, that the secret is shown. */
 export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookSchema>;
 /** `POST /api/admin/webhooks/{endpointId}/secret` */
 export type RotatedSecret = z.infer<typeof RotatedSecretSchema>;
 /** `POST /api/admin/webhooks/{endpointId}/retry` */
-export type EndpointRetried = { requeued: number };
+export const EndpointRetriedSchema = z.object({ requeued: z.number().int() });
+export type EndpointRetried = z.infer<typeof EndpointRetriedSchema>;
 /** `GET /api/admin/webhooks/deliveries` */
-export type WebhookDeliveryList = { deliveries: WebhookDelivery[] };
+export const WebhookDeliveryListSchema = z.object({ deliveries: z.array(WebhookDeliverySchema) });
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 /** `GET /api/admin/webhooks/deliveries/{deliveryId}`: `attempts` is the list of tries here. */
 export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetailSchema>;
 /** `GET /api/admin/webhooks/alerts`: what the admin header's badge counts. */

@@ -13,6 +13,8 @@ import { formatInstant, formatNumber } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import type { StaffAttemptResult, StaffResultQuestion, StaffResultVersion } from "@/lib/shared/schemas/results";
 
+import styles from "./result.module.css";
+
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -114,7 +116,7 @@ function QuestionsTable({
                       : question.source}
                 </td>
                 {withDecisions ? (
-                  <td data-label={cols.comment} className="result-staff__comment">
+                  <td data-label={cols.comment} className={styles.comment}>
                     {comments.length === 0
                       ? ""
                       : comments.map((mark) => (
@@ -179,7 +181,7 @@ export default async function AttemptResultPage({ params }: Props) {
           </div>
           <div>
             <dt>{t("facts.email")}</dt>
-            <dd className="result-staff__email">{result.candidate.email}</dd>
+            <dd className={styles.email}>{result.candidate.email}</dd>
           </div>
           <div>
             <dt>{t("facts.status")}</dt>
@@ -236,17 +238,17 @@ export default async function AttemptResultPage({ params }: Props) {
           ) : (
             <>
               <p className="muted">{t("versionsNote")}</p>
-              <ol className="result-staff__versions" aria-labelledby="versions-heading">
+              <ol className={styles.versions} aria-labelledby="versions-heading">
                 {result.versions.map((version) => (
-                  <li key={version.version} className="result-staff__version" data-testid="result-version">
+                  <li key={version.version} className={styles.version} data-testid="result-version">
                     <h3>
                       {t("versionHeading", { version: version.version })}{" "}
-                      <span className="result-staff__cause">{t(`causes.${version.cause}`)}</span>
+                      <span className={styles.cause}>{t(`causes.${version.cause}`)}</span>
                       {version.version === current?.version ? (
                         <span className="badge badge--published">{t("currentBadge")}</span>
                       ) : null}
                     </h3>
-                    <dl className="result-staff__facts">
+                    <dl className={styles.facts}>
                       <div>
                         <dt>{t("version.by")}</dt>
                         <dd>{version.actorType === "system" ? t("system") : version.by}</dd>
@@ -273,7 +275,7 @@ export default async function AttemptResultPage({ params }: Props) {
                       </div>
                     </dl>
                     {version.version === current?.version ? null : (
-                      <details className="result-staff__details">
+                      <details className={styles.details}>
                         <summary>{t("showQuestions", { version: version.version })}</summary>
                         <QuestionsTable
                           version={version}
