@@ -32,6 +32,8 @@ export type ReasonDialogProps = {
   reason: ReasonField | null;
   /** Extra fields (minutes, presets), between the reason's explanation and the reason; each shows its own error. */
   children?: ReactNode;
+  /** Extra fields that come after the reason (a reopening's minutes); each shows its own error. */
+  afterReason?: ReactNode;
   /**
    * Checks the extra fields on submit (and shows their errors inline); false stops the submission. Called even
    * when the reason is wrong, so every error is shown at once.
@@ -70,6 +72,7 @@ export function ReasonDialog({
   intro,
   reason,
   children,
+  afterReason,
   onValidate,
   onConfirm,
   isPending,
@@ -142,6 +145,7 @@ export function ReasonDialog({
               onChange={(event) => setText(event.target.value)}
             />
           ) : null}
+          {afterReason}
           <FormError message={error} />
           <div className={styles.actions}>
             <button type="button" className="button button--quiet" onClick={onClose}>
