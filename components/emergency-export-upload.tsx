@@ -3,11 +3,14 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import type { EmergencyImportResult } from "@/lib/shared/emergency-export";
+import type { EmergencyExportFile, EmergencyImportResult } from "@/lib/shared/emergency-export";
 import { formatNumber } from "@/lib/shared/format";
 import { EmergencyExportFileSchema } from "@/lib/shared/schemas/emergency-export";
+import { EmergencyImportResultSchema } from "@/lib/shared/schemas/responses/attempts";
 import { LIMITS } from "@/lib/shared/limits";
 
 /**
@@ -17,10 +20,11 @@ import { LIMITS } from "@/lib/shared/limits";
 export function EmergencyExportUpload({ examId }: { examId: string }) {
   const t = useTranslations("staff.emergency");
   const locale = useLocale();
-  const describeFailure = useDescribeFailure();
-  const [error, setError] = useState("");
-  const [result, setResult] = useState<EmergencyImportResult | null>(null);
-  const [isPending, setIsPending] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const upload = useApiAction((file: EmergencyExportFile) =>
+    callApi("/api/admin/emergency-exports", { method: "POST", json: file, schema: EmergencyImportResultSchema }),
+  );
+  const result = upload.data ?? null;
 
   function summary(imported: EmergencyImportResult): string {
     const { applied, duplicate, stale, late } = imported.counts;
@@ -31,50 +35,38 @@ export function EmergencyExportUpload({ examId }: { examId: string }) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError("");
-    setResult(null);
-    const upload = new FormData(event.currentTarget).get("file");
-    if (!(upload instanceof File) || upload.size === 0) {
-      setError(t("choose"));
-      return;
-    }
-    if (upload.size > LIMITS.maxBodyBytes) {
+    upload.reset();
+    const chosen = new FormData(event.currentTarget).get("file");
+    if (!(chosen instanceof File) || chosen.size === 0) return setFileError(t("choose"));
+    if (chosen.size > LIMITS.maxBodyBytes) {
       const megabytes = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" });
-      setError(t("tooLarge", { size: megabytes.format(LIMITS.maxBodyBytes / (1024 * 1024)) }));
-      return;
+      return setFileError(t("tooLarge", { size: megabytes.format(LIMITS.maxBodyBytes / (1024 * 1024)) }));
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await upload.text());
+      parsed = JSON.parse(await chosen.text());
     } catch {
-      setError(t("notAFile"));
-      return;
+      return setFileError(t("notAFile"));
     }
     const file = EmergencyExportFileSchema.safeParse(parsed);
-    if (!file.success) {
-      setError(t("notAFile"));
-      return;
-    }
+    if (!file.success) return setFileError(t("notAFile"));
 
-    setIsPending(true);
-    const uploaded = await callApi("/api/admin/emergency-exports", { method: "POST", json: file.data });
-    setIsPending(false);
-    if (!uploaded.ok) {
-      setError(describeFailure(uploaded.failure));
-      return;
-    }
-    setResult(uploaded.body as EmergencyImportResult);
+    setFileError(null);
+    await upload.run(file.data);
   }
 
   return (
     <form className="form" onSubmit={onSubmit}>
-      <div className="field">
-        <label htmlFor="emergency-file">{t("file")}</label>
-        <input id="emergency-file" name="file" type="file" accept="application/json,.json" required />
-      </div>
-      <p className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </p>
+      <Field
+        id="emergency-file"
+        label={t("file")}
+        name="file"
+        type="file"
+        accept="application/json,.json"
+        required
+        error={fileError}
+      />
+      <FormError message={upload.error} />
       {result ? (
         <p className="notice" role="status">
           {t.rich("result", {
@@ -87,8 +79,8 @@ export function EmergencyExportUpload({ examId }: { examId: string }) {
           {result.examId !== examId ? t("otherExam") : ""}
         </p>
       ) : null}
-      <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
-        {isPending ? t("submitting") : t("submit")}
+      <button className="button button--primary" type="submit" disabled={upload.isPending} aria-busy={upload.isPending}>
+        {upload.isPending ? t("submitting") : t("submit")}
       </button>
     </form>
   );

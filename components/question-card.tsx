@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
 import { LIMITS } from "@/lib/shared/limits";
 import type { CandidateQuestion, QuestionType } from "@/lib/shared/schemas/exams";
 
+import styles from "./question-card.module.css";
+
 /** How to answer each type, in the reader's language (common.answerHints). */
 export function useAnswerHint(): (type: QuestionType) => string {
   const t = useTranslations("common.answerHints");
@@ -75,14 +77,14 @@ export function QuestionCard({
         <QuestionHead id={headingId} question={question} level={headingLevel} />
         <p className="question__prompt">{question.prompt}</p>
         {question.options && question.options.length > 0 ? (
-          <ul className="options" aria-label={t("optionsFor", { position: question.position })}>
+          <ul className={styles.options} aria-label={t("optionsFor", { position: question.position })}>
             {question.options.map((option) => {
               const isKey = keyOptionIds.includes(option.id);
               return (
-                <li key={option.id} className={isKey ? "option option--key" : "option"}>
-                  <span className="option__id">{option.id}</span>
-                  <span className="option__label">{option.label}</span>
-                  {isKey ? <span className="key-mark">{t("answerKey")}</span> : null}
+                <li key={option.id} className={isKey ? `${styles.option} ${styles.key}` : styles.option}>
+                  <span className={styles.id}>{option.id}</span>
+                  <span className={styles.label}>{option.label}</span>
+                  {isKey ? <span className={styles.keyMark}>{t("answerKey")}</span> : null}
                 </li>
               );
             })}

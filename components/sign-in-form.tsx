@@ -3,13 +3,15 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
-import { z } from "@/lib/shared/zod";
 
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { StaffSignInSchema } from "@/lib/shared/schemas/auth";
+import { StaffSignInSchema, type StaffSignInInput } from "@/lib/shared/schemas/auth";
 import { StaffRoleSchema } from "@/lib/shared/schemas/staff";
 import { staffHome } from "@/lib/shared/staff-home";
+import { z } from "@/lib/shared/zod";
 
 const SignedInSchema = z.object({ role: StaffRoleSchema });
 
@@ -19,11 +21,11 @@ const SignedInSchema = z.object({ role: StaffRoleSchema });
  */
 export function SignInForm({ next }: { next: string | null }) {
   const t = useTranslations("staff.signIn");
-  const describe = useDescribeFailure();
   const router = useRouter();
-  const [error, setError] = useState("");
-  const [invalidField, setInvalidField] = useState<"email" | "password" | null>(null);
-  const [isPending, setIsPending] = useState(false);
+  const [invalid, setInvalid] = useState<{ field: "email" | "password" | null; message: string } | null>(null);
+  const signIn = useApiAction((input: StaffSignInInput) =>
+    callApi("/api/staff/session", { method: "POST", json: input, schema: SignedInSchema }),
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,66 +34,58 @@ export function SignInForm({ next }: { next: string | null }) {
     if (!input.success) {
       const field = input.error.issues[0]?.path[0];
       const known = field === "email" || field === "password" ? field : null;
-      setInvalidField(known);
-      setError(known ? t(`hints.${known}`) : t("hints.other"));
+      setInvalid({ field: known, message: known ? t(`hints.${known}`) : t("hints.other") });
+      signIn.reset();
       return;
     }
 
-    setError("");
-    setInvalidField(null);
-    setIsPending(true);
-    const result = await callApi("/api/staff/session", { method: "POST", json: input.data });
-    if (!result.ok) {
-      // On this endpoint, "not signed in" means the email or the password did not match; a 429 says how long
-      // to wait (the server's `Retry-After`, repeated in the body).
-      const { failure } = result;
-      const code = failure.kind === "http" ? failure.code : null;
-      const wait = failure.kind === "http" ? failure.details?.retryAfterSeconds : undefined;
-      if (code === "UNAUTHENTICATED") setError(t("incorrect"));
-      else if (code === "TOO_MANY_SIGN_INS" && typeof wait === "number") setError(t("tooMany", { seconds: wait }));
-      else setError(describe(failure));
-      setIsPending(false);
-      return;
-    }
-    const session = SignedInSchema.safeParse(result.body);
-    const home = staffHome(session.success ? session.data.role : "admin");
+    setInvalid(null);
+    const result = await signIn.run(input.data);
+    if (!result.ok) return;
     // Stay "Signing in…" until the next page replaces this one.
-    router.replace(next ?? home);
+    router.replace(next ?? staffHome(result.body.role));
   }
+
+  // On this endpoint, "not signed in" means the email or the password did not match; a 429 says how long to wait
+  // (the server's `Retry-After`, repeated in the body). Anything else is said by its error code.
+  const { failure } = signIn;
+  const code = failure?.kind === "http" ? failure.code : null;
+  const wait = failure?.kind === "http" ? failure.details?.retryAfterSeconds : undefined;
+  const refusal =
+    code === "UNAUTHENTICATED"
+      ? t("incorrect")
+      : code === "TOO_MANY_SIGN_INS" && typeof wait === "number"
+        ? t("tooMany", { seconds: wait })
+        : signIn.error;
+  const isPending = signIn.isPending || signIn.data !== undefined;
 
   // noValidate: the browser's own bubbles speak the browser's language, not the page's; the form says what is
   // wrong itself, next to the fields, in the page's language.
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <div className="field">
-        <label htmlFor="signin-email">{t("email")}</label>
-        <input
-          id="signin-email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          maxLength={320}
-          aria-invalid={invalidField === "email" || undefined}
-          aria-describedby="signin-error"
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="signin-password">{t("password")}</label>
-        <input
-          id="signin-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={1000}
-          aria-invalid={invalidField === "password" || undefined}
-          aria-describedby="signin-error"
-        />
-      </div>
-      <p id="signin-error" className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </p>
+      <Field
+        id="signin-email"
+        label={t("email")}
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        maxLength={320}
+        error={invalid?.field === "email" ? invalid.message : null}
+        describedBy="signin-error"
+      />
+      <Field
+        id="signin-password"
+        label={t("password")}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={1000}
+        error={invalid?.field === "password" ? invalid.message : null}
+        describedBy="signin-error"
+      />
+      <FormError id="signin-error" message={invalid?.field === null ? invalid.message : refusal} />
       <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
         {isPending ? t("submitting") : t("submit")}
       </button>

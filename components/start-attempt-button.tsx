@@ -2,12 +2,14 @@
 
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
-import { z } from "@/lib/shared/zod";
 
 import { FOCUS_FIRST_QUESTION_KEY } from "@/components/exam/ids";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+import { z } from "@/lib/shared/zod";
+
+import styles from "./start-attempt-button.module.css";
 
 const StartedSchema = z.object({ attemptId: z.uuid() });
 
@@ -17,48 +19,40 @@ const StartedSchema = z.object({ attemptId: z.uuid() });
  */
 export function StartAttemptButton({ examId, action }: { examId: string; action: "start" | "resume" }) {
   const t = useTranslations("candidate.start");
-  const describe = useDescribeFailure();
   const router = useRouter();
-  const [error, setError] = useState("");
-  const [isPending, setIsPending] = useState(false);
+  const start = useApiAction(() =>
+    callApi(`/api/exams/${encodeURIComponent(examId)}/attempts`, { method: "POST", schema: StartedSchema }),
+  );
 
   async function onStart() {
-    setIsPending(true);
-    setError("");
-    const result = await callApi(`/api/exams/${encodeURIComponent(examId)}/attempts`, { method: "POST" });
-    if (!result.ok) {
-      setError(describe(result.failure));
-      setIsPending(false);
-      return;
-    }
-    const started = StartedSchema.safeParse(result.body);
-    if (!started.success) {
-      setError(t("unreadable"));
-      setIsPending(false);
-      return;
-    }
+    const result = await start.run();
+    if (!result.ok) return;
     try {
-      sessionStorage.setItem(FOCUS_FIRST_QUESTION_KEY, started.data.attemptId);
+      sessionStorage.setItem(FOCUS_FIRST_QUESTION_KEY, result.body.attemptId);
     } catch {
       // No session storage (some private modes): the page opens with focus at its top.
     }
-    router.push(`/attempts/${started.data.attemptId}`);
+    router.push(`/attempts/${result.body.attemptId}`);
   }
 
+  // A success whose body is not an attempt (the schema refused it) is said as such, not as a refusal.
+  const { failure } = start;
+  const error = failure?.kind === "http" && failure.status < 300 ? t("unreadable") : start.error;
+  // Stays pending after a success, until the exam page replaces this one.
+  const isPending = start.isPending || start.data !== undefined;
+
   return (
-    <div className="start">
+    <div className={styles.start}>
       <button
         className="button button--primary button--large"
         type="button"
-        onClick={onStart}
+        onClick={() => void onStart()}
         disabled={isPending}
         aria-busy={isPending}
       >
         {isPending ? (action === "start" ? t("starting") : t("opening")) : t(action)}
       </button>
-      <p className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </p>
+      <FormError message={error} />
     </div>
   );
 }

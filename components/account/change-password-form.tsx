@@ -4,11 +4,14 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 
+import { Field } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from "@/lib/shared/password-policy";
 
-type Field = "current" | "new" | "confirm";
+type PasswordField = "current" | "new" | "confirm";
 const PROBLEMS = ["too_short", "too_long", "common", "same_as_email", "unchanged"] as const;
 
 /**
@@ -28,10 +31,11 @@ export function ChangePasswordForm({
   const t = useTranslations("account.account");
   const describe = useDescribeFailure();
   const router = useRouter();
-  const [error, setError] = useState("");
-  const [invalid, setInvalid] = useState<Field | null>(null);
+  const [invalid, setInvalid] = useState<{ field: PasswordField; message: string } | null>(null);
   const [done, setDone] = useState("");
-  const [isPending, setIsPending] = useState(false);
+  const change = useApiAction((body: { currentPassword: string; newPassword: string }) =>
+    callApi("/api/staff/password", { method: "PUT", json: body }),
+  );
 
   function problemText(reason: string): string {
     return (PROBLEMS as readonly string[]).includes(reason)
@@ -39,9 +43,9 @@ export function ChangePasswordForm({
       : describe({ kind: "http", status: 422, code: "WEAK_PASSWORD", message: null, issues: [] });
   }
 
-  function fail(field: Field | null, message: string) {
-    setInvalid(field);
-    setError(message);
+  function fail(field: PasswordField, message: string) {
+    setInvalid({ field, message });
+    change.reset();
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -58,19 +62,18 @@ export function ChangePasswordForm({
     if (newPassword === currentPassword) return fail("new", problemText("unchanged"));
     if (confirm !== newPassword) return fail("confirm", t("mismatch"));
 
-    fail(null, "");
-    setIsPending(true);
-    const result = await callApi("/api/staff/password", { method: "PUT", json: { currentPassword, newPassword } });
-    setIsPending(false);
+    setInvalid(null);
+    const result = await change.run({ currentPassword, newPassword });
     if (!result.ok) {
+      // The two refusals that are about one field are said beside it; anything else above the button.
       const { failure } = result;
       if (failure.kind === "http" && failure.code === "CURRENT_PASSWORD_INCORRECT") {
-        return fail("current", describe(failure));
+        return setInvalid({ field: "current", message: describe(failure) });
       }
       if (failure.kind === "http" && failure.code === "WEAK_PASSWORD") {
-        return fail("new", problemText(String(failure.details?.reason ?? "")));
+        return setInvalid({ field: "new", message: problemText(String(failure.details?.reason ?? "")) });
       }
-      return fail(null, describe(failure));
+      return;
     }
     form.reset();
     if (isTemporary) {
@@ -81,63 +84,51 @@ export function ChangePasswordForm({
     setDone(t("changed"));
   }
 
-  const describedBy = (field: Field) => (invalid === field ? "password-error password-policy" : "password-policy");
+  const errorOf = (field: PasswordField) => (invalid?.field === field ? invalid.message : null);
+  const isFieldRefusal =
+    change.failure?.kind === "http" &&
+    (change.failure.code === "CURRENT_PASSWORD_INCORRECT" || change.failure.code === "WEAK_PASSWORD");
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       {/* Lets password managers save the new password under the right account. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <div className="field">
-        <label htmlFor="password-current">{isTemporary ? t("currentPasswordTemporary") : t("currentPassword")}</label>
-        <input
-          id="password-current"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={1000}
-          aria-invalid={invalid === "current" || undefined}
-          aria-describedby={invalid === "current" ? "password-error" : undefined}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="password-new">{t("newPassword")}</label>
-        <input
-          id="password-new"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          maxLength={PASSWORD_MAX_LENGTH}
-          aria-invalid={invalid === "new" || undefined}
-          aria-describedby={describedBy("new")}
-        />
-        <p id="password-policy" className="muted field-hint">
-          {t("policy")}
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor="password-confirm">{t("confirmPassword")}</label>
-        <input
-          id="password-confirm"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          aria-invalid={invalid === "confirm" || undefined}
-          aria-describedby={invalid === "confirm" ? "password-error" : undefined}
-        />
-      </div>
-      <p id="password-error" className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </p>
-      <p className="form-done" role="status" aria-live="polite">
-        {done}
-      </p>
-      <button className="button button--primary" type="submit" disabled={isPending} aria-busy={isPending}>
-        {isPending ? t("submitting") : t("submit")}
+      <Field
+        id="password-current"
+        label={isTemporary ? t("currentPasswordTemporary") : t("currentPassword")}
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        required
+        maxLength={1000}
+        error={errorOf("current")}
+      />
+      <Field
+        id="password-new"
+        label={t("newPassword")}
+        hint={t("policy")}
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_MIN_LENGTH}
+        maxLength={PASSWORD_MAX_LENGTH}
+        error={errorOf("new")}
+      />
+      <Field
+        id="password-confirm"
+        label={t("confirmPassword")}
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={PASSWORD_MAX_LENGTH}
+        error={errorOf("confirm")}
+      />
+      <FormError id="password-error" message={isFieldRefusal ? "" : change.error} />
+      <FormStatus message={done} />
+      <button className="button button--primary" type="submit" disabled={change.isPending} aria-busy={change.isPending}>
+        {change.isPending ? t("submitting") : t("submit")}
       </button>
     </form>
   );

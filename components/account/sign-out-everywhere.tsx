@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 
+import { FormError } from "@/components/ui/form-error";
 import { useSignOut } from "@/lib/client/use-sign-out";
 
 /** Ends every session of the signed-in member, this one included, then shows the sign-in page. */
@@ -14,9 +15,7 @@ export function SignOutEverywhere() {
       <button className="button" type="button" onClick={signOut} disabled={isPending} aria-busy={isPending}>
         {isPending ? t("signingOutEverywhere") : t("signOutEverywhere")}
       </button>
-      <p className="form-error" role="alert">
-        {error}
-      </p>
+      <FormError message={error} />
     </div>
   );
 }

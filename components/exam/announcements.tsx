@@ -6,6 +6,8 @@ import { useId, useState, useSyncExternalStore } from "react";
 import type { AnnouncementInbox } from "@/lib/client/sync/announcements";
 import { formatInstant } from "@/lib/shared/format";
 
+import styles from "./announcements.module.css";
+
 const NONE: ReturnType<AnnouncementInbox["getSnapshot"]> = [];
 
 /**
@@ -29,25 +31,26 @@ export function Announcements({ inbox }: { inbox: AnnouncementInbox }) {
   return (
     // Rendered even when empty: a live region must be in the page before what it announces.
     <section
-      className={records.length === 0 ? "announcements announcements--empty" : "announcements"}
+      className={records.length === 0 ? `${styles.announcements} ${styles.empty}` : styles.announcements}
       aria-labelledby={titleId}
     >
       <h2 id={titleId} className="visually-hidden">
         {t("title")}
       </h2>
-      <ul className="announcements__shown" aria-live="polite" aria-relevant="additions">
+      <ul className={styles.shown} aria-live="polite" aria-relevant="additions">
         {/* Newest first: the one just sent is the one the candidate needs. */}
         {[...shown].reverse().map((record) => (
-          <li key={record.id} className="notice announcement">
-            <p className="announcement__meta">
+          // `announcement`: the hook e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts count announcements by.
+          <li key={record.id} className={`notice ${styles.announcement} announcement`}>
+            <p>
               <strong>{t("fromStaff")}</strong> <span className="muted">{sentAt(record.sentAt)}</span>
             </p>
-            <p className="announcement__message" id={`${titleId}-${record.id}`}>
+            <p className={styles.message} id={`${titleId}-${record.id}`}>
               {record.message}
             </p>
             <button
               type="button"
-              className="button button--quiet announcement__dismiss"
+              className={`button button--quiet ${styles.dismiss}`}
               // Which one it dismisses, read after its name (not inside the live region's text).
               aria-describedby={`${titleId}-${record.id}`}
               onClick={() => void inbox.dismiss(record.id)}
@@ -61,14 +64,14 @@ export function Announcements({ inbox }: { inbox: AnnouncementInbox }) {
         <>
           <button
             type="button"
-            className="button button--quiet announcements__toggle"
+            className={`button button--quiet ${styles.toggle}`}
             aria-expanded={isListOpen}
             aria-controls={listId}
             onClick={() => setIsListOpen((isOpen) => !isOpen)}
           >
             {t("toggle", { count: records.length })}
           </button>
-          <ol id={listId} className="announcements__all" hidden={!isListOpen}>
+          <ol id={listId} className={styles.all} hidden={!isListOpen}>
             {records.map((record) => (
               <li key={record.id}>
                 <span className="muted">{sentAt(record.sentAt)}</span> <span>{record.message}</span>{" "}

@@ -9,6 +9,8 @@ import { numericAnswerText, readNumericAnswer, type NumericProblem } from "@/lib
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
+import styles from "./answer-control.module.css";
+
 export type AnswerControlProps = {
   question: CandidateQuestion;
   answer: AnswerState | undefined;
@@ -71,11 +73,11 @@ function ChoiceControl({ question, answer, isLocked, isHydrated, onEdit, describ
   }
 
   return (
-    <fieldset className="answer answer--choice" disabled={isLocked} {...loadingProps(isHydrated, describedBy)}>
-      <legend className="answer__legend">{isMultiple ? t("chooseAll") : t("chooseOne")}</legend>
-      <div className="choices">
+    <fieldset className={styles.answer} disabled={isLocked} {...loadingProps(isHydrated, describedBy)}>
+      <legend className={styles.legend}>{isMultiple ? t("chooseAll") : t("chooseOne")}</legend>
+      <div className={styles.choices}>
         {options.map((option) => (
-          <label key={option.id} className="choice">
+          <label key={option.id} className={styles.choice}>
             <input
               type={isMultiple ? "checkbox" : "radio"}
               name={name}
@@ -83,7 +85,7 @@ function ChoiceControl({ question, answer, isLocked, isHydrated, onEdit, describ
               checked={selected.includes(option.id)}
               onChange={(event) => onChange(option.id, event.currentTarget.checked)}
             />
-            <span className="choice__label">{option.label}</span>
+            <span>{option.label}</span>
           </label>
         ))}
       </div>
@@ -195,12 +197,12 @@ function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit,
   let countText: string;
   if (question.type === "essay") {
     field = (
-      <textarea {...common} className="answer__input answer__input--essay" rows={8} maxLength={LIMITS.essayChars} />
+      <textarea {...common} className={`${styles.input} ${styles.essay}`} rows={8} maxLength={LIMITS.essayChars} />
     );
     countText = t("essayCount", { count: text.length, max: LIMITS.essayChars });
   } else if (question.type === "short_text") {
     field = (
-      <input {...common} type="text" className="answer__input" maxLength={LIMITS.shortTextChars} autoComplete="off" />
+      <input {...common} type="text" className={styles.input} maxLength={LIMITS.shortTextChars} autoComplete="off" />
     );
     countText = t("shortCount", { count: text.length, max: LIMITS.shortTextChars });
   } else {
@@ -212,7 +214,7 @@ function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit,
         autoComplete="off"
         spellCheck={false}
         aria-invalid={isInvalid}
-        className={`answer__input answer__input--number${isInvalid ? " answer__input--invalid" : ""}`}
+        className={`${styles.input} ${styles.number}${isInvalid ? ` ${styles.invalid}` : ""}`}
       />
     );
     // Say how the text was read when it is not written the way it is stored (20,5 is read as 20.5).
@@ -238,15 +240,15 @@ function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit,
   }
 
   return (
-    <div className="answer answer--text">
-      <label htmlFor={inputId} className="answer__label">
+    <div className={styles.answer}>
+      <label htmlFor={inputId} className={styles.label}>
         {t("label")}
       </label>
       {field}
-      <p className="answer__count muted" id={countId}>
+      <p className={`${styles.count} muted`} id={countId}>
         {countText}
       </p>
-      <p className={`answer__note${isInvalid ? " answer__note--error" : ""}`} id={noteId} aria-live="polite">
+      <p className={isInvalid ? `${styles.note} ${styles.noteError}` : styles.note} id={noteId} aria-live="polite">
         {note}
       </p>
     </div>

@@ -11,6 +11,8 @@ import { ERROR_STATUS, type ErrorCode } from "@/lib/shared/errors";
 import { Icon } from "./icons";
 import { useNow } from "./use-now";
 
+import page from "./exam-page.module.css";
+
 /** Pending work older than this is worth a word even when the connection looks fine. */
 const OLD_PENDING_MS = 20_000;
 
@@ -49,8 +51,8 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
     body = (
       <>
         <Icon name="info" />
-        <div className="banner__text">
-          <p className="banner__title">{isOffline ? t("offline") : t("unstable")}</p>
+        <div className={page.bannerText}>
+          <p className={page.bannerTitle}>{isOffline ? t("offline") : t("unstable")}</p>
           {retryInSeconds !== null ? <p aria-live="off">{t("busy", { seconds: retryInSeconds })}</p> : null}
           {state.blocked ? <p>{t("blocked", { reason: describe(failureOf(state.blocked)) })}</p> : null}
           <p>
@@ -74,7 +76,7 @@ export function ConnectionBanner({ state, onRetryNow }: Props) {
 
   // The live region is always in the page, so a banner that appears is announced (politely).
   return (
-    <div className={isShown ? "banner" : "banner banner--hidden"} role="status" aria-live="polite">
+    <div className={isShown ? page.banner : `${page.banner} ${page.hidden}`} role="status" aria-live="polite">
       {body}
     </div>
   );
@@ -105,7 +107,8 @@ export function ConnectionStatus({ state }: { state: SyncSnapshot }) {
           ? t("allSent")
           : t("pending", { count: state.pendingCount });
   return (
-    <p className={`connection-status connection-status--${kind}`} data-pending={state.pendingCount}>
+    // `connection-status--${kind}`: the hook e2e/a11y/axe.spec.ts finds the stopped state by.
+    <p className={`${page.connection} ${page[kind]} connection-status--${kind}`} data-pending={state.pendingCount}>
       <Icon name={kind === "online" && isAllSent ? "saved" : kind === "online" ? "pending" : "info"} />
       <span>
         <strong>{t(kind)}</strong>

@@ -9,6 +9,8 @@ import { formatClock, formatInstant } from "@/lib/shared/format";
 
 import { useNow } from "./use-now";
 
+import page from "./exam-page.module.css";
+
 export type TimeStage = "plenty" | "low" | "last-minute" | "over";
 
 /** The first warning comes at the largest of these (in minutes) that is at most a quarter of the exam. */
@@ -156,15 +158,15 @@ export function Countdown(props: Props) {
   const stageMark = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
   return (
-    <div className={`countdown countdown--${stage}${props.pausedAt !== null ? " countdown--paused" : ""}`}>
-      <p className="countdown__clock">
-        <span className="countdown__label">{t("timeLeft")}</span>{" "}
+    <div className={page.countdown}>
+      <p className={page.clock}>
+        <span className={page.clockLabel}>{t("timeLeft")}</span>{" "}
         <strong role="timer" aria-label={t("timeLeft")}>
           {remaining === null ? "–:––" : clock(remaining)}
         </strong>
-        {props.pausedAt !== null ? <span className="countdown__paused"> {t("paused")}</span> : null}
+        {props.pausedAt !== null ? <span className={page.paused}> {t("paused")}</span> : null}
       </p>
-      <p className="countdown__note">
+      <p className={page.note}>
         {stage === "plenty"
           ? null
           : emergencyHref && pendingCount > 0
@@ -179,7 +181,7 @@ export function Countdown(props: Props) {
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      <p className="countdown__extended" role="status">
+      <p className={page.extended} role="status">
         {addedMs !== null ? t("extended", extensionParts(addedMs)) : ""}
       </p>
     </div>
@@ -205,7 +207,7 @@ export function DeadlineWarning(props: TimeFacts & { pendingCount: number; conne
         ? t("reconnectOver", { ...values, time: formatClock(countsUntil, locale, timeZone, false) })
         : t("lateOver", values);
   return (
-    <p className="notice notice--warn deadline-warning">
+    <p className={`notice notice--warn ${page.deadlineWarning}`}>
       {t.rich("warning", {
         when,
         pending: t("pending", values),
@@ -225,7 +227,7 @@ export function DeadlineNote({ deadline }: { deadline: string | null }) {
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
   return (
-    <div className="exam__deadline">
+    <div className={page.deadline}>
       {deadline ? <p>{t("deadline", { time: formatInstant(deadline, locale, timeZone) })}</p> : null}
       <TimeZoneNote />
     </div>

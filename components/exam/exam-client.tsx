@@ -26,6 +26,8 @@ import { PAUSE_NOTE_ID, PauseBanner as PauseBannerView } from "./pause-banner";
 import { QuestionNavigator } from "./question-navigator";
 import { useNow } from "./use-now";
 
+import page from "./exam-page.module.css";
+
 // A keystroke changes the snapshot (the edited answer), so the page re-renders at each key: these parts take
 // only values a keystroke does not change (time facts, counts, the pause, the inbox) and are skipped then.
 const Countdown = memo(CountdownView);
@@ -185,7 +187,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
   const isSubmitted = state.submitState === "submitted" || state.closed?.reason === "ALREADY_SUBMITTED";
 
   return (
-    <main className="page page--reading exam" id={EXAM_MAIN_ID} tabIndex={-1}>
+    <main className={`page page--reading ${page.exam}`} id={EXAM_MAIN_ID} tabIndex={-1}>
       <p className="eyebrow">{t("eyebrow")}</p>
       <h1>{title}</h1>
 
@@ -196,7 +198,8 @@ export function ExamClient({ initialView, candidateName }: Props) {
         </>
       ) : (
         <>
-          <div className="exam__bar">
+          {/* `exam__bar`, `exam__submit-top`: hooks e2e/a11y/axe.spec.ts and e2e/i18n find the bar by. */}
+          <div className={`${page.bar} exam__bar`}>
             <Countdown
               deadline={state.deadline}
               acceptsUntil={state.acceptsUntil}
@@ -210,7 +213,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
             <ConnectionStatus state={state} />
             <button
               type="button"
-              className="button button--primary exam__submit-top"
+              className={`button button--primary ${page.submitTop} exam__submit-top`}
               onClick={() => setIsReviewOpen(true)}
               disabled={isSubmitLocked}
               aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
@@ -241,7 +244,8 @@ export function ExamClient({ initialView, candidateName }: Props) {
           {isExportOffered ? <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} /> : null}
 
           {state.storeSuperseded ? (
-            <div className="notice notice--warn notice--action" role="alert">
+            // `notice--action`: the hook e2e/a11y/axe.spec.ts finds this notice by.
+            <div className={`notice notice--warn ${page.action} notice--action`} role="alert">
               <p>{t("storeSuperseded")}</p>
               <button type="button" className="button" onClick={() => window.location.reload()}>
                 {t("reloadPage")}
@@ -263,7 +267,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
           ) : null}
 
           {isSubmitting ? (
-            <section className="notice submitting" aria-labelledby="submitting-title">
+            <section className={`notice ${page.submitting}`} aria-labelledby="submitting-title">
               <h2 id="submitting-title">{t("submitting")}</h2>
               <p>{t("submittingText")}</p>
               {state.submitError ? (
@@ -300,7 +304,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
             ))}
           </ol>
 
-          <div className="exam__end">
+          <div className={page.end}>
             <button
               type="button"
               className="button button--primary button--large"

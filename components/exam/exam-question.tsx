@@ -14,6 +14,8 @@ import { Icon } from "./icons";
 import { questionHeadingId } from "./ids";
 import { SaveStatus } from "./save-status";
 
+import styles from "./exam-question.module.css";
+
 type Props = {
   question: CandidateQuestion;
   answer: AnswerState | undefined;
@@ -46,7 +48,7 @@ export const ExamQuestion = memo(function ExamQuestion({
       <article aria-labelledby={headingId}>
         <QuestionHead id={headingId} question={question} level={2} isFocusable>
           {isFlagged ? (
-            <span className="flag-mark">
+            <span className={styles.flagMark}>
               <Icon name="flag" /> {t("flagged")}
             </span>
           ) : null}
@@ -63,12 +65,12 @@ export const ExamQuestion = memo(function ExamQuestion({
           onEdit={(value) => onEdit(question.id, value)}
           describedBy={`${promptId} ${statusId}`}
         />
-        <footer className="exam-question__foot">
+        <footer className={styles.foot}>
           <SaveStatus answer={answer} id={statusId} />
           {/* The label itself says whether the question is flagged, not only the pressed state. */}
           <button
             type="button"
-            className="button button--quiet flag-toggle"
+            className={`button button--quiet ${styles.flagToggle}`}
             aria-pressed={isFlagged}
             onClick={() => void onToggleFlag(question.id)}
             disabled={isLocked}

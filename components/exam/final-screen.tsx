@@ -11,6 +11,9 @@ import { Icon } from "./icons";
 import { SubmissionReceipt, type ReceiptFacts, type ReceiptSource } from "./receipt";
 import { ReceiptDownload } from "./receipt-download";
 
+// `final` on the final screen's section: the hook e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts wait for.
+import styles from "./final-screen.module.css";
+
 /**
  * What this device knows of the submission. Its own submit's answer comes first (it carries the signature);
  * otherwise the server's record (the page's server render, refreshed once the attempt closes), then what the
@@ -66,7 +69,7 @@ export function FinalScreen({ state, view, candidateName }: Props) {
 
   if (!isSubmitted) {
     return (
-      <section className="final" aria-labelledby="final-title">
+      <section className={`${styles.final} final`} aria-labelledby="final-title">
         <h2 id="final-title">{t("closedTitle")}</h2>
         <p>{t("closedText")}</p>
         <LateAnswersNote state={state} />
@@ -83,8 +86,8 @@ export function FinalScreen({ state, view, candidateName }: Props) {
   const facts = receiptOf(state, view, candidateName);
   const paperHref = `/attempts/${state.attemptId}/paper`;
   return (
-    <section className="final" aria-labelledby="final-title">
-      <p className="final__badge">
+    <section className={`${styles.final} final`} aria-labelledby="final-title">
+      <p className={styles.badge}>
         <Icon name="saved" /> {t("badge")}
       </p>
       <h2 id="final-title">{t("title")}</h2>
@@ -94,7 +97,7 @@ export function FinalScreen({ state, view, candidateName }: Props) {
       {state.pendingCount > 0 ? (
         <EmergencyExport attemptId={state.attemptId} pendingCount={state.pendingCount} headingLevel={3} />
       ) : null}
-      <p className="final__actions">
+      <p className={styles.actions}>
         <ReceiptDownload facts={facts} />
         <Link className="button" href={paperHref}>
           {t("viewPaper")}

@@ -3,8 +3,11 @@
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
 
+import { FormError } from "@/components/ui/form-error";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
+
+import styles from "./leave-device.module.css";
 
 /** The service worker's kept pages (public/sw.js, `holdfast-pages-<version>`): the exam as it was last shown. */
 const KEPT_PAGES_PREFIX = "holdfast-pages-";
@@ -58,8 +61,8 @@ export function LeaveDevice({ pendingCount, isSubmitted }: Props) {
       : t("notSubmitted");
 
   return (
-    <section className="leave" aria-labelledby={`${warningId}-title`}>
-      <h2 id={`${warningId}-title`} className="leave__title">
+    <section className={styles.leave} aria-labelledby={`${warningId}-title`}>
+      <h2 id={`${warningId}-title`} className={styles.title}>
         {t("title")}
       </h2>
       {!isConfirming ? (
@@ -81,7 +84,7 @@ export function LeaveDevice({ pendingCount, isSubmitted }: Props) {
           <p id={warningId} ref={warningRef} tabIndex={-1}>
             {warning}
           </p>
-          <div className="leave__actions">
+          <div className={styles.actions}>
             <button
               type="button"
               className="button button--primary"
@@ -95,9 +98,7 @@ export function LeaveDevice({ pendingCount, isSubmitted }: Props) {
               {t("stay")}
             </button>
           </div>
-          <p className="form-error" role="alert">
-            {error}
-          </p>
+          <FormError message={error} />
         </div>
       )}
     </section>

@@ -7,6 +7,8 @@ import type { AttemptPause } from "@/lib/client/sync/sync-state";
 
 import { clock } from "./countdown";
 
+import styles from "./pause-banner.module.css";
+
 /** The banner's text: the submit buttons point at it to say why they are unavailable. */
 export const PAUSE_NOTE_ID = "exam-pause-note";
 
@@ -23,9 +25,10 @@ export function PauseBanner({ pause, deadline }: { pause: AttemptPause | null; d
   const remaining = pause !== null && deadline !== null ? Date.parse(deadline) - Date.parse(pause.pausedAt) : null;
 
   return (
-    <div role="status" className="pause-banner">
+    <div role="status" className={styles.banner}>
       {pause !== null ? (
-        <section className="notice notice--pause" aria-labelledby="exam-pause-title">
+        // `notice--pause`: the hook e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts find the banner by.
+        <section className={`notice ${styles.pause} notice--pause`} aria-labelledby="exam-pause-title">
           <h2 id="exam-pause-title">{t("title", { reason: pause.reason })}</h2>
           <p id={PAUSE_NOTE_ID}>
             {t("text", { time: remaining === null ? "–:––" : clock(remaining) })} {t("submitLocked")}

@@ -8,6 +8,8 @@ import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { Icon } from "./icons";
 
+import styles from "./question-navigator.module.css";
+
 type Props = {
   questions: readonly CandidateQuestion[];
   answers: Readonly<Record<string, AnswerState>>;
@@ -39,12 +41,12 @@ export const QuestionNavigator = memo(function QuestionNavigator({ questions, an
   }
 
   return (
-    <nav className="navigator" aria-label={t("label")}>
-      <h2 className="navigator__title">
+    <nav className={styles.navigator} aria-label={t("label")}>
+      <h2 className={styles.title}>
         {t("title")}{" "}
         <span className="muted">· {t("answeredCount", { answered: answeredCount, total: questions.length })}</span>
       </h2>
-      <ol className="navigator__list">
+      <ol className={styles.list}>
         {questions.map((question) => {
           const answer = answers[question.id];
           const isFlagged = flagged.includes(question.id);
@@ -53,12 +55,12 @@ export const QuestionNavigator = memo(function QuestionNavigator({ questions, an
             <li key={question.id}>
               <button
                 type="button"
-                className={`navigator__button navigator__button--${kind}`}
+                className={`${styles.button} ${styles[kind]}`}
                 aria-label={describe(question, answer, isFlagged)}
                 onClick={() => onJump(question.id)}
               >
-                <span className="navigator__number">{question.position}</span>
-                <span className="navigator__marks">
+                <span>{question.position}</span>
+                <span className={styles.marks}>
                   <Icon name={kind} />
                   {isFlagged ? <Icon name="flag" /> : null}
                 </span>
@@ -67,7 +69,7 @@ export const QuestionNavigator = memo(function QuestionNavigator({ questions, an
           );
         })}
       </ol>
-      <p className="navigator__legend muted">
+      <p className={`${styles.legend} muted`}>
         <span>
           <Icon name="saved" /> {t("legendSaved")}
         </span>

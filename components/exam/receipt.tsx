@@ -4,6 +4,8 @@ import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { formatInstant } from "@/lib/shared/format";
 import type { SUBMISSION_SOURCES } from "@/lib/shared/schemas/proctor";
 
+import styles from "./receipt.module.css";
+
 /**
  * Who submitted, as far as this screen knows: `here` is the candidate on this very device (it holds the
  * server's answer to its own submit), `elsewhere` the candidate on another device or browser (the server
@@ -59,9 +61,9 @@ export function SubmissionReceipt({ facts, paperHref }: { facts: ReceiptFacts; p
   const timeZone = useTimeZone() ?? "UTC";
   const unknown = t("unknown");
   return (
-    <div className="receipt">
-      <p className="receipt__source">{t(`source.${facts.source ?? "unknown"}`)}</p>
-      <dl className="receipt__facts">
+    <div>
+      <p className={styles.source}>{t(`source.${facts.source ?? "unknown"}`)}</p>
+      <dl className={styles.facts}>
         <div>
           <dt>{t("exam")}</dt>
           <dd>{facts.examTitle}</dd>
@@ -85,9 +87,9 @@ export function SubmissionReceipt({ facts, paperHref }: { facts: ReceiptFacts; p
           <dd>
             {facts.digest ? (
               <>
-                <strong className="receipt__short-digest">{shortDigest(facts.digest)}</strong>
-                <span className="receipt__full-digest">
-                  {t("fullDigest")} <code className="digest">{facts.digest}</code>
+                <strong className={styles.shortDigest}>{shortDigest(facts.digest)}</strong>
+                <span className={styles.fullDigest}>
+                  {t("fullDigest")} <code className={styles.digest}>{facts.digest}</code>
                 </span>
               </>
             ) : (
@@ -97,7 +99,7 @@ export function SubmissionReceipt({ facts, paperHref }: { facts: ReceiptFacts; p
         </div>
       </dl>
       <TimeZoneNote />
-      <h3 className="receipt__verify-title">{t("verifyTitle")}</h3>
+      <h3 className={styles.verifyTitle}>{t("verifyTitle")}</h3>
       <p>{paperHref ? t("verifyDigestWithPaper") : t("verifyDigest")}</p>
       <p>{facts.receipt ? t("verifySignature") : t("noSignature")}</p>
     </div>

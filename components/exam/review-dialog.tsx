@@ -9,6 +9,8 @@ import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { failureOf } from "./connection-banner";
 
+import styles from "./review-dialog.module.css";
+
 type Props = {
   isOpen: boolean;
   questions: readonly CandidateQuestion[];
@@ -25,7 +27,7 @@ type Props = {
 function QuestionLinks({ items, onJump }: { items: readonly CandidateQuestion[]; onJump: (id: string) => void }) {
   const t = useTranslations("common");
   return (
-    <ul className="review__links">
+    <ul className={styles.links}>
       {items.map((question) => (
         <li key={question.id}>
           <button type="button" className="link-button" onClick={() => onJump(question.id)}>
@@ -74,7 +76,7 @@ export function ReviewDialog({
   const isSubmitting = submitState !== "unsubmitted";
 
   return (
-    <dialog ref={ref} className="review" aria-labelledby="review-title" onClose={onClose}>
+    <dialog ref={ref} className={styles.review} aria-labelledby="review-title" onClose={onClose}>
       <h2 id="review-title" ref={titleRef} tabIndex={-1}>
         {t("title")}
       </h2>
@@ -100,7 +102,7 @@ export function ReviewDialog({
           {t("refused", { reason: describe(failureOf(submitError)) })}
         </p>
       ) : null}
-      <div className="review__actions">
+      <div className={styles.actions}>
         <button
           type="button"
           className="button button--primary"

@@ -6,15 +6,17 @@ import type { AnswerState } from "@/lib/client/sync/sync-state";
 
 import { Icon } from "./icons";
 
+import styles from "./exam-question.module.css";
+
 /** What the candidate reads about one question's answer: words first, the icon only repeats them. */
 export function SaveStatus({ answer, id }: { answer: AnswerState | undefined; id?: string }) {
   const t = useTranslations("exam.saveStatus");
   const kind = answer ? answer.status : "empty";
   return (
-    <p className={`save-status save-status--${kind}`} id={id}>
+    <p className={`${styles.saveStatus} ${styles[kind] ?? ""}`} id={id}>
       <Icon name={kind} />
       <span>{t(kind)}</span>
-      {answer?.status === "rejected" ? <span className="save-status__detail">{t("rejectedDetail")}</span> : null}
+      {answer?.status === "rejected" ? <span className={styles.detail}>{t("rejectedDetail")}</span> : null}
     </p>
   );
 }

@@ -10,6 +10,11 @@ import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { ANNOUNCEMENT_LIMITS } from "@/lib/shared/schemas/announcements";
 
+import { TextAreaField } from "../ui/field";
+import { FormError } from "../ui/form-error";
+
+import styles from "./announcements-panel.module.css";
+
 /** A heal for a missed `announcements` event (the feed does not replay them): the counts catch up this often. */
 const REFRESH_MS = 30_000;
 
@@ -32,7 +37,7 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
   // answer was lost), an edited body gets a new one (it is another announcement, not a reuse of the key).
   const lastTry = useRef<{ key: string; body: string } | null>(null);
   const [sentNote, setSentNote] = useState<string | null>(null);
-  const ids = { title: useId(), message: useId(), count: useId(), error: useId() };
+  const ids = { title: useId(), message: useId(), error: useId() };
 
   const list = useQuery({
     queryKey: proctorKeys.announcements(examId),
@@ -68,32 +73,27 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
     setIsConfirming(true);
   };
 
-  const error = formError ?? (send.error ? describeFailure(failureOf(send.error)) : null);
   const announcements = list.data?.announcements ?? [];
 
   return (
-    <section className="announcements-panel" aria-labelledby={ids.title}>
+    <section className={styles.panel} aria-labelledby={ids.title}>
       <h2 id={ids.title}>{t("title")}</h2>
-      <form className="announcements-panel__compose" onSubmit={onCompose} noValidate>
-        <div className="field">
-          <label htmlFor={ids.message}>{t("message")}</label>
-          <textarea
-            id={ids.message}
-            rows={3}
-            value={message}
-            disabled={isConfirming}
-            aria-describedby={error ? `${ids.count} ${ids.error}` : ids.count}
-            aria-invalid={formError !== null}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-          <p id={ids.count} className="quiet announcements-panel__count">
-            {t("length", {
-              count: words.number(message.trim().length),
-              max: words.number(ANNOUNCEMENT_LIMITS.maxMessageLength),
-            })}
-          </p>
-        </div>
-        <fieldset className="announcements-panel__audience" disabled={isConfirming}>
+      <form className={styles.compose} onSubmit={onCompose} noValidate>
+        <TextAreaField
+          id={ids.message}
+          label={t("message")}
+          rows={3}
+          value={message}
+          disabled={isConfirming}
+          hint={t("length", {
+            count: words.number(message.trim().length),
+            max: words.number(ANNOUNCEMENT_LIMITS.maxMessageLength),
+          })}
+          error={formError}
+          describedBy={send.error ? ids.error : undefined}
+          onChange={(event) => setMessage(event.target.value)}
+        />
+        <fieldset className={styles.audience} disabled={isConfirming}>
           <legend>{t("to")}</legend>
           <label>
             <input type="radio" name="audience" checked={!toSelected} onChange={() => setAudience("all")} />{" "}
@@ -110,15 +110,11 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
             {selectedIds.length === 0 ? t("toSelectedNone") : t("toSelected", { count: selectedIds.length })}
           </label>
         </fieldset>
-        {error ? (
-          <p id={ids.error} className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        {send.error ? <FormError id={ids.error} message={describeFailure(failureOf(send.error))} /> : null}
         {isConfirming ? (
-          <div className="notice announcements-panel__confirm" role="group" aria-label={t("confirmLabel")}>
+          <div className={`notice ${styles.confirm}`} role="group" aria-label={t("confirmLabel")}>
             <p>{toSelected ? t("confirmSelected", { count: selectedIds.length }) : t("confirmAll")}</p>
-            <div className="announcements-panel__actions">
+            <div className={styles.actions}>
               <button
                 type="button"
                 className="button button--primary"
@@ -157,10 +153,11 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
           <p className="quiet">{t("none")}</p>
         ) : null
       ) : (
-        <ol className="announcements-panel__list" aria-label={t("listLabel")}>
+        // `announcements-panel__list`: the hook e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts find the list by.
+        <ol className={`${styles.list} announcements-panel__list`} aria-label={t("listLabel")}>
           {announcements.map((announcement) => (
             <li key={announcement.id}>
-              <p className="announcements-panel__meta">
+              <p className={styles.meta}>
                 <span>{words.clock(Date.parse(announcement.sentAt))}</span> <span>{announcement.sentBy}</span>{" "}
                 <span className="muted">
                   {announcement.enrollmentIds === null
@@ -168,8 +165,8 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
                     : t("audienceSelected", { count: announcement.enrollmentIds.length })}
                 </span>
               </p>
-              <p className="announcements-panel__message">{announcement.message}</p>
-              <p className="announcements-panel__received">
+              <p className={styles.message}>{announcement.message}</p>
+              <p className={styles.received}>
                 {t("received", {
                   received: announcement.receivedCandidates,
                   total: announcement.recipients,

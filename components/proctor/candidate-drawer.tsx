@@ -13,6 +13,9 @@ import { deviceShortId } from "@/lib/shared/proctor/device-id";
 
 import { ExtendDialog } from "./extend-dialog";
 import { ForceSubmitDialog } from "./force-submit-dialog";
+import { toneClass } from "./tone";
+
+import styles from "./candidate-drawer.module.css";
 
 type Props = { examId: string; row: CandidateRow; now: number; onClose: () => void };
 
@@ -44,7 +47,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
 
   return (
     <aside
-      className="drawer"
+      className={styles.drawer}
       role="dialog"
       aria-modal="false"
       aria-labelledby="drawer-title"
@@ -52,7 +55,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         if (event.key === "Escape" && dialog === null) onClose();
       }}
     >
-      <div className="drawer__head">
+      <div className={styles.head}>
         <div>
           <h2 id="drawer-title" tabIndex={-1} ref={headingRef}>
             {facts.name}
@@ -65,7 +68,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
       </div>
 
       {status.atRiskReason !== null ? (
-        <p className="notice notice--bad">
+        <p className={`notice ${styles.atRisk}`}>
           {t.rich("atRiskNotice", {
             reason: words.riskReason(status.atRiskReason),
             strong: (chunks) => <strong>{chunks}</strong>,
@@ -73,7 +76,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         </p>
       ) : null}
 
-      <dl className="facts facts--drawer">
+      <dl className={`facts ${styles.facts}`}>
         <div>
           <dt>{t("status")}</dt>
           <dd>
@@ -120,7 +123,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
 
       <h3>{t("extraTime")}</h3>
       {extension ? (
-        <div className="extension">
+        <div>
           <p>
             {t("extension", {
               duration: words.duration(extension.seconds * 1000),
@@ -130,7 +133,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
             })}
             {extension.deadline !== null ? t("newDeadline", { time: words.clock(extension.deadline) }) : ""}
           </p>
-          <p className={extension.acknowledgedAt !== null ? "tone tone--ok" : "tone tone--warn"}>
+          <p className={toneClass(extension.acknowledgedAt !== null ? "ok" : "warn")}>
             {extension.acknowledgedAt !== null
               ? t("acknowledged", { time: words.clock(extension.acknowledgedAt) })
               : t("waitingForDevice")}
@@ -140,7 +143,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         <p className="muted">{t("noExtension")}</p>
       )}
 
-      <div className="drawer__actions">
+      <div className={styles.actions}>
         <button
           type="button"
           className="button button--primary"
@@ -151,7 +154,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         </button>
         <button
           type="button"
-          className="button button--danger"
+          className={`button ${styles.danger}`}
           disabled={!isRunning}
           onClick={() => setDialog("submit")}
         >
@@ -163,7 +166,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
       {status.devices.length === 0 ? (
         <p className="muted">{t("noHeartbeat")}</p>
       ) : (
-        <ul className="devices">
+        <ul className={styles.list}>
           {status.devices.map((device) => {
             const deviceFacts = facts.devices.find((candidate) => candidate.deviceId === device.deviceId);
             const tone = device.connection === "online" ? "ok" : device.connection === "offline" ? "warn" : "bad";
@@ -171,7 +174,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
             return (
               <li key={device.deviceId}>
                 <code>{deviceShortId(device.deviceId)}</code>{" "}
-                <span className={`tone tone--${tone}`}>
+                <span className={toneClass(tone)}>
                   {device.connection === "online"
                     ? t("deviceOnline")
                     : device.quietSince !== null
@@ -205,7 +208,7 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
         timeline.data.entries.length === 0 ? (
           <p className="muted">{t("timelineEmpty")}</p>
         ) : (
-          <ol className="timeline">
+          <ol className={styles.list}>
             {timeline.data.entries.map((entry, index) => (
               <li key={`${entry.at}-${entry.kind}-${index}`}>
                 <time dateTime={new Date(entry.at).toISOString()}>{words.clock(entry.at)}</time>{" "}

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { extendAttempt, extendMany, failureOf } from "@/lib/client/proctor/proctor-api";
@@ -11,7 +11,10 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proctor-actions";
 
-import { ModalDialog } from "../modal-dialog";
+import { Field } from "../ui/field";
+import { ReasonDialog } from "../ui/reason-dialog";
+
+import styles from "./extend-dialog.module.css";
 
 const PRESET_MINUTES = [5, 10, 15, 30] as const;
 
@@ -38,14 +41,12 @@ export function ExtendDialog({
   onClose: (hasExtended: boolean) => void;
 }) {
   const t = useTranslations("proctor.extend");
-  const tc = useTranslations("common");
   const words = useProctorWords();
   const describeFailure = useDescribeFailure();
   const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string>("10");
   const [customMinutes, setCustomMinutes] = useState("");
-  const [reason, setReason] = useState("");
-  const [formError, setFormError] = useState<string | null>(null);
+  const [minutesError, setMinutesError] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
 
   const mutation = useMutation({
@@ -58,116 +59,84 @@ export function ExtendDialog({
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
   });
-  const close = () => onClose(mutation.isSuccess);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const minutes = choice === "custom" ? Number(customMinutes.trim()) : Number(choice);
-    const maxMinutes = EXTEND_LIMITS.maxSeconds / 60;
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > maxMinutes) {
-      setFormError(t("wholeMinutes", { max: words.number(maxMinutes) }));
-      return;
-    }
-    const trimmed = reason.trim();
-    if (trimmed.length === 0) {
-      setFormError(t("giveReason"));
-      return;
-    }
-    if (trimmed.length < EXTEND_LIMITS.minReasonLength) {
-      setFormError(t("reasonTooShort", { min: words.number(EXTEND_LIMITS.minReasonLength) }));
-      return;
-    }
-    if (trimmed.length > EXTEND_LIMITS.maxReasonLength) {
-      setFormError(t("reasonTooLong", { max: words.number(EXTEND_LIMITS.maxReasonLength) }));
-      return;
-    }
-    setFormError(null);
-    mutation.mutate({ seconds: minutes * 60, reason: trimmed });
+  const maxMinutes = EXTEND_LIMITS.maxSeconds / 60;
+  const minutes = choice === "custom" ? Number(customMinutes.trim()) : Number(choice);
+  const areMinutesValid = Number.isInteger(minutes) && minutes >= 1 && minutes <= maxMinutes;
+  const validateMinutes = () => {
+    setMinutesError(areMinutesValid ? null : t("wholeMinutes", { max: words.number(maxMinutes) }));
+    return areMinutesValid;
   };
 
   const title =
     target.kind === "one"
       ? t("titleOne", { name: target.name })
       : t("titleMany", { count: target.enrollmentIds.length });
-  const error = formError ?? (mutation.error ? describeFailure(failureOf(mutation.error)) : null);
 
   return (
-    <ModalDialog title={title} onClose={close}>
-      {mutation.data ? (
-        <>
-          <ExtendResult done={mutation.data} />
-          <div className="modal__actions">
-            <button type="button" className="button button--primary" onClick={close}>
-              {tc("close")}
-            </button>
-          </div>
-        </>
-      ) : (
-        <form className="form" onSubmit={onSubmit} noValidate>
-          <fieldset className="presets">
-            <legend>{t("extraTime")}</legend>
-            {PRESET_MINUTES.map((minutes) => (
-              <label key={minutes} className="preset">
-                <input
-                  type="radio"
-                  name="minutes"
-                  value={String(minutes)}
-                  checked={choice === String(minutes)}
-                  onChange={() => setChoice(String(minutes))}
-                />
-                {t("preset", { minutes: words.number(minutes) })}
-              </label>
-            ))}
-            <label className="preset">
-              <input
-                type="radio"
-                name="minutes"
-                value="custom"
-                checked={choice === "custom"}
-                onChange={() => setChoice("custom")}
-              />
-              {t("custom")}
-            </label>
-          </fieldset>
-          {choice === "custom" ? (
-            <div className="field">
-              <label htmlFor="extend-custom">{t("minutes")}</label>
-              <input
-                id="extend-custom"
-                type="text"
-                inputMode="numeric"
-                autoComplete="off"
-                value={customMinutes}
-                onChange={(event) => setCustomMinutes(event.target.value)}
-              />
-            </div>
-          ) : null}
-          <div className="field">
-            <label htmlFor="extend-reason">{t("reason")}</label>
-            <textarea
-              id="extend-reason"
-              rows={3}
-              required
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              maxLength={EXTEND_LIMITS.maxReasonLength}
-              placeholder={t("reasonPlaceholder")}
+    <ReasonDialog
+      title={title}
+      reason={{
+        id: "extend-reason",
+        label: t("reason"),
+        placeholder: t("reasonPlaceholder"),
+        isRequired: true,
+        minLength: EXTEND_LIMITS.minReasonLength,
+        maxLength: EXTEND_LIMITS.maxReasonLength,
+        describeProblem: (problem) =>
+          problem === "missing"
+            ? t("giveReason")
+            : problem === "tooShort"
+              ? t("reasonTooShort", { min: words.number(EXTEND_LIMITS.minReasonLength) })
+              : t("reasonTooLong", { max: words.number(EXTEND_LIMITS.maxReasonLength) }),
+      }}
+      onValidate={validateMinutes}
+      onConfirm={(reason) => mutation.mutate({ seconds: minutes * 60, reason })}
+      isPending={mutation.isPending}
+      error={mutation.error ? describeFailure(failureOf(mutation.error)) : null}
+      done={mutation.data ? <ExtendResult done={mutation.data} /> : null}
+      confirmLabel={t("submit")}
+      pendingLabel={t("submitting")}
+      onClose={() => onClose(mutation.isSuccess)}
+    >
+      <fieldset className={styles.presets}>
+        <legend>{t("extraTime")}</legend>
+        {PRESET_MINUTES.map((preset) => (
+          <label key={preset} className={styles.preset}>
+            <input
+              type="radio"
+              name="minutes"
+              value={String(preset)}
+              checked={choice === String(preset)}
+              onChange={() => setChoice(String(preset))}
             />
-          </div>
-          <p className="form-error" role="alert">
-            {error ?? ""}
-          </p>
-          <div className="modal__actions">
-            <button type="button" className="button button--quiet" onClick={close}>
-              {tc("cancel")}
-            </button>
-            <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-              {mutation.isPending ? t("submitting") : t("submit")}
-            </button>
-          </div>
-        </form>
-      )}
-    </ModalDialog>
+            {t("preset", { minutes: words.number(preset) })}
+          </label>
+        ))}
+        <label className={styles.preset}>
+          <input
+            type="radio"
+            name="minutes"
+            value="custom"
+            checked={choice === "custom"}
+            onChange={() => setChoice("custom")}
+          />
+          {t("custom")}
+        </label>
+      </fieldset>
+      {choice === "custom" ? (
+        <Field
+          id="extend-custom"
+          label={t("minutes")}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          value={customMinutes}
+          error={minutesError}
+          onChange={(event) => setCustomMinutes(event.target.value)}
+        />
+      ) : null}
+    </ReasonDialog>
   );
 }
 
@@ -189,7 +158,7 @@ function ExtendResult({ done }: { done: Done }) {
   return (
     <div role="status">
       <p>{t("doneFor", { count: done.results.length })}</p>
-      <ul className="outcomes">
+      <ul className={styles.outcomes}>
         {[...counts].map(([outcome, count]) => (
           <li key={outcome}>
             {t.rich("outcome", {

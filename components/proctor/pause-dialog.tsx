@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { changePause, failureOf } from "@/lib/client/proctor/proctor-api";
@@ -10,7 +10,7 @@ import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { PAUSE_LIMITS } from "@/lib/shared/schemas/pauses";
 
-import { ModalDialog } from "../modal-dialog";
+import { ReasonDialog } from "../ui/reason-dialog";
 
 /** The whole exam, or a selection of its candidates by enrollment id. */
 export type PauseScope = { kind: "exam" } | { kind: "many"; enrollmentIds: string[] };
@@ -33,93 +33,62 @@ export function PauseDialog({
   onClose: (isDone: boolean) => void;
 }) {
   const t = useTranslations("proctor.pause");
-  const tc = useTranslations("common");
   const words = useProctorWords();
   const describeFailure = useDescribeFailure();
   const queryClient = useQueryClient();
-  const [reason, setReason] = useState("");
-  const [formError, setFormError] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const enrollmentIds = scope.kind === "many" ? { enrollmentIds: scope.enrollmentIds } : {};
 
   const mutation = useMutation({
-    mutationFn: (trimmed: string) =>
+    mutationFn: (reason: string) =>
       changePause(
         examId,
-        action === "pause"
-          ? { action, body: { reason: trimmed, ...enrollmentIds } }
-          : { action, body: { ...enrollmentIds } },
+        action === "pause" ? { action, body: { reason, ...enrollmentIds } } : { action, body: { ...enrollmentIds } },
         idempotencyKey,
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
   });
-  const close = () => onClose(mutation.isSuccess);
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = reason.trim();
-    if (action === "pause") {
-      if (trimmed.length === 0) return setFormError(t("giveReason"));
-      if (trimmed.length < PAUSE_LIMITS.minReasonLength) {
-        return setFormError(t("reasonTooShort", { min: words.number(PAUSE_LIMITS.minReasonLength) }));
-      }
-      if (trimmed.length > PAUSE_LIMITS.maxReasonLength) {
-        return setFormError(t("reasonTooLong", { max: words.number(PAUSE_LIMITS.maxReasonLength) }));
-      }
-    }
-    setFormError(null);
-    mutation.mutate(trimmed);
-  };
 
   const title =
     scope.kind === "exam"
       ? t(action === "pause" ? "titlePauseExam" : "titleResumeExam")
       : t(action === "pause" ? "titlePauseMany" : "titleResumeMany", { count: scope.enrollmentIds.length });
-  const error = formError ?? (mutation.error ? describeFailure(failureOf(mutation.error)) : null);
 
   return (
-    <ModalDialog title={title} onClose={close}>
-      {mutation.data ? (
-        <>
+    <ReasonDialog
+      title={title}
+      intro={action === "pause" ? t("explainPause", { scope: scope.kind }) : t("explainResume")}
+      reason={
+        action === "pause"
+          ? {
+              id: "pause-reason",
+              label: t("reason"),
+              placeholder: t("reasonPlaceholder"),
+              isRequired: true,
+              minLength: PAUSE_LIMITS.minReasonLength,
+              maxLength: PAUSE_LIMITS.maxReasonLength,
+              describeProblem: (problem) =>
+                problem === "missing"
+                  ? t("giveReason")
+                  : problem === "tooShort"
+                    ? t("reasonTooShort", { min: words.number(PAUSE_LIMITS.minReasonLength) })
+                    : t("reasonTooLong", { max: words.number(PAUSE_LIMITS.maxReasonLength) }),
+            }
+          : null
+      }
+      onConfirm={(reason) => mutation.mutate(reason)}
+      isPending={mutation.isPending}
+      error={mutation.error ? describeFailure(failureOf(mutation.error)) : null}
+      done={
+        mutation.data ? (
           <p role="status">
             {t(mutation.data.action === "pause" ? "paused" : "resumed", { count: mutation.data.attempts })}
           </p>
-          <div className="modal__actions">
-            <button type="button" className="button button--primary" onClick={close}>
-              {tc("close")}
-            </button>
-          </div>
-        </>
-      ) : (
-        <form className="form" onSubmit={onSubmit} noValidate>
-          <p>{action === "pause" ? t("explainPause", { scope: scope.kind }) : t("explainResume")}</p>
-          {action === "pause" ? (
-            <div className="field">
-              <label htmlFor="pause-reason">{t("reason")}</label>
-              <textarea
-                id="pause-reason"
-                rows={3}
-                required
-                value={reason}
-                onChange={(event) => setReason(event.target.value)}
-                maxLength={PAUSE_LIMITS.maxReasonLength}
-                placeholder={t("reasonPlaceholder")}
-              />
-            </div>
-          ) : null}
-          <p className="form-error" role="alert">
-            {error ?? ""}
-          </p>
-          <div className="modal__actions">
-            <button type="button" className="button button--quiet" onClick={close}>
-              {tc("cancel")}
-            </button>
-            <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-              {mutation.isPending ? t("submitting") : t(action === "pause" ? "submitPause" : "submitResume")}
-            </button>
-          </div>
-        </form>
-      )}
-    </ModalDialog>
+        ) : null
+      }
+      confirmLabel={t(action === "pause" ? "submitPause" : "submitResume")}
+      pendingLabel={t("submitting")}
+      onClose={() => onClose(mutation.isSuccess)}
+    />
   );
 }

@@ -31,6 +31,8 @@ import { ExamHealthPanel } from "./exam-health-panel";
 import { ExtendDialog } from "./extend-dialog";
 import { PauseDialog, type PauseScope } from "./pause-dialog";
 
+import styles from "./proctor-dashboard.module.css";
+
 type Props = { examId: string; examTitle: string };
 
 /** The live proctoring page of one exam: counters, the candidates table, a drawer per candidate, health. */
@@ -70,13 +72,13 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
   const pausedCount = rows.filter((row) => row.facts.phase === "in_progress" && row.facts.pausedAt !== null).length;
 
   return (
-    <div className="proctor">
-      <header className="proctor__head">
+    <div>
+      <header className={styles.head}>
         <div>
           <p className="eyebrow">{t("eyebrow")}</p>
           <h1>{examTitle}</h1>
         </div>
-        <div className="proctor__clock">
+        <div className={styles.clock}>
           <p>
             {t.rich("serverTime", {
               time: now === 0 ? "—" : words.clock(now),
@@ -84,12 +86,16 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
             })}
           </p>
           <StreamStatus state={live.streamState} lastUpdate={store.lastUpdate()} words={words} />
-          <TimeZoneNote className="time-zone-note proctor__zone" />
+          <TimeZoneNote className="time-zone-note" />
         </div>
       </header>
 
-      <div className="proctor__pause">
-        <p role="status" className={live.examPause ? "pause-state pause-state--paused" : "pause-state"}>
+      {/* `proctor__pause`, `pause-state--paused`: hooks e2e/screenshots.spec.ts and e2e/a11y/axe.spec.ts find them by. */}
+      <div className={`${styles.pause} proctor__pause`}>
+        <p
+          role="status"
+          className={live.examPause ? `${styles.pauseState} ${styles.paused} pause-state--paused` : styles.pauseState}
+        >
           {live.examPause
             ? t("pause.examPaused", { time: words.clock(live.examPause.pausedAt), reason: live.examPause.reason })
             : pausedCount > 0
@@ -114,10 +120,10 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
         }
       />
 
-      <details className="health">
+      <details className={styles.health}>
         <summary>
           {t("healthSummary.title")}{" "}
-          <span className="health__figures">
+          <span className={styles.healthFigures}>
             {healthFigures
               ? t("healthSummary.figures", healthFigures)
               : health.error
@@ -130,86 +136,85 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
 
       <AnnouncementsPanel examId={examId} selectedIds={selectedIds} />
 
-      <div className="proctor__body">
-        <section className="proctor__main" aria-label={t("toolbar.region")}>
-          <div className="proctor__toolbar">
-            <div className="field field--inline">
-              <label htmlFor="candidate-search">{t("toolbar.search")}</label>
-              <input
-                id="candidate-search"
-                type="search"
-                placeholder={t("toolbar.searchPlaceholder")}
-                value={view.search}
-                onChange={(event) => setView((current) => ({ ...current, search: event.target.value }))}
-              />
-            </div>
-            <p className="quiet" aria-live="off">
-              {visible.length === rows.length
-                ? t("toolbar.count", { count: rows.length })
-                : t("toolbar.shown", { shown: words.number(visible.length), total: words.number(rows.length) })}
-            </p>
-            <button
-              type="button"
-              className="button button--primary"
-              disabled={selectedIds.length === 0}
-              onClick={() => setBulkOpen(true)}
-            >
-              {selectedIds.length === 0
-                ? t("toolbar.extendSelected")
-                : t("toolbar.extendCount", { count: selectedIds.length })}
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={selectedIds.length === 0}
-              onClick={() => setPauseDialog({ action: "pause", scope: { kind: "many", enrollmentIds: selectedIds } })}
-            >
-              {t("toolbar.pauseSelected")}
-            </button>
-            <button
-              type="button"
-              className="button"
-              disabled={selectedIds.length === 0}
-              onClick={() => setPauseDialog({ action: "resume", scope: { kind: "many", enrollmentIds: selectedIds } })}
-            >
-              {t("toolbar.resumeSelected")}
-            </button>
+      <section aria-label={t("toolbar.region")}>
+        {/* `proctor__toolbar`: the hook e2e/a11y/axe.spec.ts finds the bulk buttons by. */}
+        <div className={`${styles.toolbar} proctor__toolbar`}>
+          <div className={`field ${styles.search}`}>
+            <label htmlFor="candidate-search">{t("toolbar.search")}</label>
+            <input
+              id="candidate-search"
+              type="search"
+              placeholder={t("toolbar.searchPlaceholder")}
+              value={view.search}
+              onChange={(event) => setView((current) => ({ ...current, search: event.target.value }))}
+            />
           </div>
+          <p className="quiet" aria-live="off">
+            {visible.length === rows.length
+              ? t("toolbar.count", { count: rows.length })
+              : t("toolbar.shown", { shown: words.number(visible.length), total: words.number(rows.length) })}
+          </p>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={selectedIds.length === 0}
+            onClick={() => setBulkOpen(true)}
+          >
+            {selectedIds.length === 0
+              ? t("toolbar.extendSelected")
+              : t("toolbar.extendCount", { count: selectedIds.length })}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={selectedIds.length === 0}
+            onClick={() => setPauseDialog({ action: "pause", scope: { kind: "many", enrollmentIds: selectedIds } })}
+          >
+            {t("toolbar.pauseSelected")}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={selectedIds.length === 0}
+            onClick={() => setPauseDialog({ action: "resume", scope: { kind: "many", enrollmentIds: selectedIds } })}
+          >
+            {t("toolbar.resumeSelected")}
+          </button>
+        </div>
 
-          {live.snapshotError ? (
-            <p className="notice notice--warn" role="alert">
-              {t("snapshotError", { reason: describeFailure(failureOf(live.snapshotError)) })}
-            </p>
-          ) : null}
+        {live.snapshotError ? (
+          <p className="notice notice--warn" role="alert">
+            {t("snapshotError", { reason: describeFailure(failureOf(live.snapshotError)) })}
+          </p>
+        ) : null}
 
-          <CandidatesTable
-            rows={visible}
-            now={now}
-            isLoading={!live.isSnapshotLoaded && rows.length === 0}
-            view={view}
-            onSort={(sort) =>
-              setView((current) => ({
-                ...current,
-                sort,
-                direction: current.sort === sort && current.direction === "asc" ? "desc" : "asc",
-              }))
-            }
-            selected={selected}
-            onToggle={(id) =>
-              setSelected((current) => {
-                const next = new Set(current);
-                if (next.has(id)) next.delete(id);
-                else next.add(id);
-                return next;
-              })
-            }
-            onToggleAll={(isChecked) =>
-              setSelected(isChecked ? new Set(visible.map((row) => row.facts.enrollmentId)) : new Set())
-            }
-            onOpen={setOpenId}
-          />
-        </section>
-      </div>
+        <CandidatesTable
+          rows={visible}
+          now={now}
+          isLoading={!live.isSnapshotLoaded && rows.length === 0}
+          view={view}
+          onSort={(sort) =>
+            setView((current) => ({
+              ...current,
+              sort,
+              direction: current.sort === sort && current.direction === "asc" ? "desc" : "asc",
+            }))
+          }
+          selected={selected}
+          onToggle={(id) =>
+            setSelected((current) => {
+              const next = new Set(current);
+              if (next.has(id)) next.delete(id);
+              else next.add(id);
+              return next;
+            })
+          }
+          onToggleAll={(isChecked) =>
+            setSelected(isChecked ? new Set(visible.map((row) => row.facts.enrollmentId)) : new Set())
+          }
+          onOpen={setOpenId}
+        />
+      </section>
 
       {openRow ? (
         <CandidateDrawer
@@ -253,6 +258,9 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
   );
 }
 
+/** The stream's state in colour too (beside its word): green when live, amber when reconnecting. */
+const STREAM_TONES: Partial<Record<StreamState, string>> = { live: styles.live, reconnecting: styles.reconnecting };
+
 function StreamStatus({
   state,
   lastUpdate,
@@ -265,8 +273,8 @@ function StreamStatus({
   const t = useTranslations("proctor.stream");
   // Only the state word is announced (politely); the time of the last update changes too often to read out.
   return (
-    <p className={`stream stream--${state}`}>
-      <span className="stream__dot" aria-hidden="true" />
+    <p className={`${styles.stream} ${STREAM_TONES[state] ?? ""}`}>
+      <span className={styles.streamDot} aria-hidden="true" />
       <span role="status" aria-live="polite" aria-label={t("label")}>
         {t(state)}
       </span>
@@ -298,19 +306,19 @@ function Counters({
 }) {
   const t = useTranslations("proctor.counters");
   return (
-    <div className="counters" role="group" aria-label={t("label")}>
+    <div className={styles.counters} role="group" aria-label={t("label")}>
       {COUNTERS.map((counter) => {
         const value = counter.value(counters);
         return (
           <button
             key={counter.filter}
             type="button"
-            className={`counter counter--${counter.tone}${value === 0 ? " counter--zero" : ""}`}
+            className={`${styles.counter} ${styles[counter.tone]}${value === 0 ? ` ${styles.zero}` : ""}`}
             aria-pressed={filter === counter.filter}
             onClick={() => onFilter(counter.filter)}
           >
-            <span className="counter__value">{words.number(value)}</span>
-            <span className="counter__label">
+            <span className={styles.counterValue}>{words.number(value)}</span>
+            <span className={styles.counterLabel}>
               {t(counter.filter)}
               {counter.filter === "offline" && counters.unreachable > 0 ? (
                 <span className="muted">{t("unreachable", { count: words.number(counters.unreachable) })}</span>

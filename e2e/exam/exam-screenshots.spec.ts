@@ -218,7 +218,7 @@ for (const viewport of VIEWPORTS) {
         await expect(question(page, 3).getByLabel(words.answer)).toBeEditable();
         await context.setOffline(true);
         await question(page, 5).getByLabel(words.answer).fill("6");
-        await expect(page.locator(".countdown__note")).toContainText(words.timeUp, { timeout: 30_000 });
+        await expect(page.locator(".exam__bar")).toContainText(words.timeUp, { timeout: 30_000 });
         await expect(page.getByRole("button", { name: words.emergency })).toBeVisible();
         await page.evaluate(() => window.scrollTo(0, 0));
         await capture(page, "time-up-unsent");

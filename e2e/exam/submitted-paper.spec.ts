@@ -36,7 +36,7 @@ test.describe("A submitted paper", () => {
       [attemptId],
     );
     const submission = rows[0]!;
-    const receipt = page.locator(".receipt__facts");
+    const receipt = page.getByRole("region", { name: "Your answers were submitted" });
     await expect(receipt).toContainText(exam.title);
     await expect(receipt).toContainText("Ada Lovelace");
     await expect(receipt).toContainText(`${submission.digest.slice(0, 4)} ${submission.digest.slice(4, 8)}`);

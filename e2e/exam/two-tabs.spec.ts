@@ -94,7 +94,7 @@ test.describe("A candidate's exam tab when a newer release opens the device's st
     const notice = first.getByRole("alert").filter({ hasText: "Holdfast was updated in another tab or window" });
     await expect(notice).toBeVisible();
     // The sticky bar no longer says what it said while this page was syncing.
-    const bar = first.locator(".exam__bar .connection-status");
+    const bar = first.locator(".exam__bar");
     await expect(bar).toContainText("Stopped");
     await expect(bar).toContainText("reload this page to go on");
     await expect(bar).not.toContainText("every answer is on the server");

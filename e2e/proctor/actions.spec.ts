@@ -47,9 +47,10 @@ test.describe("A proctor acting from the dashboard", () => {
     await details.getByRole("button", { name: "Extend time" }).click();
 
     const dialog = page.getByRole("dialog", { name: `Extend time for ${candidate.name}` });
-    // The reason is required; the dialog says so instead of sending.
+    // The reason is required; the dialog says so beside the field, and puts focus there, instead of sending.
     await dialog.getByRole("button", { name: "Extend", exact: true }).click();
-    await expect(dialog.getByRole("alert")).toContainText("Give a reason");
+    await expect(dialog.getByLabel("Reason")).toBeFocused();
+    await expect(dialog.getByLabel("Reason")).toHaveAccessibleDescription(/^Give a reason/);
     await dialog.getByLabel("10 min").check();
     await dialog.getByLabel("Reason").fill("Fire alarm in room 2");
     await dialog.getByRole("button", { name: "Extend", exact: true }).click();

@@ -109,9 +109,8 @@ for (const locale of ["en-US", "zh-CN"] as const) {
         await proctorPage.getByLabel(m.account.newPassword, { exact: true }).fill("short");
         await proctorPage.getByLabel(m.account.confirmPassword, { exact: true }).fill("short");
         await proctorPage.getByRole("button", { name: m.account.submit }).click();
-        await expect(
-          proctorPage.getByRole("alert").filter({ hasText: m.account.problems.too_short.replace("{min}", "12") }),
-        ).toBeVisible();
+        // Said beside the new password, which it describes.
+        await expect(proctorPage.getByText(m.account.problems.too_short.replace("{min}", "12"))).toBeVisible();
         await expect(proctorPage.getByLabel(m.account.newPassword, { exact: true })).toHaveAttribute(
           "aria-invalid",
           "true",

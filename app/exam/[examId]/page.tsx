@@ -13,6 +13,10 @@ import { findExamForCandidate, type CandidateExam } from "@/lib/server/exams/fin
 import { formatDuration, formatInstant } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
+import finalStyles from "@/components/exam/final-screen.module.css";
+
+import styles from "./page.module.css";
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("candidate.start");
   return { title: t("pageTitle") };
@@ -26,9 +30,9 @@ async function NextStep({ exam }: { exam: CandidateExam }) {
   const { attempt } = exam;
   if (attempt?.status === "submitted") {
     return (
-      <div className="next-step">
+      <div className={styles.nextStep}>
         <p>{t("submitted")}</p>
-        <p className="final__actions">
+        <p className={finalStyles.actions}>
           <Link className="button" href={`/attempts/${attempt.id}/paper`}>
             {t("viewPaper")}
           </Link>
@@ -41,7 +45,7 @@ async function NextStep({ exam }: { exam: CandidateExam }) {
   }
   if (attempt) {
     return (
-      <div className="next-step">
+      <div className={styles.nextStep}>
         <p>
           {t.rich("underway", {
             deadline: formatInstant(attempt.deadline, locale, timeZone),
@@ -54,14 +58,14 @@ async function NextStep({ exam }: { exam: CandidateExam }) {
   }
   if (exam.availability === "closed") {
     return (
-      <div className="next-step">
+      <div className={styles.nextStep}>
         <p className="notice notice--warn">{t("closed")}</p>
       </div>
     );
   }
   if (exam.availability === "not_open") {
     return (
-      <div className="next-step">
+      <div className={styles.nextStep}>
         <p className="notice">
           {exam.opensAt ? t("notOpenAt", { opensAt: formatInstant(exam.opensAt, locale, timeZone) }) : t("notOpen")}
         </p>
@@ -70,7 +74,7 @@ async function NextStep({ exam }: { exam: CandidateExam }) {
   }
   const duration = formatDuration(exam.durationSeconds + exam.extraSeconds, locale);
   return (
-    <div className="next-step">
+    <div className={styles.nextStep}>
       <p>
         {exam.closesAt
           ? t("timeStartsUntil", { duration, closesAt: formatInstant(exam.closesAt, locale, timeZone) })
@@ -111,7 +115,7 @@ export default async function ExamStartPage({ params }: Props) {
             <dt>{t("questions")}</dt>
             <dd>{exam.questionCount}</dd>
           </div>
-          <div className="facts__wide">
+          <div className={styles.wide}>
             <dt>{t("when")}</dt>
             <dd>
               <ExamWindow opensAt={exam.opensAt} closesAt={exam.closesAt} />

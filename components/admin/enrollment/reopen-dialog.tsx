@@ -1,11 +1,10 @@
 "use client";
 
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
-import { ModalDialog } from "@/components/modal-dialog";
-import { Field, TextAreaField } from "@/components/ui/field";
-import { FormError } from "@/components/ui/form-error";
+import { Field } from "@/components/ui/field";
+import { ReasonDialog } from "@/components/ui/reason-dialog";
 import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { formatInstant, formatNumber } from "@/lib/shared/format";
@@ -39,9 +38,8 @@ export function ReopenDialog({
   const t = useTranslations("enrollment.reopen");
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
-  const [reason, setReason] = useState("");
   const [minutes, setMinutes] = useState("15");
-  const [errors, setErrors] = useState<{ reason?: string; minutes?: string }>({});
+  const [minutesError, setMinutesError] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const reopen = useApiAction((body: { reason: string; seconds: number }) =>
     callApi(`/api/admin/attempts/${attemptId}/reopen`, {
@@ -52,75 +50,57 @@ export function ReopenDialog({
     }),
   );
   const done = reopen.data ?? null;
+  const wanted = Number(minutes.trim());
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const trimmed = reason.trim();
-    const wanted = Number(minutes.trim());
-    const next: typeof errors = {};
-    if (trimmed.length < EXTEND_LIMITS.minReasonLength)
-      next.reason = t("reasonTooShort", { min: EXTEND_LIMITS.minReasonLength });
-    else if (trimmed.length > EXTEND_LIMITS.maxReasonLength)
-      next.reason = t("reasonTooLong", { max: EXTEND_LIMITS.maxReasonLength });
-    if (!/^\d+$/.test(minutes.trim()) || wanted < 1 || wanted > MAX_MINUTES)
-      next.minutes = t("minutesInvalid", { max: formatNumber(MAX_MINUTES, locale) });
-    setErrors(next);
-    if (next.reason || next.minutes) return;
-    await reopen.run({ reason: trimmed, seconds: wanted * 60 });
+  function validateMinutes(): boolean {
+    const isValid = /^\d+$/.test(minutes.trim()) && wanted >= 1 && wanted <= MAX_MINUTES;
+    setMinutesError(isValid ? null : t("minutesInvalid", { max: formatNumber(MAX_MINUTES, locale) }));
+    return isValid;
   }
 
   return (
-    <ModalDialog
+    <ReasonDialog
       title={t("title", { name })}
+      intro={t("intro", { version })}
+      reason={{
+        id: "reopen-reason",
+        label: t("reason"),
+        isRequired: true,
+        minLength: EXTEND_LIMITS.minReasonLength,
+        maxLength: EXTEND_LIMITS.maxReasonLength,
+        // Empty or short, the same sentence: at least so many characters.
+        describeProblem: (problem) =>
+          problem === "tooLong"
+            ? t("reasonTooLong", { max: EXTEND_LIMITS.maxReasonLength })
+            : t("reasonTooShort", { min: EXTEND_LIMITS.minReasonLength }),
+      }}
+      afterReason={
+        <Field
+          id="reopen-minutes"
+          label={t("minutes")}
+          hint={t("minutesHint")}
+          error={minutesError}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          value={minutes}
+          onChange={(event) => setMinutes(event.target.value)}
+        />
+      }
+      onValidate={validateMinutes}
+      onConfirm={(reason) => void reopen.run({ reason, seconds: wanted * 60 })}
+      isPending={reopen.isPending}
+      error={reopen.error}
+      done={
+        done ? <p role="status">{t("done", { name, time: formatInstant(done.deadline, locale, timeZone) })}</p> : null
+      }
+      confirmLabel={t("submit")}
+      pendingLabel={t("reopening")}
+      cancelLabel={t("cancel")}
+      closeLabel={t("close")}
       onClose={() => onClose(done)}
-      describedBy={done ? undefined : "reopen-intro"}
       className={styles.dialog}
       titleClassName={styles.dialogTitle}
-    >
-      {done ? (
-        <>
-          <p role="status">{t("done", { name, time: formatInstant(done.deadline, locale, timeZone) })}</p>
-          <div className={styles.dialogActions}>
-            <button type="button" className="button button--primary" onClick={() => onClose(done)}>
-              {t("close")}
-            </button>
-          </div>
-        </>
-      ) : (
-        <form className="form" onSubmit={onSubmit} noValidate>
-          <p id="reopen-intro">{t("intro", { version })}</p>
-          <TextAreaField
-            id="reopen-reason"
-            label={t("reason")}
-            error={errors.reason}
-            rows={3}
-            required
-            value={reason}
-            maxLength={EXTEND_LIMITS.maxReasonLength}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          <Field
-            id="reopen-minutes"
-            label={t("minutes")}
-            hint={t("minutesHint")}
-            error={errors.minutes}
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={minutes}
-            onChange={(event) => setMinutes(event.target.value)}
-          />
-          <FormError message={reopen.error} />
-          <div className={styles.dialogActions}>
-            <button type="button" className="button button--quiet" onClick={() => onClose(null)}>
-              {t("cancel")}
-            </button>
-            <button type="submit" className="button button--primary" disabled={reopen.isPending}>
-              {reopen.isPending ? t("reopening") : t("submit")}
-            </button>
-          </div>
-        </form>
-      )}
-    </ModalDialog>
+    />
   );
 }

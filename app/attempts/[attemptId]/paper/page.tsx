@@ -17,6 +17,11 @@ import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
+import answerStyles from "@/components/exam/answer-control.module.css";
+import finalStyles from "@/components/exam/final-screen.module.css";
+
+import styles from "./page.module.css";
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("exam.paper");
   return { title: t("pageTitle") };
@@ -27,20 +32,20 @@ type Props = { params: Promise<{ attemptId: string }> };
 /** One frozen answer, read-only: every option with the chosen ones marked, or the text or number as stored. */
 async function FrozenAnswer({ question, value }: { question: CandidateQuestion; value: AnswerValue | undefined }) {
   const t = await getTranslations("exam.paper");
-  if (value === undefined) return <p className="paper__none">{t("noAnswer")}</p>;
+  if (value === undefined) return <p className={styles.none}>{t("noAnswer")}</p>;
   if (question.type === "single_choice" || question.type === "multiple_choice") {
     const chosen = Array.isArray(value) ? value : [String(value)];
     return (
-      <ul className="paper__options" aria-label={t("optionsLabel", { position: question.position })}>
+      <ul className={styles.options} aria-label={t("optionsLabel", { position: question.position })}>
         {(question.options ?? []).map((option) => {
           const isChosen = chosen.includes(option.id);
           return (
-            <li key={option.id} className={isChosen ? "paper__option paper__option--chosen" : "paper__option"}>
-              <span className="paper__mark" aria-hidden="true">
+            <li key={option.id} className={isChosen ? `${styles.option} ${styles.chosenOption}` : styles.option}>
+              <span className={styles.mark} aria-hidden="true">
                 {isChosen ? "✓" : ""}
               </span>
               <span>{option.label}</span>
-              {isChosen ? <span className="paper__chosen">{t("chosen")}</span> : null}
+              {isChosen ? <span className={styles.chosen}>{t("chosen")}</span> : null}
             </li>
           );
         })}
@@ -48,7 +53,7 @@ async function FrozenAnswer({ question, value }: { question: CandidateQuestion; 
     );
   }
   const text = typeof value === "number" ? numericAnswerText(value) : String(value);
-  return <p className={question.type === "numeric" ? "paper__text paper__text--number" : "paper__text"}>{text}</p>;
+  return <p className={question.type === "numeric" ? `${styles.text} ${styles.number}` : styles.text}>{text}</p>;
 }
 
 /**
@@ -82,14 +87,14 @@ export default async function SubmittedPaperPage({ params }: Props) {
   return (
     <ClientMessages namespaces={["exam"]}>
       <CandidateHeader name={candidate.name} />
-      <main className="page page--reading paper">
+      <main className="page page--reading">
         <p className="breadcrumb">
           <Link href={`/exam/${view.examId}`}>{t("back")}</Link>
         </p>
         <p className="eyebrow">{t("eyebrow")}</p>
         <h1>{view.examTitle}</h1>
 
-        <section className="final" aria-labelledby="receipt-title">
+        <section className={finalStyles.final} aria-labelledby="receipt-title">
           <h2 id="receipt-title">{t("receiptTitle")}</h2>
           <SubmissionReceipt facts={facts} paperHref={null} />
           <p className={paper.isDigestConfirmed ? "notice" : "notice notice--warn"}>
@@ -103,7 +108,7 @@ export default async function SubmittedPaperPage({ params }: Props) {
         <section aria-labelledby="answers-title">
           <h2 id="answers-title">{t("answersTitle")}</h2>
           <p className="muted">{t("readOnly")}</p>
-          <ol className="questions paper__questions" aria-labelledby="answers-title">
+          <ol className={`questions ${styles.questions}`} aria-labelledby="answers-title">
             {view.questions.map((question) => {
               const headingId = questionHeadingId(question.id);
               return (
@@ -111,7 +116,7 @@ export default async function SubmittedPaperPage({ params }: Props) {
                   <article aria-labelledby={headingId}>
                     <QuestionHead id={headingId} question={question} level={3} />
                     <p className="question__prompt">{question.prompt}</p>
-                    <p className="answer__label">{t("yourAnswer")}</p>
+                    <p className={answerStyles.label}>{t("yourAnswer")}</p>
                     <FrozenAnswer question={question} value={answers.get(question.id)} />
                   </article>
                 </li>

@@ -12,6 +12,12 @@ import { formatNumber } from "@/lib/shared/format";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import type { CandidateResult } from "@/lib/shared/schemas/results";
 
+import answerStyles from "@/components/exam/answer-control.module.css";
+import finalStyles from "@/components/exam/final-screen.module.css";
+
+import paperStyles from "../paper/page.module.css";
+import styles from "./page.module.css";
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("exam.result");
   return { title: t("pageTitle") };
@@ -51,7 +57,7 @@ export default async function CandidateResultPage({ params }: Props) {
   return (
     <>
       <CandidateHeader name={candidate.name} />
-      <main className="page page--reading result">
+      <main className="page page--reading">
         <p className="breadcrumb">
           <Link href={`/exam/${view.examId}`}>{t("back")}</Link>
         </p>
@@ -59,20 +65,20 @@ export default async function CandidateResultPage({ params }: Props) {
         <h1>{view.examTitle}</h1>
 
         {result === null ? (
-          <section className="final result__pending" aria-labelledby="result-title" data-testid="result-pending">
+          <section className={finalStyles.final} aria-labelledby="result-title" data-testid="result-pending">
             <h2 id="result-title">{isPublished ? t("notReleasedTitle") : t("notPublishedTitle")}</h2>
             <p>{isPublished ? t("notReleasedText") : t("notPublishedText")}</p>
             {isPublished ? <p className="muted">{t("comeBack")}</p> : null}
           </section>
         ) : (
           <>
-            <section className="final" aria-labelledby="result-title" data-testid="result-total">
+            <section className={finalStyles.final} aria-labelledby="result-title" data-testid="result-total">
               <h2 id="result-title">{t("title")}</h2>
-              <p className="result__total">
+              <p className={styles.total}>
                 {t.rich("total", {
                   score: points(result.score, locale),
                   max: points(result.maxScore, locale),
-                  strong: (chunks) => <strong className="result__score">{chunks}</strong>,
+                  strong: (chunks) => <strong className={styles.score}>{chunks}</strong>,
                 })}
               </p>
               {result.graded ? null : <p className="notice">{t("stillMarking")}</p>}
@@ -81,15 +87,15 @@ export default async function CandidateResultPage({ params }: Props) {
             {result.questions ? (
               <section aria-labelledby="result-questions-title" data-testid="result-questions">
                 <h2 id="result-questions-title">{t("questionsTitle")}</h2>
-                <ol className="result__questions" aria-labelledby="result-questions-title">
+                <ol className={styles.questions} aria-labelledby="result-questions-title">
                   {result.questions.map((question) => (
-                    <li key={question.questionId} className="result__question">
+                    <li key={question.questionId} className={styles.question}>
                       <article aria-labelledby={`result-q-${question.questionId}`}>
-                        <div className="result__question-head">
+                        <div className={styles.questionHead}>
                           <h3 id={`result-q-${question.questionId}`}>
                             {t("questionHeading", { position: question.position })}
                           </h3>
-                          <p className="result__points">
+                          <p className={styles.points}>
                             {question.points === null
                               ? t("notMarked", { max: points(question.maxPoints, locale) })
                               : t("points", {
@@ -99,12 +105,12 @@ export default async function CandidateResultPage({ params }: Props) {
                           </p>
                         </div>
                         {promptOf.has(question.questionId) ? (
-                          <p className="result__prompt">{promptOf.get(question.questionId)}</p>
+                          <p className={styles.prompt}>{promptOf.get(question.questionId)}</p>
                         ) : null}
                         {question.comment ? (
-                          <div className="result__comment">
-                            <p className="answer__label">{t("comment")}</p>
-                            <p className="paper__text">{question.comment}</p>
+                          <div className={styles.comment}>
+                            <p className={`${answerStyles.label} ${styles.commentLabel}`}>{t("comment")}</p>
+                            <p className={paperStyles.text}>{question.comment}</p>
                           </div>
                         ) : null}
                       </article>
@@ -118,7 +124,7 @@ export default async function CandidateResultPage({ params }: Props) {
           </>
         )}
 
-        <p className="final__actions">
+        <p className={finalStyles.actions}>
           <Link className="button" href={`/attempts/${attemptId}/paper`}>
             {t("viewPaper")}
           </Link>

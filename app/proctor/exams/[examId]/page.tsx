@@ -11,7 +11,7 @@ import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findWatchedExam } from "@/lib/server/proctor/find-watched-exam";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
-import "./dashboard.css";
+import styles from "./page.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("proctor");
@@ -38,7 +38,7 @@ export default async function ProctorExamPage({ params }: Props) {
   return (
     <>
       <StaffHeader staff={staff} current="proctor" />
-      <main className="page page--wide">
+      <main className={`page ${styles.wide}`}>
         <p className="breadcrumb">
           <Link href="/proctor">{staff.role === "admin" ? t("titleAdmin") : t("titleProctor")}</Link>
         </p>
