@@ -34,13 +34,16 @@ test.describe("Staff pages in a Chinese browser", () => {
     await expect(page.getByText("供考试组织者和监考员使用。")).toBeVisible();
     // What is wrong with a field is said by the form, in Chinese (not by the browser, in its own language).
     await page.getByRole("button", { name: "登录" }).click();
-    await expect(
-      page.getByRole("alert").filter({ hasText: "请输入电子邮箱地址，例如 name@example.org。" }),
-    ).toBeVisible();
+    // Said beside the field it is about, which it describes (components/ui/field.tsx).
+    await expect(page.getByLabel("电子邮箱")).toHaveAccessibleDescription(
+      /请输入电子邮箱地址，例如 name@example\.org。/,
+    );
+    await expect(page.getByText("请输入电子邮箱地址，例如 name@example.org。")).toBeVisible();
     await expect(page.getByLabel("电子邮箱")).toHaveAttribute("aria-invalid", "true");
     await page.getByLabel("电子邮箱").fill(admin.email);
     await page.getByRole("button", { name: "登录" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "请输入密码。" })).toBeVisible();
+    await expect(page.getByLabel("密码")).toHaveAccessibleDescription(/请输入密码。/);
+    await expect(page.getByLabel("密码")).toHaveAttribute("aria-invalid", "true");
     await page.getByLabel("电子邮箱").fill(admin.email);
     await page.getByLabel("密码").fill("not the password");
     await page.getByRole("button", { name: "登录" }).click();
