@@ -84,12 +84,13 @@ test.describe("Staff pages in a Chinese browser", () => {
     await details.getByRole("button", { name: "延长时间" }).click();
     const dialog = page.getByRole("dialog", { name: `为 ${waiting.name} 延长时间` });
     await dialog.getByRole("button", { name: "延长", exact: true }).click();
-    await expect(dialog.getByRole("alert")).toHaveText("请填写原因：它会连同您的姓名记入审计日志。");
+    // Said beside the field it is about (components/ui/reason-dialog.tsx), which it describes.
+    await expect(dialog.getByLabel("原因")).toHaveAccessibleDescription(/请填写原因：它会连同您的姓名记入审计日志。/);
     await dialog.getByLabel("自定义").check();
     await dialog.getByLabel("分钟数").fill("2000");
     await dialog.getByLabel("原因").fill("考场停电");
     await dialog.getByRole("button", { name: "延长", exact: true }).click();
-    await expect(dialog.getByRole("alert")).toHaveText("分钟数：请输入 1 到 1,440 之间的整数。");
+    await expect(dialog.getByLabel("分钟数")).toHaveAccessibleDescription(/分钟数：请输入 1 到 1,440 之间的整数。/);
     await dialog.getByLabel("10 分钟").check();
     await dialog.getByRole("button", { name: "延长", exact: true }).click();
     await expect(dialog.getByRole("status")).toHaveText("已延长 10 分钟。考生开始作答时生效。");
