@@ -16,9 +16,8 @@ import type { Messages } from "../../messages";
 import { expect, type Candidate, type CreatedExam, type ExamInput, type StaffUser } from "../fixtures";
 
 // The registry of screens: every page and state people reach, one file per screen in this folder
-// (`<name>.screen.ts`, default export `defineScreen({...})`). Two loops read it: e2e/a11y/axe.spec.ts (axe-core,
-// WCAG 2.2 AA, in both languages) and e2e/screenshots.spec.ts (full-page pictures in both languages at 1280 and
-// 390 px). How to add a screen: e2e/screens/README.md.
+// (`<name>.screen.ts`, default export `defineScreen({...})`). One loop reads it: e2e/screens.spec.ts (axe-core,
+// WCAG 2.2 AA, at 1280 px, and full-page pictures at 1280 and 390 px, in both languages). How to add a screen: e2e/screens/README.md.
 
 /** The languages every screen is seen in, with the time zone a reader of each is likely to be in. */
 export const LANGUAGES = {
