@@ -29,84 +29,54 @@ export const SAMPLE_QUESTION_TYPES: readonly SampleQuestionType[] = [
 /** The objective questions: a paper of these is scored whole without a person. */
 export const OBJECTIVE_TYPES: readonly SampleQuestionType[] = ["single_choice", "multiple_choice", "numeric"];
 
-const PAPER: Record<SampleLanguage, Record<SampleQuestionType, SampleQuestion>> = {
+/** What a question is, whatever the language: its key and its points. */
+const KEYS: Record<SampleQuestionType, Record<string, unknown> & { points: number }> = {
+  single_choice: { answerKey: "b", points: 1 },
+  multiple_choice: { answerKey: ["a", "b"], points: 2 },
+  short_text: { answerKey: "ARP", points: 1 },
+  essay: { points: 5 },
+  numeric: { answerKey: 6, tolerance: 0, points: 1 },
+};
+
+/** What a question says in each language: its prompt, and its options' labels in the order of ids a, b, c. */
+const TEXT: Record<SampleLanguage, Record<SampleQuestionType, { prompt: string; labels?: string[] }>> = {
   en: {
     single_choice: {
-      type: "single_choice",
       prompt: "Which layer of the OSI model routes packets between networks?",
-      options: [
-        { id: "a", label: "Data link" },
-        { id: "b", label: "Network" },
-        { id: "c", label: "Transport" },
-      ],
-      answerKey: "b",
-      points: 1,
+      labels: ["Data link", "Network", "Transport"],
     },
     multiple_choice: {
-      type: "multiple_choice",
       prompt: "Which of these are private IPv4 ranges?",
-      options: [
-        { id: "a", label: "10.0.0.0/8" },
-        { id: "b", label: "172.16.0.0/12" },
-        { id: "c", label: "8.8.8.0/24" },
-      ],
-      answerKey: ["a", "b"],
-      points: 2,
+      labels: ["10.0.0.0/8", "172.16.0.0/12", "8.8.8.0/24"],
     },
-    short_text: {
-      type: "short_text",
-      prompt: "Name the protocol that maps IPv4 addresses to MAC addresses.",
-      answerKey: "ARP",
-      points: 1,
-    },
-    essay: { type: "essay", prompt: "Explain, in a few paragraphs, why TCP needs a three-way handshake.", points: 5 },
-    numeric: {
-      type: "numeric",
-      prompt: "How many usable host addresses does a /29 subnet have?",
-      answerKey: 6,
-      tolerance: 0,
-      points: 1,
-    },
+    short_text: { prompt: "Name the protocol that maps IPv4 addresses to MAC addresses." },
+    essay: { prompt: "Explain, in a few paragraphs, why TCP needs a three-way handshake." },
+    numeric: { prompt: "How many usable host addresses does a /29 subnet have?" },
   },
   "zh-CN": {
-    single_choice: {
-      type: "single_choice",
-      prompt: "OSI 模型中哪一层负责在网络之间路由数据包？",
-      options: [
-        { id: "a", label: "数据链路层" },
-        { id: "b", label: "网络层" },
-        { id: "c", label: "传输层" },
-      ],
-      answerKey: "b",
-      points: 1,
-    },
+    single_choice: { prompt: "OSI 模型中哪一层负责在网络之间路由数据包？", labels: ["数据链路层", "网络层", "传输层"] },
     multiple_choice: {
-      type: "multiple_choice",
       prompt: "以下哪些是私有 IPv4 地址段？",
-      options: [
-        { id: "a", label: "10.0.0.0/8" },
-        { id: "b", label: "172.16.0.0/12" },
-        { id: "c", label: "8.8.8.0/24" },
-      ],
-      answerKey: ["a", "b"],
-      points: 2,
+      labels: ["10.0.0.0/8", "172.16.0.0/12", "8.8.8.0/24"],
     },
-    short_text: {
-      type: "short_text",
-      prompt: "把 IPv4 地址映射为 MAC 地址的协议叫什么？",
-      answerKey: "ARP",
-      points: 1,
-    },
-    essay: { type: "essay", prompt: "请用几段话解释 TCP 为什么需要三次握手。", points: 5 },
-    numeric: {
-      type: "numeric",
-      prompt: "一个 /29 子网有多少个可用的主机地址？",
-      answerKey: 6,
-      tolerance: 0,
-      points: 1,
-    },
+    short_text: { prompt: "把 IPv4 地址映射为 MAC 地址的协议叫什么？" },
+    essay: { prompt: "请用几段话解释 TCP 为什么需要三次握手。" },
+    numeric: { prompt: "一个 /29 子网有多少个可用的主机地址？" },
   },
 };
+
+const OPTION_IDS = ["a", "b", "c"];
+
+/** One question in one language: the keys are the same in both, so a spec's answers score alike in either. */
+function paperQuestion(language: SampleLanguage, type: SampleQuestionType): SampleQuestion {
+  const { prompt, labels } = TEXT[language][type];
+  return {
+    type,
+    prompt,
+    ...(labels ? { options: labels.map((label, index) => ({ id: OPTION_IDS[index]!, label })) } : {}),
+    ...structuredClone(KEYS[type]),
+  };
+}
 
 const RUBRIC: Record<SampleLanguage, string> = {
   en: "5: both sides' sequence numbers agreed, and why. 3: the idea without the why. 0: nothing relevant.",
@@ -124,7 +94,7 @@ export function sampleQuestions(
 ): SampleQuestion[] {
   const language = options.language ?? "en";
   return (options.types ?? SAMPLE_QUESTION_TYPES).map((type) => {
-    const question = structuredClone(PAPER[language][type]);
+    const question = paperQuestion(language, type);
     if (options.rubric && type === "essay") question.rubric = RUBRIC[language];
     if (options.answerKeys && type in options.answerKeys) question.answerKey = options.answerKeys[type];
     return question;
