@@ -1,5 +1,5 @@
 import { Dexie } from "dexie";
-import { deleteDB, openDB } from "idb";
+import { deleteDB, openDB, type IDBPDatabase } from "idb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { DEVICE_ID_PATTERN } from "@/lib/shared/limits";
@@ -59,19 +59,20 @@ function acknowledgeFirstEdit(deviceId: string, now: number) {
   });
 }
 
+/** The stores and indexes the releases before ADR 024 created up to version 20 (four stores). */
+function createVersion20Stores(database: IDBPDatabase): void {
+  database.createObjectStore("device", { keyPath: "key" });
+  database.createObjectStore("attempts", { keyPath: "attemptId" });
+  const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
+  drafts.createIndex("attemptId", "attemptId");
+  drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
+  database.createObjectStore("announcements", { keyPath: ["attemptId", "id"] }).createIndex("attemptId", "attemptId");
+}
+
 /** A database at version 20 as the previous release made it (four stores, the question set on the attempt's row). */
 async function makeVersion20(name: string, rows: [store: string, row: object][]): Promise<void> {
   const old = await openDB(name, 20, {
-    upgrade(database) {
-      database.createObjectStore("device", { keyPath: "key" });
-      database.createObjectStore("attempts", { keyPath: "attemptId" });
-      const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
-      drafts.createIndex("attemptId", "attemptId");
-      drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
-      database
-        .createObjectStore("announcements", { keyPath: ["attemptId", "id"] })
-        .createIndex("attemptId", "attemptId");
-    },
+    upgrade: createVersion20Stores,
   });
   for (const [store, row] of rows) await old.put(store, row);
   old.close();
@@ -161,14 +162,7 @@ describe("the database", () => {
     // The previous release's `upgrade()` (ADR 012), step by step, and its rows.
     const old = await openDB(name, 30, {
       upgrade(database) {
-        database.createObjectStore("device", { keyPath: "key" });
-        database.createObjectStore("attempts", { keyPath: "attemptId" });
-        const drafts = database.createObjectStore("drafts", { keyPath: ["attemptId", "questionId"] });
-        drafts.createIndex("attemptId", "attemptId");
-        drafts.createIndex("[attemptId+dirty]", ["attemptId", "dirty"]);
-        database
-          .createObjectStore("announcements", { keyPath: ["attemptId", "id"] })
-          .createIndex("attemptId", "attemptId");
+        createVersion20Stores(database);
         database.createObjectStore("papers", { keyPath: "attemptId" });
       },
     });
