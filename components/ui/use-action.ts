@@ -3,18 +3,10 @@
 import { QueryClientContext, useMutation } from "@tanstack/react-query";
 import { useCallback, useContext, useState } from "react";
 
-import type { ApiCallResult } from "@/lib/client/call-api";
+import { ApiCallError, failureOf, type ApiCallResult } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { makeQueryClient } from "@/lib/client/query-client";
 import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
-
-/** A refused or unreachable call, as the mutation's error. */
-export class ApiActionError extends Error {
-  constructor(readonly failure: ApiFailure) {
-    super(failure.kind === "network" ? "network error" : (failure.message ?? `HTTP ${failure.status}`));
-    this.name = "ApiActionError";
-  }
-}
 
 export type ApiAction<TData, TInput = void> = {
   /**
@@ -51,7 +43,7 @@ export function useApiAction<TData, TInput = void>(
     {
       mutationFn: async (input: TInput) => {
         const result = await call(input);
-        if (!result.ok) throw new ApiActionError(result.failure);
+        if (!result.ok) throw new ApiCallError(result.failure);
         return result.body;
       },
       onSuccess: (data, input) => options.onSuccess?.(data, input),
@@ -65,7 +57,7 @@ export function useApiAction<TData, TInput = void>(
         return { ok: true, body: await mutateAsync(input) };
       } catch (error) {
         // Only the API's refusals are results; anything else (a bug in `onSuccess`) is thrown on.
-        if (error instanceof ApiActionError) return { ok: false, failure: error.failure };
+        if (error instanceof ApiCallError) return { ok: false, failure: error.failure };
         throw error;
       }
     },
@@ -80,9 +72,4 @@ export function useApiAction<TData, TInput = void>(
     data: mutation.data,
     reset: mutation.reset,
   };
-}
-
-/** What failed: an error that is not the API's counts as not reaching it. */
-function failureOf(error: unknown): ApiFailure {
-  return error instanceof ApiActionError ? error.failure : { kind: "network" };
 }

@@ -68,3 +68,22 @@ export async function callApi(
   }
   return { ok: true, body: parsed.data };
 }
+
+/**
+ * A refused or unreachable call, thrown where a caller needs a throw (a React Query query or mutation): it
+ * carries what failed, for `useDescribeFailure`; its `message` is the API's English sentence, for the console.
+ */
+export class ApiCallError extends Error {
+  readonly failure: ApiFailure;
+
+  constructor(failure: ApiFailure) {
+    super(failure.kind === "network" ? "network error" : (failure.message ?? `HTTP ${failure.status}`));
+    this.name = "ApiCallError";
+    this.failure = failure;
+  }
+}
+
+/** What failed: an error that is not an `ApiCallError` counts as not reaching the API. */
+export function failureOf(error: unknown): ApiFailure {
+  return error instanceof ApiCallError ? error.failure : { kind: "network" };
+}

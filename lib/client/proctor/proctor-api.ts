@@ -1,5 +1,4 @@
-import { callApi } from "@/lib/client/call-api";
-import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
+import { ApiCallError, callApi, failureOf } from "@/lib/client/call-api";
 import type { SentAnnouncement, StaffAnnouncement } from "@/lib/shared/schemas/announcements";
 import type { CandidatesSnapshot, CandidateTimeline, ExamHealth, ExtendBody } from "@/lib/shared/schemas/proctor";
 import type { PauseBody, PauseResponse, ResumeBody } from "@/lib/shared/schemas/pauses";
@@ -11,29 +10,16 @@ import type {
 } from "@/lib/shared/schemas/proctor-actions";
 
 /**
- * The proctor API as the dashboard calls it. Every failure becomes a `ProctorApiError` carrying what failed
- * (the error code and the fields of a validation error), which the page puts in the reader's language with
- * `useDescribeFailure`; its `message` is the API's English sentence, for the console only.
+ * The proctor API as the dashboard calls it. Every failure is thrown as an `ApiCallError` (lib/client/call-api.ts,
+ * exported here as `ProctorApiError`) carrying what failed (the error code and the fields of a validation error),
+ * which the page puts in the reader's language with `useDescribeFailure` through `failureOf`.
  */
-export class ProctorApiError extends Error {
-  readonly failure: ApiFailure;
+export { ApiCallError as ProctorApiError, failureOf };
 
-  constructor(failure: ApiFailure) {
-    super(failure.kind === "network" ? "network error" : (failure.message ?? `HTTP ${failure.status}`));
-    this.name = "ProctorApiError";
-    this.failure = failure;
-  }
-}
-
-/** What failed, for `useDescribeFailure`: an error that is not the API's counts as not reaching it. */
-export function failureOf(error: Error): ApiFailure {
-  return error instanceof ProctorApiError ? error.failure : { kind: "network" };
-}
-
-/** One call through `callApi`; a failure is thrown as a `ProctorApiError`, for React Query. */
+/** One call through `callApi`; a failure is thrown as an `ApiCallError`, for React Query. */
 async function request<T>(url: string, init: Parameters<typeof callApi>[1] = {}): Promise<T> {
   const result = await callApi(url, init);
-  if (!result.ok) throw new ProctorApiError(result.failure);
+  if (!result.ok) throw new ApiCallError(result.failure);
   return result.body as T;
 }
 
