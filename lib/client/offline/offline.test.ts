@@ -124,6 +124,31 @@ describe("the database", () => {
     expect(getDb().name).toBe("holdfast");
   });
 
+  it("an edit and an acknowledgement started at once on the two connections run one after the other", async () => {
+    // The strict and the relaxed connection are two IndexedDB connections (db.ts): an acknowledgement that read
+    // the attempt before an edit committed and wrote it back after would lose the edit's clock. Raced both ways
+    // round, many times: whatever runs first, the second edit stays dirty at version 2 and the clock stays at 2.
+    const deviceId = await getOrCreateDeviceId(db);
+    for (let round = 0; round < 20; round += 1) {
+      await db.drafts.clear();
+      await saveServerView(db, { view, deviceId, serverOffsetMs: 0, now: 1, isSync: true });
+      await db.attempts.put({ ...(await getAttemptRecord(db, ATTEMPT))!, clock: 0 });
+      await writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "first", deviceId, now: 2 });
+      const edit = () => writeEdit(db, { attemptId: ATTEMPT, questionId: Q1, value: "second", deviceId, now: 3 });
+      const ack = () => acknowledgeFirstEdit(deviceId, 3);
+      const [first, second] = round % 2 === 0 ? [edit, ack] : [ack, edit];
+      await Promise.all([first(), second()]);
+
+      const draft = (await listDrafts(db, ATTEMPT)).find((d) => d.questionId === Q1)!;
+      expect({ value: draft.value, version: draft.version, dirty: draft.dirty }).toEqual({
+        value: "second",
+        version: 2,
+        dirty: 1,
+      });
+      expect((await getAttemptRecord(db, ATTEMPT))!.clock).toBe(2);
+    }
+  });
+
   it("keeps the layout earlier releases made with Dexie (IndexedDB version 10), adds announcements at 20 and papers at 30", async () => {
     const database = await db.open();
     expect(database.version).toBe(DB_VERSION);
