@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/server/env.mjs";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/server/http/content-security-policy";
 import { AppError } from "@/lib/shared/errors";
+import { REQUEST_PATH_HEADER } from "@/lib/shared/request-path";
 
 /**
  * Two jobs, for the requests `config.matcher` lets in:
@@ -12,7 +13,8 @@ import { AppError } from "@/lib/shared/errors";
  *    nothing: an API path gets the one 404 error body, a join link lands on the page that says the link is
  *    not valid. Every path with a `%` in it comes here.
  * 2. A page gets its Content-Security-Policy, with a nonce made for this response (docs/security.md, "Browser
- *    protections"). Next.js reads the nonce from the request's copy of the header and stamps it on the
+ *    protections"), and its server components the path asked for (`REQUEST_PATH_HEADER`, for a way back after
+ *    sign-in from a layout). Next.js reads the nonce from the request's copy of the header and stamps it on the
  *    scripts it renders. Responses that are not pages (the API, built assets, the service worker, the icon)
  *    keep next.config.mjs's static policy, and so do `next/link` prefetches: their RSC payload is no document.
  */
@@ -34,6 +36,7 @@ export function proxy(request: NextRequest): Response {
   const policy = pageContentSecurityPolicy(newNonce(), { isDevelopment: env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", policy);
+  requestHeaders.set(REQUEST_PATH_HEADER, `${pathname}${request.nextUrl.search}`);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   // Replaces the static policy of next.config.mjs on this response: one policy, not two enforced together.
   response.headers.set("Content-Security-Policy", policy);

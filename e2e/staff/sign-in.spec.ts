@@ -122,10 +122,46 @@ test.describe("Staff sign-in", () => {
     await signInThroughTheForm(page, admin);
     await expect(page).toHaveURL(`/admin/exams/${exam.id}`);
 
+    // A page below the exam's layout (which checks the session too): the way back is that page, with its query.
+    await page.context().clearCookies();
+    const results = `/admin/exams/${exam.id}/results?from=sign-in`;
+    await page.goto(results);
+    await expect(page).toHaveURL(`/signin?next=${encodeURIComponent(results)}`);
+    await signInThroughTheForm(page, admin);
+    await expect(page).toHaveURL(results);
+
     await page.context().clearCookies();
     await page.goto(`/signin?next=${encodeURIComponent("https://attacker.example/admin")}`);
     await signInThroughTheForm(page, admin);
     await expect(page).toHaveURL("/admin");
+  });
+
+  test("an exam's pages: a grader reaches the grading of an exam assigned to them and nothing else of it", async ({
+    page,
+    createStaff,
+    createExam,
+    signIn,
+    adminApi,
+  }) => {
+    const grader = await createStaff("grader");
+    const assigned = await createExam();
+    const other = await createExam();
+    const assign = await adminApi.put(`/api/admin/exams/${assigned.id}/graders/${grader.id}`);
+    expect(assign.status(), await assign.text()).toBe(204);
+    await signIn(page.context(), grader);
+
+    await page.goto(`/admin/exams/${assigned.id}/grading`);
+    await expect(page).toHaveURL(`/admin/exams/${assigned.id}/grading`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // The exam's admin pages send a grader home, and so does the grading of an exam not theirs.
+    await page.goto(`/admin/exams/${assigned.id}/results`);
+    await expect(page).toHaveURL("/grading");
+    await page.goto(`/admin/exams/${other.id}/grading`);
+    await expect(page).toHaveURL("/grading");
+    // An exam that does not exist is not found, after the session check.
+    await page.goto(`/admin/exams/00000000-0000-4000-8000-000000000000/grading`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe("/grading");
   });
 
   test("after repeated wrong passwords the form says, in words, how long to wait", async ({ page, createStaff }) => {

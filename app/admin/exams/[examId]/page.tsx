@@ -13,17 +13,15 @@ import { ClientMessages } from "@/components/i18n/client-messages";
 import { ExamWindow } from "@/components/i18n/exam-window";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QuestionCard } from "@/components/question-card";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
 import {
   findExamForStaff,
   type StaffExamCandidate,
   type StaffExamQuestion,
 } from "@/lib/server/exams/find-exam-for-staff";
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
 
 import { ExamStatusSection } from "./exam-status-section";
+import { requireStaffExam } from "./staff-exam";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("staff.exam");
@@ -107,8 +105,7 @@ function AttemptCell({ attempt }: { attempt: StaffExamCandidate["attempt"] }) {
 
 export default async function AdminExamPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}`, role: "admin" });
-  if (!UuidSchema.safeParse(examId).success) notFound();
+  const { staff } = await requireStaffExam(examId, "admin");
   const exam = await findExamForStaff({ examId, staff });
   if (!exam) notFound();
   const [t, tEnrollment, tAudit, locale] = await Promise.all([
@@ -127,7 +124,6 @@ export default async function AdminExamPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href="/admin">{t("allExams")}</Link>

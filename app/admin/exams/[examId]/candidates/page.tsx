@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 
 import { AddCandidateForm } from "@/components/admin/enrollment/add-candidate-form";
@@ -9,12 +8,10 @@ import { CsvImport } from "@/components/admin/enrollment/csv-import";
 import styles from "@/components/admin/enrollment/enrollment.module.css";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/staff-header";
 import { findReopenWindow } from "@/lib/server/attempts/find-reopen-window";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import { requireStaffExam } from "../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -31,10 +28,7 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function ExamCandidatesPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/candidates`, role: "admin" });
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const exam = await findExamTitle({ examId });
-  if (!exam) notFound();
+  const { exam } = await requireStaffExam(examId, "admin");
   const [candidates, reopenWindow, t, ta, tc, tl] = await Promise.all([
     listCandidates({ examId }),
     findReopenWindow({ examId }),
@@ -47,7 +41,6 @@ export default async function ExamCandidatesPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>

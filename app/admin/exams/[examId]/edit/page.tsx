@@ -5,11 +5,10 @@ import { getTranslations } from "next-intl/server";
 
 import { ExamEditor } from "@/components/authoring/exam-editor";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
 import { findAdminExam } from "@/lib/server/exams/find-admin-exam";
 import { listExamEdits } from "@/lib/server/exams/list-exam-edits";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import { requireStaffExam } from "../staff-exam";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("authoring.editor");
@@ -20,15 +19,13 @@ type Props = { params: Promise<{ examId: string }> };
 
 export default async function EditExamPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/edit`, role: "admin" });
-  if (!UuidSchema.safeParse(examId).success) notFound();
+  await requireStaffExam(examId, "admin");
   const [exam, edits] = await Promise.all([findAdminExam({ examId }), listExamEdits({ examId })]);
   if (!exam) notFound();
   const t = await getTranslations("authoring.editor");
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}`}>{exam.title}</Link>

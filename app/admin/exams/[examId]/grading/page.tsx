@@ -5,13 +5,11 @@ import { getLocale, getTranslations } from "next-intl/server";
 
 import styles from "@/components/admin/grading/grading.module.css";
 import { ResultsNav } from "@/components/admin/results-nav";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { readGradingOverview } from "@/lib/server/grading/read-grading-overview";
 import { formatNumber } from "@/lib/shared/format";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import type { GradingOverviewQuestion } from "@/lib/shared/schemas/grading";
+
+import { requireStaffExam } from "../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -28,15 +26,10 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function GradingOverviewPage({ params }: Props) {
   const { examId } = await params;
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const staff = await requireStaff({
-    path: `/admin/exams/${encodeURIComponent(examId)}/grading`,
-    role: "grader",
-    examId,
-  });
+  const { staff, exam } = await requireStaffExam(examId, "grader");
   const isAdmin = staff.role === "admin";
-  const [exam, overview] = await Promise.all([findExamTitle({ examId }), readGradingOverview({ examId })]);
-  if (!exam || !overview) notFound();
+  const overview = await readGradingOverview({ examId });
+  if (!overview) notFound();
   const [t, tTypes, locale] = await Promise.all([
     getTranslations("grading.overview"),
     getTranslations("common.questionTypes"),
@@ -148,7 +141,6 @@ export default async function GradingOverviewPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current={isAdmin ? "admin" : "grading"} />
       <main className="page">
         <p className="breadcrumb">
           {isAdmin ? (

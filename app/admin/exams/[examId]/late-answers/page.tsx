@@ -7,11 +7,9 @@ import { LateAnswerList } from "@/components/admin/late-answers/late-answer-list
 import { ResultsNav } from "@/components/admin/results-nav";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { findLateAnswersPage } from "@/lib/server/results/find-late-answers-page";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import { requireStaffExam } from "../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -28,20 +26,14 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function LateAnswersPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/late-answers`, role: "admin" });
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const [exam, page, t] = await Promise.all([
-    findExamTitle({ examId }),
-    findLateAnswersPage({ examId }),
-    getTranslations("lateAnswers"),
-  ]);
-  if (!exam || !page) notFound();
+  const { exam } = await requireStaffExam(examId, "admin");
+  const [page, t] = await Promise.all([findLateAnswersPage({ examId }), getTranslations("lateAnswers")]);
+  if (!page) notFound();
   const all = page.candidates.flatMap((candidate) => candidate.lateAnswers);
   const open = all.filter((late) => late.decision === null).length;
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>

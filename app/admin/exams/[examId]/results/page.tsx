@@ -8,12 +8,10 @@ import { ResultsDashboard } from "@/components/admin/results/results-dashboard";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listExamResults } from "@/lib/server/results/list-exam-results";
 import { readExamStatistics } from "@/lib/server/results/read-exam-statistics";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import { requireStaffExam } from "../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -30,10 +28,7 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function ExamResultsPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/results`, role: "admin" });
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const exam = await findExamTitle({ examId });
-  if (!exam) notFound();
+  const { exam } = await requireStaffExam(examId, "admin");
   const [statistics, results, t] = await Promise.all([
     readExamStatistics(examId),
     listExamResults(examId),
@@ -43,7 +38,6 @@ export default async function ExamResultsPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 
 import { ResultsNav } from "@/components/admin/results-nav";
@@ -8,10 +7,8 @@ import { WebhookEndpoints } from "@/components/admin/webhooks/webhook-endpoints"
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import { requireStaffExam } from "../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -29,14 +26,10 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function ExamWebhooksPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({ path: `/admin/exams/${encodeURIComponent(examId)}/webhooks`, role: "admin" });
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const [exam, t] = await Promise.all([findExamTitle({ examId }), getTranslations("webhooks.endpoints")]);
-  if (!exam) notFound();
+  const [{ exam }, t] = await Promise.all([requireStaffExam(examId, "admin"), getTranslations("webhooks.endpoints")]);
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}`}>{t("backToExam")}</Link>

@@ -1,16 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 
 import { PrintButton } from "@/components/admin/enrollment/print-button";
 import styles from "@/components/admin/enrollment/slips.module.css";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";
 import { renderJoinQr } from "@/lib/server/enrollments/render-join-qr";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
+
+import { requireStaffExam } from "../../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -24,13 +21,7 @@ type Props = { params: Promise<{ examId: string }> };
 /** One printable slip per candidate with an active join link: name, exam, link and its QR code. */
 export default async function JoinSlipsPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({
-    path: `/admin/exams/${encodeURIComponent(examId)}/candidates/slips`,
-    role: "admin",
-  });
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const exam = await findExamTitle({ examId });
-  if (!exam) notFound();
+  const { exam } = await requireStaffExam(examId, "admin");
   const [candidates, t, tp] = await Promise.all([
     listCandidates({ examId }),
     getTranslations("enrollment.slips"),
@@ -46,7 +37,6 @@ export default async function JoinSlipsPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <div className={styles.toolbar}>
           <p className="breadcrumb">

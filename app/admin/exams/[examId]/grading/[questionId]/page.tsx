@@ -6,11 +6,11 @@ import { getTranslations } from "next-intl/server";
 import { GradingQueueView } from "@/components/admin/grading/grading-queue";
 import { ResultsNav } from "@/components/admin/results-nav";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
 import { readGradingQueue } from "@/lib/server/grading/grading-queue";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import { GradingQueueQuerySchema } from "@/lib/shared/schemas/grading";
+
+import { requireStaffExam } from "../../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -31,12 +31,8 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function GradingQueuePage({ params, searchParams }: Props) {
   const { examId, questionId } = await params;
   const search = await searchParams;
-  if (!UuidSchema.safeParse(examId).success || !UuidSchema.safeParse(questionId).success) notFound();
-  const staff = await requireStaff({
-    path: `/admin/exams/${encodeURIComponent(examId)}/grading/${encodeURIComponent(questionId)}`,
-    role: "grader",
-    examId,
-  });
+  const { staff } = await requireStaffExam(examId, "grader");
+  if (!UuidSchema.safeParse(questionId).success) notFound();
   const isAdmin = staff.role === "admin";
   const query = GradingQueueQuerySchema.safeParse({
     marker: typeof search.marker === "string" ? search.marker : undefined,
@@ -54,7 +50,6 @@ export default async function GradingQueuePage({ params, searchParams }: Props) 
 
   return (
     <>
-      <StaffHeader staff={staff} current={isAdmin ? "admin" : "grading"} />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${examId}/grading`}>{t("backToOverview")}</Link>

@@ -5,13 +5,11 @@ import { getLocale, getTranslations } from "next-intl/server";
 
 import styles from "@/components/admin/grading/grading.module.css";
 import { ResultsNav } from "@/components/admin/results-nav";
-import { StaffHeader } from "@/components/staff-header";
-import { requireStaff } from "@/lib/server/auth/current-principal";
-import { findExamTitle } from "@/lib/server/exams/find-exam-title";
 import { listDisagreements } from "@/lib/server/grading/list-disagreements";
 import { formatNumber } from "@/lib/shared/format";
-import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import type { GradeView } from "@/lib/shared/schemas/grading";
+
+import { requireStaffExam } from "../../staff-exam";
 
 export const dynamic = "force-dynamic";
 
@@ -28,13 +26,9 @@ type Props = { params: Promise<{ examId: string }> };
  */
 export default async function GradingDisagreementsPage({ params }: Props) {
   const { examId } = await params;
-  const staff = await requireStaff({
-    path: `/admin/exams/${encodeURIComponent(examId)}/grading/disagreements`,
-    role: "admin",
-  });
-  if (!UuidSchema.safeParse(examId).success) notFound();
-  const [exam, list] = await Promise.all([findExamTitle({ examId }), listDisagreements({ examId })]);
-  if (!exam || !list) notFound();
+  const { exam } = await requireStaffExam(examId, "admin");
+  const list = await listDisagreements({ examId });
+  if (!list) notFound();
   const [t, tOverview, tQueue, locale] = await Promise.all([
     getTranslations("grading.disagreements"),
     getTranslations("grading.overview"),
@@ -58,7 +52,6 @@ export default async function GradingDisagreementsPage({ params }: Props) {
 
   return (
     <>
-      <StaffHeader staff={staff} current="admin" />
       <main className="page">
         <p className="breadcrumb">
           <Link href={`/admin/exams/${exam.id}/grading`}>{tQueue("backToOverview")}</Link>
