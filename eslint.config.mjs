@@ -105,12 +105,6 @@ const FLOORS = {
 };
 
 /**
- * Route handlers that live in a domain's folder because several route files share them; they are app/'s code
- * (they import http/), kept here until they move to the routes that use them.
- */
-const ROUTE_FACTORIES = ["lib/server/staff/exam-staff-routes.ts"];
-
-/**
  * The rooms (folders and root files) of each floor; the domains are whatever lib/server holds besides.
  * @returns {Record<string, string[]>}
  */
@@ -127,13 +121,12 @@ function floorsOfServer() {
 /**
  * `import/no-restricted-paths` zones: for each floor, everything of lib/server it may not import. Matched on the
  * resolved file, so `@/lib/server/x`, `../x` and `import type` are all caught.
- * @param {{ routeFactory?: boolean }} [options] a route factory may also import http/
  */
-function serverZones(options = {}) {
+function serverZones() {
   const rooms = floorsOfServer();
   const path = (/** @type {string} */ room) => `./${SERVER}/${room}`;
   return Object.entries(FLOORS).flatMap(([name, floor]) => {
-    const allowed = [name, ...floor.imports, ...(options.routeFactory && name === "domains" ? ["http"] : [])];
+    const allowed = [name, ...floor.imports];
     const from = Object.keys(FLOORS)
       .filter((other) => !allowed.includes(other))
       .flatMap((other) => rooms[other] ?? []);
@@ -142,9 +135,8 @@ function serverZones(options = {}) {
   });
 }
 
-/** @param {{ routeFactory?: boolean }} [options] */
-function layered(options) {
-  return { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: serverZones(options) }] };
+function layered() {
+  return { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: serverZones() }] };
 }
 
 const config = [
@@ -176,7 +168,6 @@ const config = [
   { files: ["lib/shared/zod.ts"], rules: shut("server", "client", "app", "scripts", "testSupport") },
   // The server's floors, on its production files (a test may assemble the whole server).
   { files: ["lib/server/**/*.ts", "lib/server/**/*.mjs"], ignores: TESTS, rules: layered() },
-  { files: ROUTE_FACTORIES, rules: layered({ routeFactory: true }) },
   { files: ["app/**", "components/**", "i18n/**", "messages/**"], ignores: TESTS, rules: shut("testSupport") },
   { files: ["components/**"], ignores: TESTS, rules: shut("server", "testSupport", "zod") },
   // A promise returned from inside a try whose finally awaits (a lock's release) is not yet the caller's: if it

@@ -7,11 +7,11 @@ import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import { ExamParamsSchema } from "@/lib/shared/schemas/params";
 import { ExamStaffParamsSchema } from "@/lib/shared/schemas/staff";
 
-import { actorOf } from "../auth/actor";
-import { json, route } from "../http/route";
-import type { RouteDoc } from "../http/route-doc";
-import { assignExamStaff, unassignExamStaff, type ExamStaffRole } from "./assign-exam-staff";
-import { listExamStaff, type ExamStaffEntry } from "./exam-staff";
+import { actorOf } from "@/lib/server/auth/actor";
+import { json, route } from "@/lib/server/http/route";
+import type { RouteDoc } from "@/lib/server/http/route-doc";
+import { assignExamStaff, unassignExamStaff, type ExamStaffRole } from "@/lib/server/staff/assign-exam-staff";
+import { listExamStaff, type ExamStaffEntry } from "@/lib/server/staff/exam-staff";
 
 const ExamStaffEntrySchema = z.object({ id: UuidSchema, name: z.string(), email: z.string(), disabled: z.boolean() });
 

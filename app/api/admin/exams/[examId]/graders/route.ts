@@ -1,5 +1,5 @@
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { ExamGradersSchema, examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
+import { ExamGradersSchema, examStaffListRoute } from "../staff-routes";
 
 /** The graders assigned to this exam. */
 export const GET = examStaffListRoute("grader", {

@@ -1,5 +1,5 @@
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { ExamProctorsSchema, examStaffListRoute } from "@/lib/server/staff/exam-staff-routes";
+import { ExamProctorsSchema, examStaffListRoute } from "../staff-routes";
 
 /** The proctors assigned to this exam. */
 export const GET = examStaffListRoute("proctor", {

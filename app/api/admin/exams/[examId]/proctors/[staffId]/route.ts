@@ -1,5 +1,5 @@
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { examStaffAssignmentRoutes } from "@/lib/server/staff/exam-staff-routes";
+import { examStaffAssignmentRoutes } from "../../staff-routes";
 
 /** Assigning a proctor to the exam, and ending it (both idempotent). */
 export const { PUT, DELETE } = examStaffAssignmentRoutes("proctor", {
