@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
 
 import type { Messages } from "../../messages";
 import { expect } from "../fixtures";
@@ -15,4 +15,21 @@ export async function startAttempt(context: BrowserContext, examId: string): Pro
 /** The exam page has read this device's store: the first text answer can be typed into. */
 export async function expectExamReady(page: Page, words: Messages): Promise<void> {
   await expect(page.getByRole("textbox", { name: words.exam.answer.label }).first()).toBeEditable();
+}
+
+/** A question of the exam page by its position (its article is named by the heading "Question 3"). */
+export function examQuestion(page: Page, words: Messages, position: number): Locator {
+  return page.getByRole("article", {
+    name: words.common.question.heading.replace("{position}", String(position)),
+    exact: true,
+  });
+}
+
+/** Waits until each of these questions says its answer is on the server. */
+export async function expectSaved(page: Page, words: Messages, positions: number[]): Promise<void> {
+  for (const position of positions) {
+    await expect(
+      examQuestion(page, words, position).getByText(words.exam.saveStatus.saved, { exact: true }),
+    ).toBeVisible();
+  }
 }
