@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, type FormEvent } from "react";
 
@@ -12,6 +12,8 @@ import { ANNOUNCEMENT_LIMITS } from "@/lib/shared/schemas/announcements";
 
 import { TextAreaField } from "../ui/field";
 import { FormError } from "../ui/form-error";
+
+import { useDashboardAction } from "./use-dashboard-action";
 
 import styles from "./announcements-panel.module.css";
 
@@ -28,7 +30,6 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
   const t = useTranslations("proctor.announcements");
   const words = useProctorWords();
   const describeFailure = useDescribeFailure();
-  const queryClient = useQueryClient();
   const [message, setMessage] = useState("");
   const [audience, setAudience] = useState<"all" | "selected">("all");
   const [isConfirming, setIsConfirming] = useState(false);
@@ -45,21 +46,23 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
     refetchInterval: REFRESH_MS,
   });
   const toSelected = audience === "selected" && selectedIds.length > 0;
-  const send = useMutation({
-    mutationFn: () => {
+  const send = useDashboardAction(
+    proctorKeys.announcements(examId),
+    () => {
       const body = { message: message.trim(), ...(toSelected ? { enrollmentIds: [...selectedIds] } : {}) };
       const text = JSON.stringify(body);
       if (lastTry.current?.body !== text) lastTry.current = { key: crypto.randomUUID(), body: text };
       return sendAnnouncement(examId, body, lastTry.current.key);
     },
-    onSuccess: () => {
-      setMessage("");
-      setIsConfirming(false);
-      lastTry.current = null;
-      setSentNote(t("sent"));
+    {
+      onSuccess: () => {
+        setMessage("");
+        setIsConfirming(false);
+        lastTry.current = null;
+        setSentNote(t("sent"));
+      },
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.announcements(examId) }),
-  });
+  );
 
   const onCompose = (event: FormEvent) => {
     event.preventDefault();
@@ -110,7 +113,8 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
             {selectedIds.length === 0 ? t("toSelectedNone") : t("toSelected", { count: selectedIds.length })}
           </label>
         </fieldset>
-        {send.error ? <FormError id={ids.error} message={describeFailure(failureOf(send.error))} /> : null}
+        {/* Only while there is one: an empty live region would add a row to the grid (a rendered alert is read out). */}
+        {send.error ? <FormError id={ids.error} message={send.error} /> : null}
         {isConfirming ? (
           <div className={`notice ${styles.confirm}`} role="group" aria-label={t("confirmLabel")}>
             <p>{toSelected ? t("confirmSelected", { count: selectedIds.length }) : t("confirmAll")}</p>
@@ -119,7 +123,7 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
                 type="button"
                 className="button button--primary"
                 disabled={send.isPending}
-                onClick={() => send.mutate()}
+                onClick={() => void send.run()}
               >
                 {send.isPending ? t("sending") : t("confirmSend")}
               </button>

@@ -1,11 +1,10 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { extendAttempt, extendMany, failureOf } from "@/lib/client/proctor/proctor-api";
+import type { ApiCallResult } from "@/lib/client/call-api";
+import { extendAttempt, extendMany } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
@@ -13,6 +12,8 @@ import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proc
 
 import { Field } from "../ui/field";
 import { ReasonDialog } from "../ui/reason-dialog";
+
+import { useDashboardAction } from "./use-dashboard-action";
 
 import styles from "./extend-dialog.module.css";
 
@@ -42,23 +43,22 @@ export function ExtendDialog({
 }) {
   const t = useTranslations("proctor.extend");
   const words = useProctorWords();
-  const describeFailure = useDescribeFailure();
-  const queryClient = useQueryClient();
   const [choice, setChoice] = useState<string>("10");
   const [customMinutes, setCustomMinutes] = useState("");
   const [minutesError, setMinutesError] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
 
-  const mutation = useMutation({
-    mutationFn: async (body: { seconds: number; reason: string }): Promise<Done> => {
+  const extend = useDashboardAction(
+    proctorKeys.exam(examId),
+    async (body: { seconds: number; reason: string }): Promise<ApiCallResult<Done>> => {
       if (target.kind === "one") {
-        return { kind: "one", result: await extendAttempt(target.id, body, idempotencyKey) };
+        const answer = await extendAttempt(target.id, body, idempotencyKey);
+        return answer.ok ? { ok: true, body: { kind: "one", result: answer.body } } : answer;
       }
-      const result = await extendMany(examId, { ...body, enrollmentIds: target.enrollmentIds }, idempotencyKey);
-      return { kind: "many", results: result.results };
+      const answer = await extendMany(examId, { ...body, enrollmentIds: target.enrollmentIds }, idempotencyKey);
+      return answer.ok ? { ok: true, body: { kind: "many", results: answer.body.results } } : answer;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
-  });
+  );
 
   const maxMinutes = EXTEND_LIMITS.maxSeconds / 60;
   const minutes = choice === "custom" ? Number(customMinutes.trim()) : Number(choice);
@@ -91,13 +91,13 @@ export function ExtendDialog({
               : t("reasonTooLong", { max: words.number(EXTEND_LIMITS.maxReasonLength) }),
       }}
       onValidate={validateMinutes}
-      onConfirm={(reason) => mutation.mutate({ seconds: minutes * 60, reason })}
-      isPending={mutation.isPending}
-      error={mutation.error ? describeFailure(failureOf(mutation.error)) : null}
-      done={mutation.data ? <ExtendResult done={mutation.data} /> : null}
+      onConfirm={(reason) => void extend.run({ seconds: minutes * 60, reason })}
+      isPending={extend.isPending}
+      error={extend.error}
+      done={extend.data ? <ExtendResult done={extend.data} /> : null}
       confirmLabel={t("submit")}
       pendingLabel={t("submitting")}
-      onClose={() => onClose(mutation.isSuccess)}
+      onClose={() => onClose(extend.data !== undefined)}
     >
       <fieldset className={styles.presets}>
         <legend>{t("extraTime")}</legend>

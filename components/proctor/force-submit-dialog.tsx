@@ -1,15 +1,15 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { failureOf, forceSubmit } from "@/lib/client/proctor/proctor-api";
+import { forceSubmit } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 
 import { ReasonDialog } from "../ui/reason-dialog";
+
+import { useDashboardAction } from "./use-dashboard-action";
 
 /**
  * Confirms, in words, what a force-submit does, with an optional reason for the candidate's timeline; the
@@ -28,13 +28,10 @@ export function ForceSubmitDialog({
 }) {
   const t = useTranslations("proctor.forceSubmit");
   const words = useProctorWords();
-  const describeFailure = useDescribeFailure();
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: (body: { reason?: string }) => forceSubmit(attemptId, body),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
-  });
-  const result = mutation.data;
+  const action = useDashboardAction(proctorKeys.exam(examId), (body: { reason?: string }) =>
+    forceSubmit(attemptId, body),
+  );
+  const result = action.data;
 
   return (
     <ReasonDialog
@@ -49,9 +46,9 @@ export function ForceSubmitDialog({
         maxLength: EXTEND_LIMITS.maxReasonLength,
         describeProblem: () => t("reasonTooLong", { max: words.number(EXTEND_LIMITS.maxReasonLength) }),
       }}
-      onConfirm={(reason) => mutation.mutate(reason ? { reason } : {})}
-      isPending={mutation.isPending}
-      error={mutation.error ? describeFailure(failureOf(mutation.error)) : null}
+      onConfirm={(reason) => void action.run(reason ? { reason } : {})}
+      isPending={action.isPending}
+      error={action.error}
       done={
         result ? (
           <p role="status">

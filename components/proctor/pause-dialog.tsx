@@ -1,16 +1,16 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { changePause, failureOf } from "@/lib/client/proctor/proctor-api";
+import { changePause } from "@/lib/client/proctor/proctor-api";
 import { proctorKeys } from "@/lib/client/proctor/query-keys";
 import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { PAUSE_LIMITS } from "@/lib/shared/schemas/pauses";
 
 import { ReasonDialog } from "../ui/reason-dialog";
+
+import { useDashboardAction } from "./use-dashboard-action";
 
 /** The whole exam, or a selection of its candidates by enrollment id. */
 export type PauseScope = { kind: "exam" } | { kind: "many"; enrollmentIds: string[] };
@@ -34,20 +34,17 @@ export function PauseDialog({
 }) {
   const t = useTranslations("proctor.pause");
   const words = useProctorWords();
-  const describeFailure = useDescribeFailure();
-  const queryClient = useQueryClient();
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const enrollmentIds = scope.kind === "many" ? { enrollmentIds: scope.enrollmentIds } : {};
 
-  const mutation = useMutation({
-    mutationFn: (reason: string) =>
-      changePause(
-        examId,
-        action === "pause" ? { action, body: { reason, ...enrollmentIds } } : { action, body: { ...enrollmentIds } },
-        idempotencyKey,
-      ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
-  });
+  const change = useDashboardAction(proctorKeys.exam(examId), (reason: string) =>
+    changePause(
+      examId,
+      action === "pause" ? { action, body: { reason, ...enrollmentIds } } : { action, body: { ...enrollmentIds } },
+      idempotencyKey,
+    ),
+  );
+  const done = change.data;
 
   const title =
     scope.kind === "exam"
@@ -76,19 +73,15 @@ export function PauseDialog({
             }
           : null
       }
-      onConfirm={(reason) => mutation.mutate(reason)}
-      isPending={mutation.isPending}
-      error={mutation.error ? describeFailure(failureOf(mutation.error)) : null}
+      onConfirm={(reason) => void change.run(reason)}
+      isPending={change.isPending}
+      error={change.error}
       done={
-        mutation.data ? (
-          <p role="status">
-            {t(mutation.data.action === "pause" ? "paused" : "resumed", { count: mutation.data.attempts })}
-          </p>
-        ) : null
+        done ? <p role="status">{t(done.action === "pause" ? "paused" : "resumed", { count: done.attempts })}</p> : null
       }
       confirmLabel={t(action === "pause" ? "submitPause" : "submitResume")}
       pendingLabel={t("submitting")}
-      onClose={() => onClose(mutation.isSuccess)}
+      onClose={() => onClose(done !== undefined)}
     />
   );
 }

@@ -24,6 +24,8 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { describeExamHealth } from "@/lib/shared/proctor/describe-exam-health";
 import type { StatusCounters } from "@/lib/shared/schemas/proctor";
 
+import { Field } from "../ui/field";
+
 import { AnnouncementsPanel } from "./announcements-panel";
 import { CandidateDrawer } from "./candidate-drawer";
 import { CandidatesTable } from "./candidates-table";
@@ -139,16 +141,15 @@ export function ProctorDashboard({ examId, examTitle }: Props) {
       <section aria-label={t("toolbar.region")}>
         {/* `proctor__toolbar`: the hook e2e/a11y/axe.spec.ts finds the bulk buttons by. */}
         <div className={`${styles.toolbar} proctor__toolbar`}>
-          <div className={`field ${styles.search}`}>
-            <label htmlFor="candidate-search">{t("toolbar.search")}</label>
-            <input
-              id="candidate-search"
-              type="search"
-              placeholder={t("toolbar.searchPlaceholder")}
-              value={view.search}
-              onChange={(event) => setView((current) => ({ ...current, search: event.target.value }))}
-            />
-          </div>
+          <Field
+            id="candidate-search"
+            className={styles.search}
+            label={t("toolbar.search")}
+            type="search"
+            placeholder={t("toolbar.searchPlaceholder")}
+            value={view.search}
+            onChange={(event) => setView((current) => ({ ...current, search: event.target.value }))}
+          />
           <p className="quiet" aria-live="off">
             {visible.length === rows.length
               ? t("toolbar.count", { count: rows.length })

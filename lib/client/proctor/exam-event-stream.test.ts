@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CandidateStore } from "./candidate-store";
 import { candidateFacts, NOW } from "@/test-support/shared/candidate-facts";
 import { ExamEventStream, type EventSourceLike } from "./exam-event-stream";
+import type { CandidateFacts } from "@/lib/shared/schemas/proctor";
 
 /** An EventSource the test drives: it records its listeners and lets the test send events and errors. */
 class FakeEventSource implements EventSourceLike {
@@ -140,5 +141,21 @@ describe("ExamEventStream", () => {
       listener({ data: "{not json" } as MessageEvent<string>);
     }
     expect(stream.getState()).toBe("connecting");
+  });
+
+  it("ignores an event of the wrong shape, and reads a candidate's facts without the status sent beside them", () => {
+    const { store, current } = setUp();
+    current().emit("ready", { serverTime: NOW, resumed: false });
+    const facts = candidateFacts({ name: "Shaped" });
+    const misshapen: Partial<CandidateFacts> = candidateFacts({ name: "Misshapen" });
+    delete misshapen.answered;
+    current().emit("candidates", { serverTime: NOW + 1_000, candidates: [misshapen] });
+    expect(store.get(misshapen.enrollmentId!)).toBeUndefined();
+
+    current().emit("candidates", {
+      serverTime: NOW + 2_000,
+      candidates: [{ ...facts, status: { connection: "online" } }],
+    });
+    expect(store.get(facts.enrollmentId)).toEqual(facts);
   });
 });

@@ -1,4 +1,5 @@
-import type { CandidateFacts } from "@/lib/shared/schemas/proctor";
+import { ExamCandidatesEventSchema, ExamReadyEventSchema, ExamResyncEventSchema } from "@/lib/shared/schemas/proctor";
+import type { z } from "@/lib/shared/zod";
 
 import type { CandidateStore } from "./candidate-store";
 
@@ -85,7 +86,7 @@ export class ExamEventStream {
     this.source = source;
 
     source.addEventListener("ready", (event) => {
-      const data = parse<{ serverTime: number; resumed: boolean }>(event.data);
+      const data = parse(ExamReadyEventSchema, event.data);
       if (!data) return;
       this.options.store.noteServerTime(data.serverTime);
       this.retryDelayMs = this.options.initialRetryMs ?? 1_000;
@@ -97,7 +98,7 @@ export class ExamEventStream {
     });
 
     source.addEventListener("candidates", (event) => {
-      const data = parse<{ serverTime: number; candidates: CandidateFacts[] }>(event.data);
+      const data = parse(ExamCandidatesEventSchema, event.data);
       if (!data) return;
       this.options.store.merge(data.candidates, data.serverTime);
       this.setState("live");
@@ -106,7 +107,7 @@ export class ExamEventStream {
     source.addEventListener("announcements", () => this.options.onAnnouncements?.());
 
     source.addEventListener("resync", (event) => {
-      const data = parse<{ serverTime: number }>(event.data);
+      const data = parse(ExamResyncEventSchema, event.data);
       if (data) this.options.store.noteServerTime(data.serverTime);
       this.options.onResync();
     });
@@ -129,10 +130,14 @@ export class ExamEventStream {
   }
 }
 
-function parse<T>(data: string): T | null {
+/** An event's data read by its schema; null when it is not JSON or not of that shape (the event is ignored). */
+function parse<S extends z.ZodType>(schema: S, data: string): z.output<S> | null {
+  let json: unknown;
   try {
-    return JSON.parse(data) as T;
+    json = JSON.parse(data);
   } catch {
     return null;
   }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }

@@ -147,6 +147,18 @@ export type StatusCounters = {
  */
 export type ExamEventName = "ready" | "candidates" | "resync";
 
+/**
+ * The events' `data` as the dashboard reads them (lib/client/proctor/exam-event-stream.ts): an event that does
+ * not match is ignored, like one that is not JSON. A `candidates` event's candidates are read as their facts
+ * (the dashboard derives the status itself; the status the server adds is dropped).
+ */
+export const ExamReadyEventSchema = z.object({ serverTime: z.number().int(), resumed: z.boolean() });
+export const ExamCandidatesEventSchema = z.object({
+  serverTime: z.number().int(),
+  candidates: z.array(CandidateFactsSchema),
+});
+export const ExamResyncEventSchema = z.object({ serverTime: z.number().int(), reason: z.string() });
+
 /** The bounds of an extension, shared by the API's schema and the dashboard's form. */
 export const EXTEND_LIMITS = {
   minSeconds: 60,

@@ -5,9 +5,12 @@ import type { PauseResponse } from "@/lib/shared/schemas/pauses";
 import {
   CandidateFactsSchema,
   SUBMISSION_SOURCES,
-  TIMELINE_KINDS,
   type CandidatesSnapshot,
+  type CandidateTimeline,
   type ExamHealth,
+  type TimelineEntry,
+  type TimelineFacts,
+  type TimelineKind,
 } from "@/lib/shared/schemas/proctor";
 import type { BulkExtendResponse, ExtendResponse, ForceSubmitResponse } from "@/lib/shared/schemas/proctor-actions";
 import type { ReopenResponse } from "@/lib/shared/schemas/reopen";
@@ -145,17 +148,70 @@ export const ExamHealthSchema = z.object({
   series: z.array(HealthPointSchema),
 }) satisfies z.ZodType<ExamHealth>;
 
+/** One entry of each timeline kind: its facts as `TimelineFacts` (lib/shared/schemas/proctor.ts) says them. */
+function timelineEntry<Kind extends TimelineKind, Facts extends z.ZodType<TimelineFacts[Kind]>>(
+  kind: Kind,
+  facts: Facts,
+) {
+  return z.object({
+    at: EpochMs,
+    kind: z.literal(kind),
+    facts,
+    deviceId: z.string().optional(),
+    until: EpochMs.nullable().optional().describe("for spans and grouped saves: when it ended; null while ongoing"),
+    text: z.string().describe("the same line in English"),
+  });
+}
+
+const NothingSaid = z.object({});
+const ShortDevice = z.string().describe("the device's short id (lib/shared/proctor/device-id.ts)");
+const Position = z.number().int().nullable().describe("the question's position in the paper; null if unknown");
+
+const TimelineEntrySchema = z.discriminatedUnion("kind", [
+  timelineEntry("enrolled", NothingSaid),
+  timelineEntry(
+    "joined",
+    z.object({ browser: z.string().nullable(), os: z.string().nullable(), userAgent: z.string().nullable() }),
+  ),
+  timelineEntry("started", NothingSaid),
+  timelineEntry("device_first_seen", z.object({ device: ShortDevice })),
+  timelineEntry("device_switch", z.object({ device: ShortDevice, previousDevice: ShortDevice })),
+  timelineEntry(
+    "offline",
+    z.object({ device: ShortDevice, cause: z.enum(["reported", "disconnected", "unreachable"]).nullable() }),
+  ),
+  timelineEntry("online", z.object({ device: ShortDevice, offlineMs: z.number() })),
+  timelineEntry("saves", z.object({ count: z.number().int(), device: ShortDevice.nullable() })),
+  timelineEntry(
+    "extended",
+    z.object({ seconds: z.number().int(), by: z.string(), reason: z.string(), isWaitingForStart: z.boolean() }),
+  ),
+  timelineEntry("extension_acknowledged", z.object({ device: ShortDevice.nullable(), seconds: z.number().int() })),
+  timelineEntry(
+    "submitted",
+    z.object({
+      source: z.enum(SUBMISSION_SOURCES),
+      forcedBy: z.string().nullable(),
+      forcedReason: z.string().nullable(),
+      isDigestMismatch: z.boolean(),
+    }),
+  ),
+  timelineEntry(
+    "late_answer",
+    z.object({ position: Position, device: ShortDevice, via: z.enum(["autosave", "submit", "export"]) }),
+  ),
+  timelineEntry(
+    "late_answer_decided",
+    z.object({ position: Position, decision: z.enum(["accepted", "rejected"]), by: z.string(), reason: z.string() }),
+  ),
+  timelineEntry(
+    "reopened",
+    z.object({ by: z.string(), reason: z.string(), seconds: z.number().int(), version: z.number().int() }),
+  ),
+]) satisfies z.ZodType<TimelineEntry>;
+
 export const CandidateTimelineSchema = z.object({
   enrollmentId: UuidSchema,
   serverTime: EpochMs,
-  entries: z.array(
-    z.object({
-      at: EpochMs,
-      kind: z.enum(TIMELINE_KINDS),
-      facts: z.record(z.string(), z.unknown()).describe("what happened, by kind (lib/shared/schemas/proctor.ts)"),
-      deviceId: z.string().optional(),
-      until: EpochMs.nullable().optional(),
-      text: z.string().describe("the same line in English"),
-    }),
-  ),
-});
+  entries: z.array(TimelineEntrySchema).describe("oldest first; `facts` by `kind` (lib/shared/schemas/proctor.ts)"),
+}) satisfies z.ZodType<CandidateTimeline>;
