@@ -3,8 +3,10 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useId, useRef, useState, type ChangeEvent } from "react";
 
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import type { AdminExam } from "@/lib/shared/schemas/exams";
 import type { QtiImportResult, QtiPreviewItem } from "@/lib/shared/schemas/qti";
@@ -23,53 +25,51 @@ type Props = {
 /**
  * QTI 3.0 export (a download of the saved exam) and import: the chosen package is previewed by the server
  * (`?dryRun=1`, nothing written), every item with its status, and only then imported on the revision it was
- * previewed against. Candidate content is shown as text, never as HTML.
+ * previewed against. Candidate content is shown as text, never as HTML. A package too large to send, or one the
+ * server refuses, is said under the file field (a `FormError` the field is described by).
  */
 export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onImported }: Props) {
   const t = useTranslations("authoring.qti");
   const tq = useTranslations("common.questionTypes");
   const locale = useLocale();
-  const describeFailure = useDescribeFailure();
   const id = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<QtiImportResult | null>(null);
-  const [error, setError] = useState("");
+  const [fileError, setFileError] = useState("");
   const [status, setStatus] = useState("");
   const [announcement, setAnnouncement] = useState("");
-  const [pending, setPending] = useState<"check" | "import" | null>(null);
+  const send = ({ zip, query }: { zip: File; query: string }) =>
+    callApi(`/api/admin/exams/${examId}/qti?${query}`, {
+      method: "POST",
+      text: { body: zip, contentType: "application/zip" },
+      schema: QtiImportResultSchema,
+    });
+  const checking = useApiAction(send);
+  const importing = useApiAction(send);
+  const pending = checking.isPending ? "check" : importing.isPending ? "import" : null;
+  const error = fileError || checking.error || importing.error;
   const size = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" }).format(
     LIMITS.maxQtiPackageBytes / (1024 * 1024),
   );
   const canImport = !isLocked && !hasUnsavedChanges;
 
-  function send(zip: File, query: string) {
-    return callApi(`/api/admin/exams/${examId}/qti?${query}`, {
-      method: "POST",
-      text: { body: zip, contentType: "application/zip" },
-      schema: QtiImportResultSchema,
-    });
-  }
-
   async function onFile(event: ChangeEvent<HTMLInputElement>) {
     const chosen = event.target.files?.[0] ?? null;
-    setError("");
+    setFileError("");
+    checking.reset();
+    importing.reset();
     setStatus("");
     setPreview(null);
     setFile(null);
     if (!chosen) return;
     if (chosen.size > LIMITS.maxQtiPackageBytes) {
-      setError(t("tooLarge", { size }));
+      setFileError(t("tooLarge", { size }));
       return;
     }
-    setPending("check");
-    const response = await send(chosen, "dryRun=1");
-    setPending(null);
-    if (!response.ok) {
-      setError(describeFailure(response.failure));
-      return;
-    }
+    const response = await checking.run({ zip: chosen, query: "dryRun=1" });
+    if (!response.ok) return;
     const result = response.body;
     setFile(chosen);
     setPreview(result);
@@ -90,17 +90,13 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
 
   async function onImport() {
     if (!file || !preview) return;
-    setError("");
-    setPending("import");
     const skip = preview.summary.unsupported > 0 ? "&skipUnsupported=1" : "";
-    const response = await send(file, `revision=${revision}${skip}`);
-    setPending(null);
+    const response = await importing.run({ zip: file, query: `revision=${revision}${skip}` });
     if (!response.ok) {
       const details = response.failure.kind === "http" ? response.failure.details : undefined;
       // A package refused whole (a problem found since its preview) carries the new preview as its details.
       const refused = QtiImportResultSchema.safeParse(details);
       if (refused.success) setPreview(refused.data);
-      setError(describeFailure(response.failure));
       return;
     }
     const result = response.body;
@@ -110,7 +106,6 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
     requestAnimationFrame(() => statusRef.current?.focus());
   }
 
-  const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const headingId = `${id}-heading`;
   const previewHeadingId = `${id}-preview-heading`;
@@ -126,24 +121,22 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
           {t("export")}
         </a>
       </div>
+      {/* One grid around the field and its error, so the error sits as close under the hint as the hint does. */}
       <div className={styles.field}>
-        <label htmlFor={`${id}-file`}>{t("importLabel")}</label>
-        <input
+        <Field
           id={`${id}-file`}
+          className={styles.field}
+          label={t("importLabel")}
+          hint={isLocked ? t("locked") : hasUnsavedChanges ? t("saveFirst") : t("fileHint", { size })}
+          isInvalid={error !== ""}
+          describedBy={errorId}
           ref={fileRef}
           type="file"
           accept=".zip,application/zip"
           disabled={!canImport || pending !== null}
-          aria-describedby={`${hintId} ${errorId}`}
-          aria-invalid={error !== "" ? true : undefined}
           onChange={onFile}
         />
-        <p className={styles.hint} id={hintId}>
-          {isLocked ? t("locked") : hasUnsavedChanges ? t("saveFirst") : t("fileHint", { size })}
-        </p>
-        <p className={styles.fieldError} id={errorId} role="alert">
-          {error}
-        </p>
+        <FormError id={errorId} className={styles.fieldError} message={error} />
       </div>
       <p role="status" aria-live="polite" tabIndex={-1} ref={statusRef}>
         {pending === "check" ? t("checking") : status}
