@@ -78,7 +78,7 @@ export function ConflictPanel({ mine, theirs, timeZone, isSaving, onKeepMine, on
       {rows.map((row) => (
         <div key={row.label} className={row.mine !== row.theirs ? styles.changed : undefined}>
           <dt>{row.label}</dt>
-          <dd style={{ whiteSpace: "pre-line" }}>{row[side]}</dd>
+          <dd>{row[side]}</dd>
         </div>
       ))}
     </dl>
