@@ -13,6 +13,7 @@ import type { QtiImportResult, QtiPreviewItem } from "@/lib/shared/schemas/qti";
 import { QtiImportResultSchema } from "@/lib/shared/schemas/responses/exams";
 
 import styles from "./authoring.module.css";
+import own from "./qti-transfer.module.css";
 
 type Props = {
   examId: string;
@@ -113,7 +114,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
   const unsupported = preview?.summary.unsupported ?? 0;
 
   return (
-    <section className={`${styles.section} ${styles.qtiSection}`} aria-labelledby={headingId}>
+    <section className={`${styles.section} ${own.qtiSection}`} aria-labelledby={headingId}>
       <h2 id={headingId}>{t("heading")}</h2>
       <p className={styles.hint}>{t("intro")}</p>
       <div className={styles.buttonRow}>
@@ -136,7 +137,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
           disabled={!canImport || pending !== null}
           onChange={onFile}
         />
-        <FormError id={errorId} className={styles.fieldError} message={error} />
+        <FormError id={errorId} className={own.fieldError} message={error} />
       </div>
       <p role="status" aria-live="polite" tabIndex={-1} ref={statusRef}>
         {pending === "check" ? t("checking") : status}
@@ -150,7 +151,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
         <div className={styles.editor} data-testid="qti-preview">
           <h3 id={previewHeadingId}>{t("previewHeading", { count: preview.summary.items })}</h3>
           <p>{t("previewSummary", { ok, unsupported })}</p>
-          <ol className={styles.qtiItems} aria-labelledby={previewHeadingId}>
+          <ol className={own.qtiItems} aria-labelledby={previewHeadingId}>
             {preview.items.map((item, index) => (
               <PreviewRow
                 key={`${index}-${item.href}`}
@@ -175,7 +176,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
                     : t("importAll", { count: ok })}
               </button>
             ) : (
-              <p className={styles.fieldError}>{t("nothingToImport")}</p>
+              <p className={own.fieldError}>{t("nothingToImport")}</p>
             )}
             <button type="button" className="button" onClick={reset} disabled={pending !== null}>
               {t("cancel")}
@@ -191,21 +192,21 @@ function PreviewRow({ item, typeLabel }: { item: QtiPreviewItem; typeLabel: stri
   const t = useTranslations("authoring.qti");
   const isOk = item.status === "ok";
   return (
-    <li className={`${styles.qtiItem} ${isOk ? "" : styles.qtiItemUnsupported}`}>
-      <div className={styles.qtiItemHead}>
-        <span className={isOk ? styles.qtiOk : styles.qtiBad}>{isOk ? t("itemOk") : t("itemUnsupported")}</span>
+    <li className={`${own.qtiItem} ${isOk ? "" : own.qtiItemUnsupported}`}>
+      <div className={own.qtiItemHead}>
+        <span className={isOk ? own.qtiOk : own.qtiBad}>{isOk ? t("itemOk") : t("itemUnsupported")}</span>
         <span>{typeLabel}</span>
-        <code className={styles.qtiDetail}>{item.identifier}</code>
+        <code className={own.qtiDetail}>{item.identifier}</code>
       </div>
       {/* Imported text is shown as text: React escapes it, nothing is rendered as HTML. */}
-      <p className={styles.qtiPrompt}>{item.promptExcerpt || t("noPrompt")}</p>
+      <p className={own.qtiPrompt}>{item.promptExcerpt || t("noPrompt")}</p>
       {item.problem ? (
         <p className={styles.hint}>
           {t(`problems.${item.problem.code}`)}
           {item.problem.detail ? (
             <>
               {" "}
-              <code className={styles.qtiDetail}>{item.problem.detail}</code>
+              <code className={own.qtiDetail}>{item.problem.detail}</code>
             </>
           ) : null}
         </p>

@@ -10,6 +10,7 @@ import { LIMITS } from "@/lib/shared/limits";
 import { CHOICE_SCORINGS, QUESTION_TYPES, type QuestionType } from "@/lib/shared/schemas/exams";
 
 import styles from "./authoring.module.css";
+import own from "./question-editor.module.css";
 
 type Props = {
   question: DraftQuestion;
@@ -93,9 +94,9 @@ export function QuestionEditor({
     ) : null;
 
   return (
-    <fieldset className={styles.question} onKeyDown={onKeyDown} data-question-index={index}>
+    <fieldset className={own.question} onKeyDown={onKeyDown} data-question-index={index}>
       <legend>{t("legend", { position })}</legend>
-      <div className={styles.questionTools}>
+      <div className={own.questionTools}>
         <button
           type="button"
           className="button button--quiet"
@@ -168,12 +169,12 @@ export function QuestionEditor({
 
       {isChoice ? (
         <div className={styles.field} role="group" aria-labelledby={`${base}-options`}>
-          <span className={styles.fieldLabel} id={`${base}-options`}>
+          <span className={own.fieldLabel} id={`${base}-options`}>
             {t("options")}
           </span>
-          <ul className={styles.optionList}>
+          <ul className={own.optionList}>
             {question.options.map((option, optionIndex) => (
-              <li key={option.id} className={styles.option}>
+              <li key={option.id} className={own.option}>
                 <input
                   type={question.type === "single_choice" ? "radio" : "checkbox"}
                   name={`${base}-key`}
