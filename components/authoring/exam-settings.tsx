@@ -123,7 +123,10 @@ export function ExamSettings({ draft, set, issues, timeZone }: Props) {
             className={styles.field}
             label={t("lateAnswers")}
             value={draft.lateAnswers}
-            options={LATE_ANSWER_POLICIES.map((policy) => ({ value: policy, label: t(`lateAnswersOptions.${policy}`) }))}
+            options={LATE_ANSWER_POLICIES.map((policy) => ({
+              value: policy,
+              label: t(`lateAnswersOptions.${policy}`),
+            }))}
             onChange={(event) => {
               const policy = LATE_ANSWER_POLICIES.find((value) => value === event.target.value);
               if (policy) set({ lateAnswers: policy });

@@ -36,7 +36,8 @@ const REFRESH_MS = 5_000;
 type ShownSecret = { kind: "created"; secret: string } | { kind: "rotated"; secret: string; validUntil: string };
 
 /** What a card's buttons and form ask of the API. */
-type Step = { kind: "toggle"; enabled: boolean } | { kind: "rotate" } | { kind: "delete" } | { kind: "retry"; since: Date };
+type Step =
+  { kind: "toggle"; enabled: boolean } | { kind: "rotate" } | { kind: "delete" } | { kind: "retry"; since: Date };
 /** What a step did: a sentence for the card, a new secret to show once, or the endpoint is gone. */
 type Done = { kind: "said"; text: string } | { kind: "rotated"; rotated: RotatedSecret } | { kind: "deleted" };
 
@@ -114,7 +115,11 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
                 confirm={confirm}
                 refresh={refresh}
                 onRotated={(rotated) =>
-                  setShownSecret({ kind: "rotated", secret: rotated.secret, validUntil: rotated.previousSecretValidUntil })
+                  setShownSecret({
+                    kind: "rotated",
+                    secret: rotated.secret,
+                    validUntil: rotated.previousSecretValidUntil,
+                  })
                 }
                 onDeleted={() => setListNotice(t("endpoints.deletedDone", { url: endpoint.url }))}
               />

@@ -115,7 +115,11 @@ export const PublishCheckDetailsSchema = z.object({
   problems: z.array(
     z.discriminatedUnion("code", [
       z.object({ code: z.literal("NO_QUESTIONS") }),
-      z.object({ code: z.literal("CHOICE_WITHOUT_KEY"), questionId: z.string().nullable(), position: z.number().int() }),
+      z.object({
+        code: z.literal("CHOICE_WITHOUT_KEY"),
+        questionId: z.string().nullable(),
+        position: z.number().int(),
+      }),
       z.object({ code: z.literal("WINDOW_NOT_ORDERED") }),
       z.object({ code: z.literal("WINDOW_ALREADY_CLOSED") }),
       z.object({ code: z.literal("WINDOW_SHORTER_THAN_DURATION") }),
