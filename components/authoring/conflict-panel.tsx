@@ -7,6 +7,7 @@ import { draftOf, type ExamDraft } from "@/lib/client/authoring/exam-draft";
 import type { AdminExam } from "@/lib/shared/schemas/exams";
 
 import styles from "./authoring.module.css";
+import own from "./conflict-panel.module.css";
 
 type Props = {
   mine: ExamDraft;
@@ -76,21 +77,21 @@ export function ConflictPanel({ mine, theirs, timeZone, isSaving, onKeepMine, on
   const column = (side: "mine" | "theirs") => (
     <dl>
       {rows.map((row) => (
-        <div key={row.label} className={row.mine !== row.theirs ? styles.changed : undefined}>
+        <div key={row.label} className={row.mine !== row.theirs ? own.changed : undefined}>
           <dt>{row.label}</dt>
-          <dd style={{ whiteSpace: "pre-line" }}>{row[side]}</dd>
+          <dd>{row[side]}</dd>
         </div>
       ))}
     </dl>
   );
 
   return (
-    <section className={styles.conflict} aria-labelledby="conflict-heading">
+    <section className={own.conflict} aria-labelledby="conflict-heading">
       <h2 id="conflict-heading" tabIndex={-1} ref={headingRef}>
         {t("title")}
       </h2>
       <p>{t("body", { revision: theirs.revision })}</p>
-      <div className={styles.compare}>
+      <div className={own.compare}>
         <section aria-labelledby="conflict-mine">
           <h3 id="conflict-mine">{t("mine")}</h3>
           {column("mine")}

@@ -5,7 +5,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { formatInstant } from "@/lib/shared/format";
 import type { AdminQuestion, ExamEditRecord } from "@/lib/shared/schemas/exams";
 
-import styles from "./authoring.module.css";
+import styles from "./exam-edits-table.module.css";
 
 /** The corrections made after candidates started (exam_edits), newest first: who, when, what, before and after. */
 export function ExamEditsTable({ edits, questions }: { edits: ExamEditRecord[]; questions: AdminQuestion[] }) {

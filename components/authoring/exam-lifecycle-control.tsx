@@ -7,9 +7,10 @@ import { useState } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
 import { StatusBadge } from "@/components/exams-table";
-import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
-import { STATUS_TRANSITIONS, type PublishProblem } from "@/lib/shared/exam-lifecycle";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
+import { callApi, type ApiCallResult } from "@/lib/client/call-api";
+import { STATUS_TRANSITIONS } from "@/lib/shared/exam-lifecycle";
 import type { AdminExam, ExamStatus } from "@/lib/shared/schemas/exams";
 import { AdminExamSchema } from "@/lib/shared/schemas/responses/exams";
 
@@ -30,43 +31,54 @@ type Props = {
   showEditLink?: boolean;
 };
 
+/** What a button asks for: a move to another status, a copy, or the exam's deletion. */
+type Step = { kind: "move"; to: ExamStatus } | { kind: "duplicate" } | { kind: "delete" };
+
 /**
  * An exam's status and what can be done with it: the lifecycle moves the status allows (lib/shared/exam-lifecycle.ts),
- * duplicate, delete. Each is one PATCH or POST; refusals are shown here in the reader's language.
+ * duplicate, delete. Each is one PATCH or POST (one `useApiAction`); refusals are shown here in the reader's
+ * language, a refused publication as the list of what stands in its way.
  */
 export function ExamLifecycleControl(props: Props) {
   const { examId, status, revision, attemptCount } = props;
   const t = useTranslations("authoring.lifecycle");
   const tc = useTranslations("common.examStatus");
-  const describeFailure = useDescribeFailure();
   const router = useRouter();
-  const [error, setError] = useState("");
   const [message, setMessage] = useState("");
-  const [problems, setProblems] = useState<PublishProblem[]>([]);
-  const [pending, setPending] = useState<string | null>(null);
+  const [step, setStep] = useState<Step | null>(null);
   const { confirm, dialog } = useConfirm();
+  const action = useApiAction(async (next: Step): Promise<ApiCallResult<AdminExam | null>> => {
+    if (next.kind === "move") {
+      return callApi(`/api/admin/exams/${examId}`, {
+        method: "PATCH",
+        json: { revision, status: next.to },
+        schema: AdminExamSchema,
+      });
+    }
+    if (next.kind === "duplicate") {
+      return callApi(`/api/admin/exams/${examId}/duplicate`, {
+        method: "POST",
+        json: { title: t("copyTitle", { title: props.title }).slice(0, 200) },
+        schema: AdminExamSchema,
+      });
+    }
+    const removed = await callApi(`/api/admin/exams/${examId}`, { method: "DELETE" });
+    return removed.ok ? { ok: true, body: null } : removed;
+  });
+  const pending = action.isPending && step ? (step.kind === "move" ? step.to : step.kind) : null;
+  const problems = publishProblemsOf(action.failure);
 
   const targets = STATUS_TRANSITIONS[status].filter((to) => !(to === "draft" && attemptCount > 0));
 
+  function start(next: Step) {
+    setStep(next);
+    return action.run(next);
+  }
+
   async function move(to: ExamStatus) {
-    setError("");
     setMessage("");
-    setProblems([]);
-    setPending(to);
-    const result = await callApi(`/api/admin/exams/${examId}`, {
-      method: "PATCH",
-      json: { revision, status: to },
-      schema: AdminExamSchema,
-    });
-    setPending(null);
-    if (!result.ok) {
-      const failure = result.failure;
-      if (failure.kind === "http" && failure.code === "PUBLISH_CHECK_FAILED") {
-        setProblems(publishProblemsOf(failure.details));
-      }
-      setError(describeFailure(failure));
-      return;
-    }
+    const result = await start({ kind: "move", to });
+    if (!result.ok || !result.body) return;
     const exam = result.body;
     setMessage(t("changed", { status: tc(exam.status) }));
     if (props.onChanged) props.onChanged(exam);
@@ -74,19 +86,8 @@ export function ExamLifecycleControl(props: Props) {
   }
 
   async function duplicate() {
-    setError("");
-    setPending("duplicate");
-    const result = await callApi(`/api/admin/exams/${examId}/duplicate`, {
-      method: "POST",
-      json: { title: t("copyTitle", { title: props.title }).slice(0, 200) },
-      schema: AdminExamSchema,
-    });
-    setPending(null);
-    if (!result.ok) {
-      setError(describeFailure(result.failure));
-      return;
-    }
-    router.push(`/admin/exams/${result.body.id}/edit`);
+    const result = await start({ kind: "duplicate" });
+    if (result.ok && result.body) router.push(`/admin/exams/${result.body.id}/edit`);
   }
 
   async function remove() {
@@ -96,15 +97,8 @@ export function ExamLifecycleControl(props: Props) {
       confirmLabel: t("delete"),
     });
     if (!isConfirmed) return;
-    setError("");
-    setPending("delete");
-    const result = await callApi(`/api/admin/exams/${examId}`, { method: "DELETE" });
-    setPending(null);
-    if (!result.ok) {
-      setError(describeFailure(result.failure));
-      return;
-    }
-    router.push("/admin");
+    const result = await start({ kind: "delete" });
+    if (result.ok) router.push("/admin");
   }
 
   return (
@@ -148,12 +142,8 @@ export function ExamLifecycleControl(props: Props) {
         ) : null}
       </div>
       <PublishProblems problems={problems} />
-      <p className="form-error" role="alert" aria-live="assertive">
-        {problems.length > 0 ? "" : error}
-      </p>
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {message}
-      </p>
+      <FormError message={problems.length > 0 ? "" : action.error} />
+      <FormStatus className="visually-hidden" message={message} />
       {dialog}
     </section>
   );

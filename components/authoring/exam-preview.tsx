@@ -10,7 +10,7 @@ import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
-import styles from "./authoring.module.css";
+import styles from "./exam-preview.module.css";
 
 const PREVIEW_DEVICE = "preview";
 

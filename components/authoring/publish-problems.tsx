@@ -3,6 +3,8 @@
 import { useTranslations } from "next-intl";
 
 import type { PublishProblem } from "@/lib/shared/exam-lifecycle";
+import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
+import { PublishCheckDetailsSchema } from "@/lib/shared/schemas/responses/exams";
 
 /** The reasons an exam cannot be published, from the server's 422 PUBLISH_CHECK_FAILED, in the reader's words. */
 export function PublishProblems({ problems }: { problems: PublishProblem[] }) {
@@ -24,8 +26,9 @@ export function PublishProblems({ problems }: { problems: PublishProblem[] }) {
   );
 }
 
-/** The problem list of a failure, when it is a PUBLISH_CHECK_FAILED. */
-export function publishProblemsOf(details: Record<string, unknown> | undefined): PublishProblem[] {
-  const problems = details?.problems;
-  return Array.isArray(problems) ? (problems as PublishProblem[]) : [];
+/** The problems a failure names, when it is a PUBLISH_CHECK_FAILED (its details parsed by their schema); else []. */
+export function publishProblemsOf(failure: ApiFailure | null): PublishProblem[] {
+  if (failure?.kind !== "http" || failure.code !== "PUBLISH_CHECK_FAILED") return [];
+  const parsed = PublishCheckDetailsSchema.safeParse(failure.details);
+  return parsed.success ? parsed.data.problems : [];
 }

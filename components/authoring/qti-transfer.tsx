@@ -3,14 +3,17 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useId, useRef, useState, type ChangeEvent } from "react";
 
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
-import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { LIMITS } from "@/lib/shared/limits";
 import type { AdminExam } from "@/lib/shared/schemas/exams";
 import type { QtiImportResult, QtiPreviewItem } from "@/lib/shared/schemas/qti";
 import { QtiImportResultSchema } from "@/lib/shared/schemas/responses/exams";
 
 import styles from "./authoring.module.css";
+import own from "./qti-transfer.module.css";
 
 type Props = {
   examId: string;
@@ -23,53 +26,51 @@ type Props = {
 /**
  * QTI 3.0 export (a download of the saved exam) and import: the chosen package is previewed by the server
  * (`?dryRun=1`, nothing written), every item with its status, and only then imported on the revision it was
- * previewed against. Candidate content is shown as text, never as HTML.
+ * previewed against. Candidate content is shown as text, never as HTML. A package too large to send, or one the
+ * server refuses, is said under the file field (a `FormError` the field is described by).
  */
 export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onImported }: Props) {
   const t = useTranslations("authoring.qti");
   const tq = useTranslations("common.questionTypes");
   const locale = useLocale();
-  const describeFailure = useDescribeFailure();
   const id = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<QtiImportResult | null>(null);
-  const [error, setError] = useState("");
+  const [fileError, setFileError] = useState("");
   const [status, setStatus] = useState("");
   const [announcement, setAnnouncement] = useState("");
-  const [pending, setPending] = useState<"check" | "import" | null>(null);
+  const send = ({ zip, query }: { zip: File; query: string }) =>
+    callApi(`/api/admin/exams/${examId}/qti?${query}`, {
+      method: "POST",
+      text: { body: zip, contentType: "application/zip" },
+      schema: QtiImportResultSchema,
+    });
+  const checking = useApiAction(send);
+  const importing = useApiAction(send);
+  const pending = checking.isPending ? "check" : importing.isPending ? "import" : null;
+  const error = fileError || checking.error || importing.error;
   const size = new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", unitDisplay: "short" }).format(
     LIMITS.maxQtiPackageBytes / (1024 * 1024),
   );
   const canImport = !isLocked && !hasUnsavedChanges;
 
-  function send(zip: File, query: string) {
-    return callApi(`/api/admin/exams/${examId}/qti?${query}`, {
-      method: "POST",
-      text: { body: zip, contentType: "application/zip" },
-      schema: QtiImportResultSchema,
-    });
-  }
-
   async function onFile(event: ChangeEvent<HTMLInputElement>) {
     const chosen = event.target.files?.[0] ?? null;
-    setError("");
+    setFileError("");
+    checking.reset();
+    importing.reset();
     setStatus("");
     setPreview(null);
     setFile(null);
     if (!chosen) return;
     if (chosen.size > LIMITS.maxQtiPackageBytes) {
-      setError(t("tooLarge", { size }));
+      setFileError(t("tooLarge", { size }));
       return;
     }
-    setPending("check");
-    const response = await send(chosen, "dryRun=1");
-    setPending(null);
-    if (!response.ok) {
-      setError(describeFailure(response.failure));
-      return;
-    }
+    const response = await checking.run({ zip: chosen, query: "dryRun=1" });
+    if (!response.ok) return;
     const result = response.body;
     setFile(chosen);
     setPreview(result);
@@ -90,17 +91,13 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
 
   async function onImport() {
     if (!file || !preview) return;
-    setError("");
-    setPending("import");
     const skip = preview.summary.unsupported > 0 ? "&skipUnsupported=1" : "";
-    const response = await send(file, `revision=${revision}${skip}`);
-    setPending(null);
+    const response = await importing.run({ zip: file, query: `revision=${revision}${skip}` });
     if (!response.ok) {
       const details = response.failure.kind === "http" ? response.failure.details : undefined;
       // A package refused whole (a problem found since its preview) carries the new preview as its details.
       const refused = QtiImportResultSchema.safeParse(details);
       if (refused.success) setPreview(refused.data);
-      setError(describeFailure(response.failure));
       return;
     }
     const result = response.body;
@@ -110,7 +107,6 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
     requestAnimationFrame(() => statusRef.current?.focus());
   }
 
-  const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const headingId = `${id}-heading`;
   const previewHeadingId = `${id}-preview-heading`;
@@ -118,7 +114,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
   const unsupported = preview?.summary.unsupported ?? 0;
 
   return (
-    <section className={`${styles.section} ${styles.qtiSection}`} aria-labelledby={headingId}>
+    <section className={`${styles.section} ${own.qtiSection}`} aria-labelledby={headingId}>
       <h2 id={headingId}>{t("heading")}</h2>
       <p className={styles.hint}>{t("intro")}</p>
       <div className={styles.buttonRow}>
@@ -126,24 +122,22 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
           {t("export")}
         </a>
       </div>
+      {/* One grid around the field and its error, so the error sits as close under the hint as the hint does. */}
       <div className={styles.field}>
-        <label htmlFor={`${id}-file`}>{t("importLabel")}</label>
-        <input
+        <Field
           id={`${id}-file`}
+          className={styles.field}
+          label={t("importLabel")}
+          hint={isLocked ? t("locked") : hasUnsavedChanges ? t("saveFirst") : t("fileHint", { size })}
+          isInvalid={error !== ""}
+          describedBy={errorId}
           ref={fileRef}
           type="file"
           accept=".zip,application/zip"
           disabled={!canImport || pending !== null}
-          aria-describedby={`${hintId} ${errorId}`}
-          aria-invalid={error !== "" ? true : undefined}
           onChange={onFile}
         />
-        <p className={styles.hint} id={hintId}>
-          {isLocked ? t("locked") : hasUnsavedChanges ? t("saveFirst") : t("fileHint", { size })}
-        </p>
-        <p className={styles.fieldError} id={errorId} role="alert">
-          {error}
-        </p>
+        <FormError id={errorId} className={own.fieldError} message={error} />
       </div>
       <p role="status" aria-live="polite" tabIndex={-1} ref={statusRef}>
         {pending === "check" ? t("checking") : status}
@@ -157,7 +151,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
         <div className={styles.editor} data-testid="qti-preview">
           <h3 id={previewHeadingId}>{t("previewHeading", { count: preview.summary.items })}</h3>
           <p>{t("previewSummary", { ok, unsupported })}</p>
-          <ol className={styles.qtiItems} aria-labelledby={previewHeadingId}>
+          <ol className={own.qtiItems} aria-labelledby={previewHeadingId}>
             {preview.items.map((item, index) => (
               <PreviewRow
                 key={`${index}-${item.href}`}
@@ -182,7 +176,7 @@ export function QtiTransfer({ examId, revision, isLocked, hasUnsavedChanges, onI
                     : t("importAll", { count: ok })}
               </button>
             ) : (
-              <p className={styles.fieldError}>{t("nothingToImport")}</p>
+              <p className={own.fieldError}>{t("nothingToImport")}</p>
             )}
             <button type="button" className="button" onClick={reset} disabled={pending !== null}>
               {t("cancel")}
@@ -198,21 +192,21 @@ function PreviewRow({ item, typeLabel }: { item: QtiPreviewItem; typeLabel: stri
   const t = useTranslations("authoring.qti");
   const isOk = item.status === "ok";
   return (
-    <li className={`${styles.qtiItem} ${isOk ? "" : styles.qtiItemUnsupported}`}>
-      <div className={styles.qtiItemHead}>
-        <span className={isOk ? styles.qtiOk : styles.qtiBad}>{isOk ? t("itemOk") : t("itemUnsupported")}</span>
+    <li className={`${own.qtiItem} ${isOk ? "" : own.qtiItemUnsupported}`}>
+      <div className={own.qtiItemHead}>
+        <span className={isOk ? own.qtiOk : own.qtiBad}>{isOk ? t("itemOk") : t("itemUnsupported")}</span>
         <span>{typeLabel}</span>
-        <code className={styles.qtiDetail}>{item.identifier}</code>
+        <code className={own.qtiDetail}>{item.identifier}</code>
       </div>
       {/* Imported text is shown as text: React escapes it, nothing is rendered as HTML. */}
-      <p className={styles.qtiPrompt}>{item.promptExcerpt || t("noPrompt")}</p>
+      <p className={own.qtiPrompt}>{item.promptExcerpt || t("noPrompt")}</p>
       {item.problem ? (
         <p className={styles.hint}>
           {t(`problems.${item.problem.code}`)}
           {item.problem.detail ? (
             <>
               {" "}
-              <code className={styles.qtiDetail}>{item.problem.detail}</code>
+              <code className={own.qtiDetail}>{item.problem.detail}</code>
             </>
           ) : null}
         </p>

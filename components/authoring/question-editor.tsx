@@ -3,11 +3,14 @@
 import { useTranslations } from "next-intl";
 import type { KeyboardEvent } from "react";
 
+import { Field, SelectField, TextAreaField } from "@/components/ui/field";
+import fieldStyles from "@/components/ui/field.module.css";
 import { nextOptionId, type DraftQuestion } from "@/lib/client/authoring/exam-draft";
 import { LIMITS } from "@/lib/shared/limits";
 import { CHOICE_SCORINGS, QUESTION_TYPES, type QuestionType } from "@/lib/shared/schemas/exams";
 
 import styles from "./authoring.module.css";
+import own from "./question-editor.module.css";
 
 type Props = {
   question: DraftQuestion;
@@ -25,7 +28,11 @@ type Props = {
 
 const isChoiceType = (type: QuestionType) => type === "single_choice" || type === "multiple_choice";
 
-/** One question of the editor: its type, prompt, points and the fields of its type. */
+/**
+ * One question of the editor: its type, prompt, points and the fields of its type. Each labelled control is a
+ * `Field`, `TextAreaField` or `SelectField`; the option rows (a correct-answer box, the option's text and its remove
+ * button on one line, each named by `aria-label`) and the checkboxes cannot be, so they use the fields' error look.
+ */
 export function QuestionEditor({
   question,
   index,
@@ -76,20 +83,20 @@ export function QuestionEditor({
     else set({ keyIds: checked ? [...question.keyIds, id] : question.keyIds.filter((k) => k !== id), ungraded: false });
   }
 
-  const error = (path: string) => issues.get(path);
-  const invalid = (path: string) =>
+  const error = (path: string) => issues.get(path) ?? null;
+  const optionInvalid = (path: string) =>
     issues.has(path) ? { "aria-invalid": true as const, "aria-describedby": `${base}-${path}-error` } : {};
   const errorLine = (path: string) =>
     issues.has(path) ? (
-      <p className={styles.fieldError} id={`${base}-${path}-error`}>
+      <p className={fieldStyles.error} id={`${base}-${path}-error`}>
         {error(path)}
       </p>
     ) : null;
 
   return (
-    <fieldset className={styles.question} onKeyDown={onKeyDown} data-question-index={index}>
+    <fieldset className={own.question} onKeyDown={onKeyDown} data-question-index={index}>
       <legend>{t("legend", { position })}</legend>
-      <div className={styles.questionTools}>
+      <div className={own.questionTools}>
         <button
           type="button"
           className="button button--quiet"
@@ -128,53 +135,46 @@ export function QuestionEditor({
         </button>
       </div>
       <div className={styles.grid}>
-        <div className={styles.field}>
-          <label htmlFor={`${base}-type`}>{t("type")}</label>
-          <select
-            id={`${base}-type`}
-            value={question.type}
-            disabled={isLocked}
-            onChange={(event) => changeType(event.target.value as QuestionType)}
-          >
-            {QUESTION_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {tc(`questionTypes.${type}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${base}-points`}>{t("points")}</label>
-          <input
-            id={`${base}-points`}
-            inputMode="decimal"
-            value={question.points}
-            onChange={(event) => set({ points: event.target.value })}
-            {...invalid("points")}
-          />
-          {errorLine("points")}
-        </div>
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${base}-prompt`}>{t("prompt")}</label>
-        <textarea
-          id={`${base}-prompt`}
-          value={question.prompt}
-          maxLength={LIMITS.maxPromptChars}
-          onChange={(event) => set({ prompt: event.target.value })}
-          {...invalid("prompt")}
+        <SelectField
+          id={`${base}-type`}
+          className={styles.field}
+          label={t("type")}
+          value={question.type}
+          disabled={isLocked}
+          options={QUESTION_TYPES.map((type) => ({ value: type, label: tc(`questionTypes.${type}`) }))}
+          onChange={(event) => {
+            const type = QUESTION_TYPES.find((value) => value === event.target.value);
+            if (type) changeType(type);
+          }}
         />
-        {errorLine("prompt")}
+        <Field
+          id={`${base}-points`}
+          className={styles.field}
+          label={t("points")}
+          error={error("points")}
+          inputMode="decimal"
+          value={question.points}
+          onChange={(event) => set({ points: event.target.value })}
+        />
       </div>
+      <TextAreaField
+        id={`${base}-prompt`}
+        className={styles.field}
+        label={t("prompt")}
+        error={error("prompt")}
+        value={question.prompt}
+        maxLength={LIMITS.maxPromptChars}
+        onChange={(event) => set({ prompt: event.target.value })}
+      />
 
       {isChoice ? (
         <div className={styles.field} role="group" aria-labelledby={`${base}-options`}>
-          <span className={styles.fieldLabel} id={`${base}-options`}>
+          <span className={own.fieldLabel} id={`${base}-options`}>
             {t("options")}
           </span>
-          <ul className={styles.optionList}>
+          <ul className={own.optionList}>
             {question.options.map((option, optionIndex) => (
-              <li key={option.id} className={styles.option}>
+              <li key={option.id} className={own.option}>
                 <input
                   type={question.type === "single_choice" ? "radio" : "checkbox"}
                   name={`${base}-key`}
@@ -192,7 +192,7 @@ export function QuestionEditor({
                       ),
                     })
                   }
-                  {...invalid(`options.${optionIndex}.label`)}
+                  {...optionInvalid(`options.${optionIndex}.label`)}
                 />
                 <button
                   type="button"
@@ -237,38 +237,30 @@ export function QuestionEditor({
       ) : null}
 
       {question.type === "multiple_choice" ? (
-        <div className={styles.field}>
-          <label htmlFor={`${base}-scoring`}>{t("scoring")}</label>
-          <select
-            id={`${base}-scoring`}
-            value={question.scoring}
-            onChange={(event) => set({ scoring: event.target.value as DraftQuestion["scoring"] })}
-          >
-            {CHOICE_SCORINGS.map((scoring) => (
-              <option key={scoring} value={scoring}>
-                {t(`scoringOptions.${scoring}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`${base}-scoring`}
+          className={styles.field}
+          label={t("scoring")}
+          value={question.scoring}
+          options={CHOICE_SCORINGS.map((scoring) => ({ value: scoring, label: t(`scoringOptions.${scoring}`) }))}
+          onChange={(event) => {
+            const scoring = CHOICE_SCORINGS.find((value) => value === event.target.value);
+            if (scoring) set({ scoring });
+          }}
+        />
       ) : null}
 
       {question.type === "short_text" ? (
         <>
-          <div className={styles.field}>
-            <label htmlFor={`${base}-accepted`}>{t("accepted")}</label>
-            <textarea
-              id={`${base}-accepted`}
-              value={question.accepted}
-              onChange={(event) => set({ accepted: event.target.value })}
-              aria-describedby={`${base}-accepted-hint`}
-              {...invalid("answerKey")}
-            />
-            <p className={styles.hint} id={`${base}-accepted-hint`}>
-              {t("acceptedHint")}
-            </p>
-            {errorLine("answerKey")}
-          </div>
+          <TextAreaField
+            id={`${base}-accepted`}
+            className={styles.field}
+            label={t("accepted")}
+            hint={t("acceptedHint")}
+            error={error("answerKey")}
+            value={question.accepted}
+            onChange={(event) => set({ accepted: event.target.value })}
+          />
           <label className={styles.check}>
             <input
               type="checkbox"
@@ -282,49 +274,40 @@ export function QuestionEditor({
 
       {question.type === "numeric" ? (
         <div className={styles.grid}>
-          <div className={styles.field}>
-            <label htmlFor={`${base}-numeric`}>{t("numericKey")}</label>
-            <input
-              id={`${base}-numeric`}
-              inputMode="decimal"
-              value={question.numericKey}
-              onChange={(event) => set({ numericKey: event.target.value })}
-              {...invalid("answerKey")}
-            />
-            {errorLine("answerKey")}
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={`${base}-tolerance`}>{t("tolerance")}</label>
-            <input
-              id={`${base}-tolerance`}
-              inputMode="decimal"
-              value={question.tolerance}
-              onChange={(event) => set({ tolerance: event.target.value })}
-              {...invalid("tolerance")}
-            />
-            {errorLine("tolerance")}
-          </div>
+          <Field
+            id={`${base}-numeric`}
+            className={styles.field}
+            label={t("numericKey")}
+            error={error("answerKey")}
+            inputMode="decimal"
+            value={question.numericKey}
+            onChange={(event) => set({ numericKey: event.target.value })}
+          />
+          <Field
+            id={`${base}-tolerance`}
+            className={styles.field}
+            label={t("tolerance")}
+            error={error("tolerance")}
+            inputMode="decimal"
+            value={question.tolerance}
+            onChange={(event) => set({ tolerance: event.target.value })}
+          />
         </div>
       ) : null}
 
       {question.type === "essay" ? <p className={styles.hint}>{t("essayNote")}</p> : null}
 
-      <div className={styles.field}>
-        <label htmlFor={`${base}-rubric`}>{t("rubric")}</label>
-        <textarea
-          id={`${base}-rubric`}
-          value={question.rubric}
-          maxLength={LIMITS.maxRubricChars}
-          rows={3}
-          onChange={(event) => set({ rubric: event.target.value })}
-          aria-invalid={issues.has("rubric") ? true : undefined}
-          aria-describedby={issues.has("rubric") ? `${base}-rubric-hint ${base}-rubric-error` : `${base}-rubric-hint`}
-        />
-        <p className={styles.hint} id={`${base}-rubric-hint`}>
-          {t("rubricHint")}
-        </p>
-        {errorLine("rubric")}
-      </div>
+      <TextAreaField
+        id={`${base}-rubric`}
+        className={styles.field}
+        label={t("rubric")}
+        hint={t("rubricHint")}
+        error={error("rubric")}
+        value={question.rubric}
+        maxLength={LIMITS.maxRubricChars}
+        rows={3}
+        onChange={(event) => set({ rubric: event.target.value })}
+      />
     </fieldset>
   );
 }

@@ -6,6 +6,7 @@ import { AuditLog } from "@/components/admin/audit-log";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { StaffHeader } from "@/components/staff-header";
+import { Field, SelectField } from "@/components/ui/field";
 import { listAuditEvents } from "@/lib/server/audit/list-audit-events";
 import { requireStaff } from "@/lib/server/auth/current-principal";
 import { listExams } from "@/lib/server/exams/list-exams";
@@ -50,55 +51,46 @@ export default async function AuditPage({ searchParams }: Props) {
         <form className={styles.filters} method="get" action="/admin/audit">
           <fieldset>
             <legend>{t("filters.legend")}</legend>
-            <div className="field">
-              <label htmlFor="audit-exam">{t("filters.exam")}</label>
-              <select id="audit-exam" name="examId" defaultValue={filters.examId}>
-                <option value="">{t("filters.anyExam")}</option>
-                {filters.examId && !exams.some((exam) => exam.id === filters.examId) ? (
-                  // A deleted exam (or an id typed into the URL): its log is still shown, under its id.
-                  <option value={filters.examId}>{page?.entries[0]?.examTitle ?? filters.examId}</option>
-                ) : null}
-                {exams.map((exam) => (
-                  <option key={exam.id} value={exam.id}>
-                    {exam.title}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="audit-person">{t("filters.person")}</label>
-              <select id="audit-person" name="actorId" defaultValue={filters.actorId}>
-                <option value="">{t("filters.anyone")}</option>
-                {filters.actorId && !people.some((person) => person.id === filters.actorId) ? (
-                  // A candidate, or a deleted account: the API filters by any actor's id.
-                  <option value={filters.actorId}>{page?.entries[0]?.actor.name ?? filters.actorId}</option>
-                ) : null}
-                {people.map((person) => (
-                  <option key={person.id} value={person.id}>
-                    {person.name} ({person.email})
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="audit-kind">{t("filters.kind")}</label>
-              <select id="audit-kind" name="action" defaultValue={filters.action}>
-                <option value="">{t("filters.anyKind")}</option>
-                {AUDIT_ACTIONS.map((action) => (
-                  <option key={action} value={action}>
-                    {tKinds(action)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="audit-from">{t("filters.from")}</label>
-              <input id="audit-from" name="from" type="date" defaultValue={filters.from} />
-            </div>
-            <div className="field">
-              <label htmlFor="audit-to">{t("filters.to")}</label>
-              <input id="audit-to" name="to" type="date" defaultValue={filters.to} />
-            </div>
+            <SelectField
+              id="audit-exam"
+              label={t("filters.exam")}
+              name="examId"
+              defaultValue={filters.examId}
+              options={[
+                { value: "", label: t("filters.anyExam") },
+                // A deleted exam (or an id typed into the URL): its log is still shown, under its id.
+                ...(filters.examId && !exams.some((exam) => exam.id === filters.examId)
+                  ? [{ value: filters.examId, label: page?.entries[0]?.examTitle ?? filters.examId }]
+                  : []),
+                ...exams.map((exam) => ({ value: exam.id, label: exam.title })),
+              ]}
+            />
+            <SelectField
+              id="audit-person"
+              label={t("filters.person")}
+              name="actorId"
+              defaultValue={filters.actorId}
+              options={[
+                { value: "", label: t("filters.anyone") },
+                // A candidate, or a deleted account: the API filters by any actor's id.
+                ...(filters.actorId && !people.some((person) => person.id === filters.actorId)
+                  ? [{ value: filters.actorId, label: page?.entries[0]?.actor.name ?? filters.actorId }]
+                  : []),
+                ...people.map((person) => ({ value: person.id, label: `${person.name} (${person.email})` })),
+              ]}
+            />
+            <SelectField
+              id="audit-kind"
+              label={t("filters.kind")}
+              name="action"
+              defaultValue={filters.action}
+              options={[
+                { value: "", label: t("filters.anyKind") },
+                ...AUDIT_ACTIONS.map((action) => ({ value: action, label: tKinds(action) })),
+              ]}
+            />
+            <Field id="audit-from" label={t("filters.from")} name="from" type="date" defaultValue={filters.from} />
+            <Field id="audit-to" label={t("filters.to")} name="to" type="date" defaultValue={filters.to} />
             <div className={styles.actions}>
               <button type="submit" className="button button--primary">
                 {t("filters.apply")}

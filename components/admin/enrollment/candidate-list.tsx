@@ -5,6 +5,9 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useDeferredValue, useState, type FormEvent } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
+import { Field } from "@/components/ui/field";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { extraMinutesOf } from "@/lib/shared/enrollment-csv";
@@ -27,8 +30,8 @@ export type ReopenAvailability = { isOpen: true } | { isOpen: false; reason: "st
 /**
  * The enrolled candidates with a search box; per candidate: copy the join link, revoke it or issue a new
  * one (docs/admin-api.md, "Revoking a join link"), edit the extra time, which during the exam moves
- * the deadline, and reopen a submitted attempt (ADR 017). Every outcome is announced in one live region; the
- * list is re-read from the server after.
+ * the deadline, and reopen a submitted attempt (ADR 017). Every outcome is announced above the table (a refusal in a
+ * FormError, a success in a status); the list is re-read from the server after.
  */
 export function CandidateList({
   examId,
@@ -57,10 +60,14 @@ export function CandidateList({
 
   return (
     <>
-      <div className={`field ${styles.search}`}>
-        <label htmlFor="candidate-search">{t("search")}</label>
-        <input id="candidate-search" type="search" value={query} onChange={(event) => setQuery(event.target.value)} />
-      </div>
+      <Field
+        id="candidate-search"
+        className={styles.search}
+        label={t("search")}
+        type="search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
       <p className="muted" aria-live="polite">
         {needle === ""
           ? null
@@ -68,9 +75,8 @@ export function CandidateList({
             ? t("noMatch", { query: deferredQuery.trim() })
             : t("shown", { shown: formatNumber(shown.length, locale), total: formatNumber(candidates.length, locale) })}
       </p>
-      <p className={announcement.isError ? "form-error" : styles.statusOk} role="status" aria-live="polite">
-        {announcement.text}
-      </p>
+      <FormError message={announcement.isError ? announcement.text : ""} />
+      <FormStatus className={styles.statusOk} message={announcement.isError ? "" : announcement.text} />
       {!reopenWindow.isOpen && candidates.some((candidate) => candidate.attempt?.status === "submitted") ? (
         <p className="muted" id={REOPEN_CLOSED_ID}>
           {reopenWindow.reason === "status" ? t("reopenNotPublished") : t("reopenClosed")}
@@ -130,13 +136,19 @@ function CandidateRow({
   const [extraError, setExtraError] = useState("");
   // What this admin saved last: the page's copy of the row catches up only when router.refresh() lands.
   const [savedExtraSeconds, setSavedExtraSeconds] = useState(0);
-  const [isPending, setIsPending] = useState(false);
   const [isReopening, setIsReopening] = useState(false);
   const { confirm, dialog } = useConfirm();
   const { name } = candidate;
   const link = candidate.joinLink;
   const hasStarted = candidate.attempt?.status === "in_progress";
   const base = `/api/admin/exams/${examId}/candidates/${candidate.id}`;
+  const linkChange = useApiAction((action: "revoke" | "reissue") =>
+    callApi(`${base}/join-link`, { method: "POST", json: { action } }),
+  );
+  const extraChange = useApiAction((extraSeconds: number) =>
+    callApi(base, { method: "PATCH", json: { extraSeconds }, schema: CandidateExtraTimeSchema }),
+  );
+  const isPending = linkChange.isPending || extraChange.isPending;
 
   async function copy() {
     if (link.status !== "active") return;
@@ -155,9 +167,7 @@ function CandidateRow({
         : { title: t("confirmReissueTitle", { name }), text: t("confirmReissue"), confirmLabel: t("reissue") },
     );
     if (!isConfirmed) return;
-    setIsPending(true);
-    const response = await callApi(`${base}/join-link`, { method: "POST", json: { action } });
-    setIsPending(false);
+    const response = await linkChange.run(action);
     if (!response.ok) {
       announce(describeFailure(response.failure), true);
       return;
@@ -180,19 +190,20 @@ function CandidateRow({
       return;
     }
     setExtraError("");
-    setIsPending(true);
-    const response = await callApi(base, { method: "PATCH", json: { extraSeconds }, schema: CandidateExtraTimeSchema });
-    setIsPending(false);
+    const response = await extraChange.run(extraSeconds);
     if (!response.ok) {
       const { failure } = response;
-      // The server knows of a higher value (another admin raised it): say so, and show it.
+      // The server knows of a higher value (another admin raised it): say so beside the field, and show it.
       const isLowering =
         hasStarted &&
         failure.kind === "http" &&
         failure.code === "VALIDATION_FAILED" &&
         failure.issues.some((issue) => issue.path === "extraSeconds");
-      setExtraError(isLowering ? t("extraCannotLower", { name }) : describeFailure(failure));
-      if (isLowering) router.refresh();
+      if (isLowering) {
+        extraChange.reset();
+        setExtraError(t("extraCannotLower", { name }));
+        router.refresh();
+      }
       return;
     }
     setSavedExtraSeconds(extraSeconds);
@@ -218,33 +229,34 @@ function CandidateRow({
       <td data-label={t("columns.extraTime")}>
         {isEditing ? (
           <form className={styles.extraForm} onSubmit={saveExtra} noValidate>
-            <label className="visually-hidden" htmlFor={extraId}>
-              {t("extraMinutesFor", { name })}
-            </label>
-            <input
+            {/* The field's box is left out of the layout: its input, hint and error line up with the buttons. */}
+            <Field
               id={extraId}
+              className={styles.extraField}
+              label={t("extraMinutesFor", { name })}
+              hint={!extraError && hasStarted ? t("extraHintStarted") : null}
+              error={extraError}
+              isInvalid={extraChange.error !== ""}
+              describedBy={extraChange.error !== "" ? `${extraId}-refused` : undefined}
               inputMode="numeric"
               value={minutes}
               autoFocus
-              aria-invalid={extraError ? true : undefined}
-              aria-describedby={extraError ? `${extraId}-error` : hasStarted ? `${extraId}-hint` : undefined}
               onChange={(event) => setMinutes(event.target.value)}
             />
             <button className="button button--quiet" type="submit" disabled={isPending}>
               {isPending ? t("saving") : t("save")}
             </button>
-            <button className="button button--quiet" type="button" onClick={() => setIsEditing(false)}>
+            <button
+              className="button button--quiet"
+              type="button"
+              onClick={() => {
+                extraChange.reset();
+                setIsEditing(false);
+              }}
+            >
               {t("cancel")}
             </button>
-            {extraError ? (
-              <p className={styles.fieldError} id={`${extraId}-error`}>
-                {extraError}
-              </p>
-            ) : hasStarted ? (
-              <p className={styles.hint} id={`${extraId}-hint`}>
-                {t("extraHintStarted")}
-              </p>
-            ) : null}
+            <FormError id={`${extraId}-refused`} className={styles.extraRefused} message={extraChange.error} />
           </form>
         ) : (
           <>
@@ -257,6 +269,7 @@ function CandidateRow({
                 onClick={() => {
                   setMinutes(String(extraMinutesOf(candidate.extraSeconds)));
                   setExtraError("");
+                  extraChange.reset();
                   setIsEditing(true);
                 }}
               >

@@ -6,12 +6,18 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useState } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
-import { callApi } from "@/lib/client/call-api";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
+import { ApiCallError, callApi, failureOf, type ApiCallResult } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { formatDuration, formatInstant, formatNumber, formatPercent } from "@/lib/shared/format";
-import type { ApiFailure } from "@/lib/shared/i18n/api-failure";
 import type { ExamResultsView, ExamStatisticsView } from "@/lib/shared/schemas/statistics";
-import { ExamResultsSchema, ExamStatisticsSchema, RegradeQueuedSchema } from "@/lib/shared/schemas/responses/results";
+import {
+  ExamResultsSchema,
+  ExamStatisticsSchema,
+  RegradeQueuedSchema,
+  ReleaseStateSchema,
+} from "@/lib/shared/schemas/responses/results";
 import type { z } from "@/lib/shared/zod";
 
 import { BarChart } from "./bar-chart";
@@ -33,17 +39,15 @@ export function refreshInterval(statistics: ExamStatisticsView | undefined, resu
   return statisticsBusy || resultsBusy ? REFRESH_BUSY_MS : REFRESH_QUIET_MS;
 }
 
-class ApiError extends Error {
-  constructor(readonly failure: ApiFailure) {
-    super("api");
-  }
-}
-
-async function read<T>(url: string, schema: z.ZodType<T>): Promise<T> {
+/** A query's read: the body parsed by `schema`, or an `ApiCallError` (what failed, for the load error above). */
+async function read<S extends z.ZodType>(url: string, schema: S): Promise<z.output<S>> {
   const result = await callApi(url, { cache: "no-store", schema });
-  if (!result.ok) throw new ApiError(result.failure);
+  if (!result.ok) throw new ApiCallError(result.failure);
   return result.body;
 }
+
+/** What Release, Withdraw and Regrade ask for. */
+type ReleaseAction = "release" | "withdraw" | "regrade";
 
 /**
  * An exam's results page below its heading (client component, needs the `statistics` messages): the release
@@ -67,20 +71,18 @@ export function ResultsDashboard({
   const describe = useDescribeFailure();
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
-  const [error, setError] = useState("");
   const [done, setDone] = useState("");
-  const [isPending, setIsPending] = useState(false);
   const base = `/api/admin/exams/${encodeURIComponent(examId)}`;
 
   const statistics = useQuery({
     queryKey: ["results", examId, "statistics"],
-    queryFn: () => read<ExamStatisticsView>(`${base}/statistics`, ExamStatisticsSchema),
+    queryFn: () => read(`${base}/statistics`, ExamStatisticsSchema),
     initialData: initialStatistics,
     refetchInterval: (query) => refreshInterval(query.state.data),
   });
   const results = useQuery({
     queryKey: ["results", examId, "candidates"],
-    queryFn: () => read<ExamResultsView>(`${base}/results`, ExamResultsSchema),
+    queryFn: () => read(`${base}/results`, ExamResultsSchema),
     initialData: initialResults,
     refetchInterval: (query) =>
       refreshInterval(queryClient.getQueryData(["results", examId, "statistics"]), query.state.data),
@@ -93,32 +95,34 @@ export function ResultsDashboard({
   const figure = (value: number | null, format: (value: number) => string = number) =>
     value === null ? t("figures.none") : format(value);
 
-  async function act(kind: "release" | "withdraw" | "regrade") {
+  // Each answers with what it did: how many papers were queued again, or the release as it is now.
+  const releaseAction = useApiAction(
+    (kind: ReleaseAction): Promise<ApiCallResult<{ queued: number } | { releasedAt: string | null }>> =>
+      kind === "regrade"
+        ? callApi(`${base}/results/regrade`, { method: "POST", schema: RegradeQueuedSchema })
+        : callApi(`${base}/results/release`, {
+            method: kind === "release" ? "POST" : "DELETE",
+            schema: ReleaseStateSchema,
+          }),
+    { onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["results", examId] }) },
+  );
+  const isPending = releaseAction.isPending;
+
+  async function act(kind: ReleaseAction) {
     const ok = await confirm({
       title: t(`release.${kind}ConfirmTitle`),
       text: t(`release.${kind}ConfirmText`),
       confirmLabel: t(`release.${kind}Confirm`),
     });
     if (!ok) return;
-    setIsPending(true);
-    setError("");
     setDone("");
-    const outcome = await (kind === "regrade"
-      ? callApi(`${base}/results/regrade`, { method: "POST", schema: RegradeQueuedSchema }).then((result) =>
-          result.ok ? { ...result, done: t("release.regradeDone", { count: result.body.queued }) } : result,
-        )
-      : callApi(`${base}/results/release`, { method: kind === "release" ? "POST" : "DELETE" }).then((result) =>
-          result.ok
-            ? { ...result, done: t(kind === "release" ? "release.releasedDone" : "release.withdrawnDone") }
-            : result,
-        ));
-    setIsPending(false);
-    if (!outcome.ok) {
-      setError(describe(outcome.failure));
-      return;
-    }
-    setDone(outcome.done);
-    await queryClient.invalidateQueries({ queryKey: ["results", examId] });
+    const outcome = await releaseAction.run(kind);
+    if (!outcome.ok) return;
+    setDone(
+      "queued" in outcome.body
+        ? t("release.regradeDone", { count: outcome.body.queued })
+        : t(kind === "release" ? "release.releasedDone" : "release.withdrawnDone"),
+    );
   }
 
   const graded = stats.questions.filter((question) => !question.ungraded);
@@ -129,7 +133,7 @@ export function ResultsDashboard({
       {loadError ? (
         <p className="form-error" role="alert">
           {t("loadFailed", {
-            reason: describe(loadError instanceof ApiError ? loadError.failure : { kind: "network" }),
+            reason: describe(failureOf(loadError)),
           })}
         </p>
       ) : null}
@@ -162,12 +166,8 @@ export function ResultsDashboard({
           </button>
           {isPending ? <span className="muted">{t("release.working")}</span> : null}
         </div>
-        <p className="form-error" role="alert" aria-live="assertive">
-          {error}
-        </p>
-        <p className="form-done" role="status" aria-live="polite">
-          {done}
-        </p>
+        <FormError message={releaseAction.error} />
+        <FormStatus message={done} />
       </section>
 
       <section aria-labelledby="downloads-heading">

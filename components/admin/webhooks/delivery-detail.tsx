@@ -5,6 +5,8 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useState } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
+import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
@@ -35,10 +37,10 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
   const stateText = useDeliveryStateText();
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
-  const [error, setError] = useState("");
   const [done, setDone] = useState("");
-  const [isPending, setIsPending] = useState(false);
   const url = `/api/admin/webhooks/deliveries/${encodeURIComponent(deliveryId)}`;
+  const action = useApiAction((kind: "retry" | "cancel") => callApi(`${url}/${kind}`, { method: "POST" }));
+  const isPending = action.isPending;
 
   const query = useQuery({
     queryKey: webhookKeys.delivery(deliveryId),
@@ -56,13 +58,10 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
       });
       if (!ok) return;
     }
-    setIsPending(true);
-    setError("");
     setDone("");
-    const response = await callApi(`${url}/${kind}`, { method: "POST" });
-    setIsPending(false);
+    const response = await action.run(kind);
     if (response.ok) setDone(t(kind === "retry" ? "detail.retried" : "detail.cancelledDone"));
-    else setError(describe(response.failure));
+    // Refused too (a 409: it changed meanwhile), the delivery is read again.
     await queryClient.invalidateQueries({ queryKey: webhookKeys.all });
   }
 
@@ -151,12 +150,8 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
           ) : null}
           {isPending ? <span className="muted">{t("detail.working")}</span> : null}
         </div>
-        <p className="form-error" role="alert" aria-live="assertive">
-          {error}
-        </p>
-        <p className="form-done" role="status" aria-live="polite">
-          {done}
-        </p>
+        <FormError message={action.error} />
+        <FormStatus message={done} />
       </section>
 
       <section aria-labelledby="delivery-attempts">

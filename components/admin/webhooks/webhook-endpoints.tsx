@@ -5,9 +5,10 @@ import Link from "next/link";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useId, useState, type FormEvent } from "react";
 
-import { useConfirm } from "@/components/confirm-dialog";
+import { useConfirm, type ConfirmRequest } from "@/components/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { FormError, FormStatus } from "@/components/ui/form-error";
+import { useApiAction } from "@/components/ui/use-action";
 import { callApi, type ApiCallResult } from "@/lib/client/call-api";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
@@ -19,6 +20,7 @@ import {
   RotatedSecretSchema,
   WebhookEndpointListSchema,
   type CreatedWebhookEndpoint,
+  type RotatedSecret,
   type WebhookEndpoint,
 } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
@@ -32,7 +34,18 @@ import styles from "./webhooks.module.css";
 const REFRESH_MS = 5_000;
 
 type ShownSecret = { kind: "created"; secret: string } | { kind: "rotated"; secret: string; validUntil: string };
-type Outcome = { error?: string; done?: string };
+
+/** What a card's buttons and form ask of the API. */
+type Step =
+  { kind: "toggle"; enabled: boolean } | { kind: "rotate" } | { kind: "delete" } | { kind: "retry"; since: Date };
+/** What a step did: a sentence for the card, a new secret to show once, or the endpoint is gone. */
+type Done = { kind: "said"; text: string } | { kind: "rotated"; rotated: RotatedSecret } | { kind: "deleted" };
+
+function mapBody<T, U>(result: ApiCallResult<T>, map: (body: T) => U): ApiCallResult<U> {
+  return result.ok ? { ok: true, body: map(result.body) } : result;
+}
+
+const endpointUrl = (endpointId: string) => `/api/admin/webhooks/${encodeURIComponent(endpointId)}`;
 
 /**
  * An exam's webhook endpoints (client component, needs the `webhooks` messages): each with its events, whether it
@@ -47,9 +60,7 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
   const queryClient = useQueryClient();
   const { confirm, dialog } = useConfirm();
   const [shownSecret, setShownSecret] = useState<ShownSecret | null>(null);
-  const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
   const [listNotice, setListNotice] = useState("");
-  const [busy, setBusy] = useState<string | null>(null);
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
 
@@ -60,77 +71,6 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
   });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookKeys.all });
-  const setOutcome = (endpointId: string, outcome: Outcome) =>
-    setOutcomes((current) => ({ ...current, [endpointId]: outcome }));
-
-  async function run<T>(endpoint: WebhookEndpoint, request: () => Promise<ApiCallResult<T>>, onOk: (body: T) => void) {
-    setBusy(endpoint.id);
-    setOutcome(endpoint.id, {});
-    const response = await request();
-    setBusy(null);
-    if (response.ok) onOk(response.body);
-    else setOutcome(endpoint.id, { error: describe(response.failure) });
-    await refresh();
-  }
-
-  const endpointUrl = (endpointId: string) => `/api/admin/webhooks/${encodeURIComponent(endpointId)}`;
-
-  function onToggle(endpoint: WebhookEndpoint) {
-    const enabled = !endpoint.enabled;
-    void run(
-      endpoint,
-      () => callApi(endpointUrl(endpoint.id), { method: "PATCH", json: { enabled } }),
-      () => setOutcome(endpoint.id, { done: t(enabled ? "endpoints.enabledDone" : "endpoints.disabledDone") }),
-    );
-  }
-
-  async function onRotate(endpoint: WebhookEndpoint) {
-    const ok = await confirm({
-      title: t("endpoints.rotateTitle"),
-      text: t("endpoints.rotateText"),
-      confirmLabel: t("endpoints.rotateConfirm"),
-    });
-    if (!ok) return;
-    await run(
-      endpoint,
-      () => callApi(`${endpointUrl(endpoint.id)}/secret`, { method: "POST", schema: RotatedSecretSchema }),
-      (rotated) =>
-        setShownSecret({ kind: "rotated", secret: rotated.secret, validUntil: rotated.previousSecretValidUntil }),
-    );
-  }
-
-  async function onDelete(endpoint: WebhookEndpoint) {
-    const ok = await confirm({
-      title: t("endpoints.deleteTitle"),
-      text: t("endpoints.deleteText", { url: endpoint.url }),
-      confirmLabel: t("endpoints.deleteConfirm"),
-    });
-    if (!ok) return;
-    await run(
-      endpoint,
-      () => callApi(endpointUrl(endpoint.id), { method: "DELETE" }),
-      () => setListNotice(t("endpoints.deletedDone", { url: endpoint.url })),
-    );
-  }
-
-  async function onRetrySince(endpoint: WebhookEndpoint, since: Date) {
-    const ok = await confirm({
-      title: t("endpoints.retrySinceTitle", { time: formatInstant(since, locale, timeZone) }),
-      text: t("endpoints.retrySinceText"),
-      confirmLabel: t("endpoints.retrySinceConfirm"),
-    });
-    if (!ok) return;
-    await run(
-      endpoint,
-      () =>
-        callApi(`${endpointUrl(endpoint.id)}/retry`, {
-          method: "POST",
-          json: { since: since.toISOString() },
-          schema: EndpointRetriedSchema,
-        }),
-      ({ requeued }) => setOutcome(endpoint.id, { done: t("endpoints.retrySinceDone", { count: requeued }) }),
-    );
-  }
 
   function onCreated(created: CreatedWebhookEndpoint) {
     setListNotice("");
@@ -171,13 +111,17 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
               <EndpointCard
                 key={endpoint.id}
                 endpoint={endpoint}
-                outcome={outcomes[endpoint.id] ?? {}}
-                isBusy={busy === endpoint.id}
                 readAt={query.dataUpdatedAt}
-                onToggle={() => onToggle(endpoint)}
-                onRotate={() => void onRotate(endpoint)}
-                onDelete={() => void onDelete(endpoint)}
-                onRetrySince={(since) => void onRetrySince(endpoint, since)}
+                confirm={confirm}
+                refresh={refresh}
+                onRotated={(rotated) =>
+                  setShownSecret({
+                    kind: "rotated",
+                    secret: rotated.secret,
+                    validUntil: rotated.previousSecretValidUntil,
+                  })
+                }
+                onDeleted={() => setListNotice(t("endpoints.deletedDone", { url: endpoint.url }))}
               />
             ))}
           </ul>
@@ -201,25 +145,26 @@ export function WebhookEndpoints({ examId }: { examId: string }) {
   );
 }
 
+/**
+ * One endpoint: what it is and how it fares, its buttons (each confirmed where it cannot be undone) and the
+ * retry-since form. Every step is one `useApiAction`; what it did or why it was refused is said under the card, and
+ * the list is read again either way.
+ */
 function EndpointCard({
   endpoint,
-  outcome,
-  isBusy,
   readAt,
-  onToggle,
-  onRotate,
-  onDelete,
-  onRetrySince,
+  confirm,
+  refresh,
+  onRotated,
+  onDeleted,
 }: {
   endpoint: WebhookEndpoint;
-  outcome: Outcome;
-  isBusy: boolean;
   /** When the list was read (ms): the rotation window is judged against it. */
   readAt: number;
-  onToggle: () => void;
-  onRotate: () => void;
-  onDelete: () => void;
-  onRetrySince: (since: Date) => void;
+  confirm: (request: ConfirmRequest) => Promise<boolean>;
+  refresh: () => Promise<void>;
+  onRotated: (rotated: RotatedSecret) => void;
+  onDeleted: () => void;
 }) {
   const t = useTranslations("webhooks.endpoints");
   const tw = useTranslations("webhooks");
@@ -228,11 +173,78 @@ function EndpointCard({
   const id = useId();
   const [since, setSince] = useState("");
   const [sinceError, setSinceError] = useState("");
+  const [done, setDone] = useState("");
   const time = (instant: string | null) => (instant ? formatInstant(instant, locale, timeZone) : t("never"));
   const { breaker } = endpoint;
   const listFormat = new Intl.ListFormat(locale, { type: "conjunction" });
   const isRotating =
     endpoint.previousSecretValidUntil !== null && Date.parse(endpoint.previousSecretValidUntil) > readAt;
+  const url = endpointUrl(endpoint.id);
+  const action = useApiAction(async (step: Step): Promise<ApiCallResult<Done>> => {
+    switch (step.kind) {
+      case "toggle":
+        return mapBody(await callApi(url, { method: "PATCH", json: { enabled: step.enabled } }), () => ({
+          kind: "said" as const,
+          text: t(step.enabled ? "enabledDone" : "disabledDone"),
+        }));
+      case "rotate":
+        return mapBody(await callApi(`${url}/secret`, { method: "POST", schema: RotatedSecretSchema }), (rotated) => ({
+          kind: "rotated" as const,
+          rotated,
+        }));
+      case "delete":
+        return mapBody(await callApi(url, { method: "DELETE" }), () => ({ kind: "deleted" as const }));
+      case "retry":
+        return mapBody(
+          await callApi(`${url}/retry`, {
+            method: "POST",
+            json: { since: step.since.toISOString() },
+            schema: EndpointRetriedSchema,
+          }),
+          ({ requeued }) => ({ kind: "said" as const, text: t("retrySinceDone", { count: requeued }) }),
+        );
+    }
+  });
+  const isBusy = action.isPending;
+
+  async function run(step: Step) {
+    setDone("");
+    const result = await action.run(step);
+    if (result.ok) {
+      const outcome = result.body;
+      if (outcome.kind === "said") setDone(outcome.text);
+      else if (outcome.kind === "rotated") onRotated(outcome.rotated);
+      else onDeleted();
+    }
+    await refresh();
+  }
+
+  function onToggle() {
+    void run({ kind: "toggle", enabled: !endpoint.enabled });
+  }
+
+  async function onRotate() {
+    const ok = await confirm({ title: t("rotateTitle"), text: t("rotateText"), confirmLabel: t("rotateConfirm") });
+    if (ok) await run({ kind: "rotate" });
+  }
+
+  async function onDelete() {
+    const ok = await confirm({
+      title: t("deleteTitle"),
+      text: t("deleteText", { url: endpoint.url }),
+      confirmLabel: t("deleteConfirm"),
+    });
+    if (ok) await run({ kind: "delete" });
+  }
+
+  async function onRetrySince(instant: Date) {
+    const ok = await confirm({
+      title: t("retrySinceTitle", { time: formatInstant(instant, locale, timeZone) }),
+      text: t("retrySinceText"),
+      confirmLabel: t("retrySinceConfirm"),
+    });
+    if (ok) await run({ kind: "retry", since: instant });
+  }
 
   function onSubmitSince(event: FormEvent) {
     event.preventDefault();
@@ -243,7 +255,7 @@ function EndpointCard({
       return;
     }
     setSinceError("");
-    onRetrySince(instant);
+    void onRetrySince(instant);
   }
 
   const breakerText =
@@ -318,7 +330,7 @@ function EndpointCard({
           className="button"
           disabled={isBusy}
           aria-label={t("rotateLabel", { url: endpoint.url })}
-          onClick={onRotate}
+          onClick={() => void onRotate()}
         >
           {t("rotate")}
         </button>
@@ -327,7 +339,7 @@ function EndpointCard({
           className={`button ${styles.danger}`}
           disabled={isBusy}
           aria-label={t("deleteLabel", { url: endpoint.url })}
-          onClick={onDelete}
+          onClick={() => void onDelete()}
         >
           {t("delete")}
         </button>
@@ -349,8 +361,8 @@ function EndpointCard({
           {t("retrySinceButton")}
         </button>
       </form>
-      <FormError message={outcome.error} />
-      <FormStatus message={outcome.done} />
+      <FormError message={action.error} />
+      <FormStatus message={done} />
     </li>
   );
 }

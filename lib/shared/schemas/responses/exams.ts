@@ -1,5 +1,6 @@
 import { z } from "@/lib/shared/zod";
 
+import type { PublishProblem } from "@/lib/shared/exam-lifecycle";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
 import {
   CHOICE_SCORINGS,
@@ -108,3 +109,21 @@ export const ExamEditsSchema = z.object({
     }),
   ),
 }) satisfies z.ZodType<{ edits: ExamEditRecord[] }>;
+
+/** 422 PUBLISH_CHECK_FAILED's `details`: what keeps the exam from being published, in the order the editor lists it. */
+export const PublishCheckDetailsSchema = z.object({
+  problems: z.array(
+    z.discriminatedUnion("code", [
+      z.object({ code: z.literal("NO_QUESTIONS") }),
+      z.object({
+        code: z.literal("CHOICE_WITHOUT_KEY"),
+        questionId: z.string().nullable(),
+        position: z.number().int(),
+      }),
+      z.object({ code: z.literal("WINDOW_NOT_ORDERED") }),
+      z.object({ code: z.literal("WINDOW_ALREADY_CLOSED") }),
+      z.object({ code: z.literal("WINDOW_SHORTER_THAN_DURATION") }),
+      z.object({ code: z.literal("DURATION_NOT_POSITIVE") }),
+    ]),
+  ),
+}) satisfies z.ZodType<{ problems: PublishProblem[] }>;
