@@ -86,7 +86,12 @@ describe("responses match the OpenAPI document", () => {
   it("for an exam's whole life: create, enroll, join, start, autosave, heartbeat, submit, proctor reads", async () => {
     const created = await call(createExamRoute, {
       bearer: adminToken(),
-      json: { title: `Doc ${uniqueSuffix()}`, durationSeconds: 3600, status: "published", questions: sampleQuestions() },
+      json: {
+        title: `Doc ${uniqueSuffix()}`,
+        durationSeconds: 3600,
+        status: "published",
+        questions: sampleQuestions(),
+      },
     });
     expect(created.status).toBe(201);
     expectDocumented("POST", "/api/admin/exams", created);

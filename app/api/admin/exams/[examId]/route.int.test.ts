@@ -282,7 +282,11 @@ describe("after the first attempt", () => {
     ]);
     expect(fields).toEqual(
       expect.arrayContaining([
-        ["prompt", "Which layer of the OSI model routes packets between networks?", "Which OSI layer routes packets between networks?"],
+        [
+          "prompt",
+          "Which layer of the OSI model routes packets between networks?",
+          "Which OSI layer routes packets between networks?",
+        ],
         ["options.b.label", "Network", "Network layer"],
         ["answerKey", "b", "a"],
       ]),
