@@ -10,6 +10,7 @@ import { hashPassword } from "@/lib/server/auth/password";
 import { db } from "@/lib/server/db/client";
 import { env } from "@/lib/server/env.mjs";
 import { call, cookieFrom } from "./http";
+import { sampleQuestions } from "../shared/sample-exam";
 
 export const adminToken = (): string => {
   if (!env.ADMIN_API_TOKEN) throw new Error("ADMIN_API_TOKEN must be set for integration tests");
@@ -20,33 +21,7 @@ export function uniqueSuffix(): string {
   return randomBytes(4).toString("hex");
 }
 
-export const sampleQuestions = [
-  {
-    type: "single_choice",
-    prompt: "Which layer routes packets?",
-    options: [
-      { id: "a", label: "Network" },
-      { id: "b", label: "Link" },
-    ],
-    answerKey: "a",
-    points: 1,
-  },
-  {
-    type: "multiple_choice",
-    prompt: "Which are transport protocols?",
-    options: [
-      { id: "a", label: "TCP" },
-      { id: "b", label: "IP" },
-      { id: "c", label: "UDP" },
-    ],
-    answerKey: ["a", "c"],
-    points: 2,
-  },
-  { type: "short_text", prompt: "Name the loopback address.", points: 1 },
-  { type: "essay", prompt: "Explain congestion control.", points: 5 },
-  { type: "numeric", prompt: "How many bits in an IPv4 address?", answerKey: 32, tolerance: 0, points: 1 },
-] as const;
-
+/** A published exam of the sample exam's five questions (test-support/shared/sample-exam.ts), unless overridden. */
 export async function createExam(
   overrides: Record<string, unknown> = {},
 ): Promise<{ id: string; questions: { id: string; type: string; position: number }[] }> {
@@ -58,7 +33,7 @@ export async function createExam(
       durationSeconds: 3600,
       graceSeconds: 60,
       status: "published",
-      questions: sampleQuestions,
+      questions: sampleQuestions(),
       ...overrides,
     },
   });

@@ -10,7 +10,7 @@ import { drainResultJobs } from "@/lib/server/results/result-jobs";
 import { autosave, submit } from "./attempts";
 import { adminToken, createExam, join } from "./fixtures";
 import { call } from "./http";
-import { OBJECTIVE_QUESTIONS } from "../shared/objective-questions";
+import { OBJECTIVE_TYPES, sampleQuestions } from "../shared/sample-exam";
 
 /** Drains the results queue until these attempts have no job left (other tests' jobs may go along the way). */
 export async function scoreNow(...attemptIds: string[]): Promise<void> {
@@ -22,15 +22,16 @@ export async function scoreNow(...attemptIds: string[]): Promise<void> {
 }
 
 /**
- * An exam of three objective questions (single choice 1 point, multiple choice 2 with partial credit, numeric 1)
- * and one paper submitted per entry of `papers` (question position → value; a missing position is unanswered),
- * each scored. The statistics and export tests read their figures off these papers.
+ * An exam of the sample exam's three objective questions (test-support/shared/sample-exam.ts: single choice key
+ * "b", 1 point; multiple choice key a+b, 2 with partial credit; numeric key 6, 1) and one paper submitted per entry
+ * of `papers` (question position → value; a missing position is unanswered), each scored. The statistics and
+ * export tests read their figures off these papers.
  */
 export async function scoredPapers(
   papers: readonly Record<number, unknown>[],
   names: readonly string[] = papers.map((_, index) => `Candidate ${index + 1}`),
 ): Promise<{ examId: string; questions: { id: string; position: number }[]; attemptIds: string[] }> {
-  const exam = await createExam({ questions: OBJECTIVE_QUESTIONS });
+  const exam = await createExam({ questions: sampleQuestions({ types: OBJECTIVE_TYPES }) });
   if (papers.length === 0) return { examId: exam.id, questions: exam.questions, attemptIds: [] };
   const enrolled = await call(enrollRoute, {
     params: { examId: exam.id },

@@ -1,17 +1,17 @@
-// The sample exam of the end-to-end tests: one question of every type, the shape of a real paper, in English
-// and in Chinese. Every e2e spec and screen builds its exam from this (e2e/fixtures.ts `createExam` takes all
-// five by default); the options choose the variations the specs really need:
+// The sample exam of every test that needs a paper: one question of every type, the shape of a real paper, in
+// English and in Chinese. The e2e specs and screens build their exams from this (e2e/fixtures.ts `createExam` takes
+// all five by default), and so do the integration tests (test-support/server/fixtures.ts `createExam` takes all
+// five; test-support/server/results.ts `scoredPapers` the objective ones). The options choose the variations the
+// tests really need:
 // - `types`: which questions, in which order (objective only, so no person marks the paper; an essay first, for
 //   grading);
 // - `language`: the prompts and options in the candidate's language;
 // - `rubric`: the essay carries a rubric for its graders;
 // - `answerKeys`: another key for a type (a key that is wrong until an admin corrects it).
 //
-// Keys, for the values a spec submits: single choice "b" (1 point), multiple choice "a" and "b" (2 points, partly
-// right gets part), short text "ARP" (1), essay marked by a person (5), numeric 6 (1, no tolerance).
-//
-// The integration tests keep their own (test-support/server/fixtures.ts, test-support/shared/objective-questions.ts):
-// their figures were worked out on those keys.
+// Keys, for the values a test submits and the figures it expects: single choice "b" (1 point), multiple choice "a"
+// and "b" (2 points, partly right gets part), short text "ARP" (1), essay marked by a person (5), numeric 6 (1, no
+// tolerance). All five: 10 points; the objective three: 4.
 
 export type SampleQuestionType = "single_choice" | "multiple_choice" | "short_text" | "essay" | "numeric";
 export type SampleLanguage = "en" | "zh-CN";

@@ -16,8 +16,9 @@ import { POST as createExamRoute } from "@/app/api/admin/exams/route";
 import { GET as listStaffRoute, POST as createStaffRoute } from "@/app/api/admin/staff/route";
 import { POST as signInRoute } from "@/app/api/staff/session/route";
 import { db } from "@/lib/server/db/client";
-import { adminToken, createStaff, sampleQuestions, signIn, uniqueSuffix } from "@/test-support/server/fixtures";
+import { adminToken, createStaff, signIn, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { sampleQuestions } from "@/test-support/shared/sample-exam";
 
 const newAccount = () => ({ email: `o-${uniqueSuffix()}@holdfast.test`, name: "Origin test", role: "proctor" });
 
@@ -40,7 +41,7 @@ describe("state-changing staff requests from another origin", () => {
       path: "/api/admin/exams",
       cookie,
       headers: { origin: "https://evil.example" },
-      json: { title: "x", durationSeconds: 60, questions: sampleQuestions },
+      json: { title: "x", durationSeconds: 60, questions: sampleQuestions() },
     });
     expect(upload.status).toBe(403);
     expect(await db.staffUser.count()).toBe(before);

@@ -43,9 +43,10 @@ import { POST as cancelDeliveryRoute } from "@/app/api/admin/webhooks/deliveries
 import { POST as retryDeliveryRoute } from "@/app/api/admin/webhooks/deliveries/[deliveryId]/retry/route";
 import { runDeliveryRound } from "@/lib/server/webhooks/delivery-worker";
 import { autosave, heartbeat, submit } from "@/test-support/server/attempts";
-import { adminToken, sampleQuestions, uniqueSuffix } from "@/test-support/server/fixtures";
+import { adminToken, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call, cookieFrom, type CallResult } from "@/test-support/server/http";
 import { scoredPapers } from "@/test-support/server/results";
+import { sampleQuestions } from "@/test-support/shared/sample-exam";
 
 import { API_ROUTE_MODULES } from "@/app/api/route-modules";
 import { openApiDocument, type JsonSchema } from "./build-document";
@@ -85,7 +86,12 @@ describe("responses match the OpenAPI document", () => {
   it("for an exam's whole life: create, enroll, join, start, autosave, heartbeat, submit, proctor reads", async () => {
     const created = await call(createExamRoute, {
       bearer: adminToken(),
-      json: { title: `Doc ${uniqueSuffix()}`, durationSeconds: 3600, status: "published", questions: sampleQuestions },
+      json: {
+        title: `Doc ${uniqueSuffix()}`,
+        durationSeconds: 3600,
+        status: "published",
+        questions: sampleQuestions(),
+      },
     });
     expect(created.status).toBe(201);
     expectDocumented("POST", "/api/admin/exams", created);
@@ -118,8 +124,8 @@ describe("responses match the OpenAPI document", () => {
     const saved = await autosave(attempt, {
       deviceId: "laptop",
       answers: [
-        { questionId: single!.id, value: "a", version: 2 },
-        { questionId: multiple!.id, value: ["a", "c"], version: 3 },
+        { questionId: single!.id, value: "b", version: 2 },
+        { questionId: multiple!.id, value: ["a", "b"], version: 3 },
       ],
     });
     expect(saved.status).toBe(200);
@@ -127,7 +133,7 @@ describe("responses match the OpenAPI document", () => {
     // A stale answer carries the server's value: the union's other branch.
     const stale = await autosave(attempt, {
       deviceId: "phone",
-      answers: [{ questionId: single!.id, value: "b", version: 1 }],
+      answers: [{ questionId: single!.id, value: "a", version: 1 }],
     });
     expect(stale.body.results[0].status).toBe("stale");
     expectDocumented("POST", "/api/attempts/{attemptId}/answers", stale);
@@ -207,7 +213,7 @@ describe("responses match the OpenAPI document", () => {
     const admin = { bearer: adminToken() };
     const created = await call(createExamRoute, {
       ...admin,
-      json: { title: `Authoring ${uniqueSuffix()}`, durationSeconds: 1800, questions: sampleQuestions },
+      json: { title: `Authoring ${uniqueSuffix()}`, durationSeconds: 1800, questions: sampleQuestions() },
     });
     expect(created.status).toBe(201);
     const examId = created.body.id as string;
@@ -298,7 +304,7 @@ describe("responses match the OpenAPI document", () => {
     const admin = { bearer: adminToken() };
     const created = await call(createExamRoute, {
       ...admin,
-      json: { title: `QTI ${uniqueSuffix()}`, durationSeconds: 1800, questions: sampleQuestions },
+      json: { title: `QTI ${uniqueSuffix()}`, durationSeconds: 1800, questions: sampleQuestions() },
     });
     expect(created.status).toBe(201);
     const examId = created.body.id as string;
@@ -340,8 +346,8 @@ describe("responses match the OpenAPI document", () => {
   });
 
   it("for the results page's reads and the regrade, with figures and with nulls", async () => {
-    const { examId } = await scoredPapers([{ 1: "a", 2: ["a"], 3: 32 }, { 1: "b" }, {}]);
-    const lone = await scoredPapers([{ 1: "a" }]);
+    const { examId } = await scoredPapers([{ 1: "b", 2: ["a"], 3: 6 }, { 1: "a" }, {}]);
+    const lone = await scoredPapers([{ 1: "b" }]);
     for (const id of [examId, lone.examId]) {
       const statistics = await call(statisticsRoute, { params: { examId: id }, bearer: adminToken() });
       expect(statistics.status).toBe(200);
@@ -359,7 +365,7 @@ describe("responses match the OpenAPI document", () => {
   });
 
   it("for results delivery: endpoints, deliveries with attempts, refusals, alerts and the feed", async () => {
-    const { examId } = await scoredPapers([{ 1: "a" }]);
+    const { examId } = await scoredPapers([{ 1: "b" }]);
     const admin = { bearer: adminToken() };
     const created = await call(createWebhookRoute, {
       params: { examId },

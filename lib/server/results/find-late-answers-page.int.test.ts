@@ -16,8 +16,8 @@ describe("findLateAnswersPage", () => {
     const late = await autosave(attempt, {
       deviceId: "phone",
       answers: [
-        { questionId: single.id, value: "a", version: 1 },
-        { questionId: numeric.id, value: 32, version: 1 },
+        { questionId: single.id, value: "b", version: 1 },
+        { questionId: numeric.id, value: 6, version: 1 },
       ],
     });
     expect(late.status).toBe(409);
@@ -29,8 +29,9 @@ describe("findLateAnswersPage", () => {
     expect(candidate).toMatchObject({ attemptId: attempt.attemptId, total: { scoreUnits: 0, maxUnits: 100_000 } });
     expect(candidate!.lateAnswers.map((row) => row.questionId).sort()).toEqual([single.id, numeric.id].sort());
     expect(page!.questions.find((q) => q.id === single.id)!.options).toEqual([
-      { id: "a", label: "Network" },
-      { id: "b", label: "Link" },
+      { id: "a", label: "Data link" },
+      { id: "b", label: "Network" },
+      { id: "c", label: "Transport" },
     ]);
   });
 

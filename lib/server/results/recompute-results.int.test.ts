@@ -26,7 +26,7 @@ async function regradeExam(options: {
   return { papers: papers.length, changed };
 }
 
-/** sampleQuestions: single (1 pt, key a), multiple (2 pts, key a+c, partial), short text, essay (5), numeric (32). */
+/** The sample exam: single (1 pt, key b), multiple (2 pts, key a+b, partial), short text, essay (5), numeric (6). */
 function byType(attempt: StartedAttempt, type: string): string {
   const question = attempt.questions.find((q) => q.type === type);
   if (!question) throw new Error(`no ${type} question`);
@@ -62,7 +62,7 @@ async function resultOf(attemptId: string) {
 describe("results: recompute and regrade", () => {
   it("scores a submitted paper exactly, and a repeat with nothing changed makes no version", async () => {
     const attempt = await startedAttempt();
-    await answerAndSubmit(attempt, { single_choice: "a", multiple_choice: ["a", "b"], numeric: 32, essay: "Text" });
+    await answerAndSubmit(attempt, { single_choice: "b", multiple_choice: ["a", "c"], numeric: 6, essay: "Text" });
     const { papers, changed } = await regradeExam({ examId: attempt.examId, actor: SYSTEM_ACTOR });
     expect({ papers, changed }).toEqual({ papers: 1, changed: 1 });
     const result = await resultOf(attempt.attemptId);
@@ -79,11 +79,11 @@ describe("results: recompute and regrade", () => {
 
   it("a corrected key makes a new version with who and why; the earlier one stays readable", async () => {
     const attempt = await startedAttempt();
-    await answerAndSubmit(attempt, { single_choice: "b" });
+    await answerAndSubmit(attempt, { single_choice: "a" });
     await regradeExam({ examId: attempt.examId, actor: SYSTEM_ACTOR });
     expect(Number((await resultOf(attempt.attemptId))!.scoreUnits)).toBe(0);
 
-    await db.question.update({ where: { id: byType(attempt, "single_choice") }, data: { answerKey: "b" } });
+    await db.question.update({ where: { id: byType(attempt, "single_choice") }, data: { answerKey: "a" } });
     const actor = { type: "system" as const, label: "key correction test" };
     expect(await regradeExam({ examId: attempt.examId, actor, reason: "key was wrong" })).toEqual({
       papers: 1,
@@ -103,9 +103,9 @@ describe("results: recompute and regrade", () => {
   it("parallel recomputes of the same papers serialise: versions stay unique and the last one is right", async () => {
     const first = await startedAttempt();
     const others = await Promise.all(
-      Array.from({ length: 3 }, () => anotherSubmittedAttempt(first, { single_choice: "a", numeric: 31 })),
+      Array.from({ length: 3 }, () => anotherSubmittedAttempt(first, { single_choice: "b", numeric: 5 })),
     );
-    await answerAndSubmit(first, { single_choice: "a" });
+    await answerAndSubmit(first, { single_choice: "b" });
     const ids = [first, ...others].map((attempt) => attempt.attemptId);
     // Eight writers at once over the same four papers, half of them after a key change.
     await db.question.update({ where: { id: byType(first, "numeric") }, data: { tolerance: 1 } });
@@ -126,14 +126,14 @@ describe("results: recompute and regrade", () => {
     expect(changedTotal).toBe(4); // each paper got exactly one version: the first writer's; the rest saw no change
     for (const attempt of others) {
       const result = await resultOf(attempt.attemptId);
-      expect(Number(result!.scoreUnits)).toBe(20_000); // 31 is within the new tolerance of 1
+      expect(Number(result!.scoreUnits)).toBe(20_000); // 5 is within the new tolerance of 1
       expect(result!.version).toBe(1);
     }
   });
 
   it("result versions cannot be edited or deleted, but go with a deleted exam", async () => {
     const attempt = await startedAttempt();
-    await answerAndSubmit(attempt, { single_choice: "a" });
+    await answerAndSubmit(attempt, { single_choice: "b" });
     await regradeExam({ examId: attempt.examId, actor: SYSTEM_ACTOR });
     await expect(
       db.$executeRaw`UPDATE result_versions SET score_units = 0 WHERE attempt_id = ${attempt.attemptId}::uuid`,

@@ -30,7 +30,7 @@ async function submitted(values: Record<string, unknown>): Promise<StartedAttemp
 
 describe("result jobs: a submit queues its scoring, a corrected key queues a regrade", () => {
   it("a submit queues exactly one job in its own transaction; draining writes result version 1", async () => {
-    const attempt = await submitted({ single_choice: "a", numeric: 32, essay: "An essay." });
+    const attempt = await submitted({ single_choice: "b", numeric: 6, essay: "An essay." });
     const job = await db.resultJob.findUnique({ where: { attemptId: attempt.attemptId } });
     expect(job).toMatchObject({ cause: "submitted", actorType: "system" });
     expect(await db.result.findUnique({ where: { attemptId: attempt.attemptId } })).toBeNull();
@@ -42,13 +42,13 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
   });
 
   it("an answer-key correction through PATCH re-scores the paper with the editor and the fields as the reason", async () => {
-    const attempt = await submitted({ single_choice: "b" });
+    const attempt = await submitted({ single_choice: "a" });
     await scoreNow(attempt.attemptId);
     expect(Number((await db.result.findUnique({ where: { attemptId: attempt.attemptId } }))!.scoreUnits)).toBe(0);
 
     const exam = await call(getExamRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
     const questions = exam.body.questions.map((question: Parameters<typeof questionInputOf>[0]) =>
-      questionInputOf(question.type === "single_choice" ? { ...question, answerKey: "b" } : question),
+      questionInputOf(question.type === "single_choice" ? { ...question, answerKey: "a" } : question),
     );
     const patched = await call(patchExamRoute, {
       method: "PATCH",
@@ -76,7 +76,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
   });
 
   it("a prompt typo fix queues nothing", async () => {
-    const attempt = await submitted({ single_choice: "a" });
+    const attempt = await submitted({ single_choice: "b" });
     await scoreNow(attempt.attemptId);
     const exam = await call(getExamRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
     const questions = exam.body.questions.map((question: Parameters<typeof questionInputOf>[0], index: number) =>
@@ -93,7 +93,7 @@ describe("result jobs: a submit queues its scoring, a corrected key queues a reg
   });
 
   it("two drains at once never take the same job, and every job is scored once", async () => {
-    const attempts = await Promise.all(Array.from({ length: 4 }, () => submitted({ single_choice: "a" })));
+    const attempts = await Promise.all(Array.from({ length: 4 }, () => submitted({ single_choice: "b" })));
     const taken = await Promise.all([drainResultJobs(2), drainResultJobs(2), drainResultJobs(2)]);
     expect(taken.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(4);
     for (const attempt of attempts) await scoreNow(attempt.attemptId);

@@ -324,7 +324,7 @@ describe("webhook delivery: events and context checks", () => {
     const choice = attempt.questions.find((question) => question.type === "single_choice")!.id;
     const saved = await autosave(attempt, {
       deviceId: "laptop",
-      answers: [{ questionId: choice, value: "a", version: 1 }],
+      answers: [{ questionId: choice, value: "b", version: 1 }],
     });
     expect(saved.status).toBe(200);
     await submitted(attempt);
@@ -336,7 +336,7 @@ describe("webhook delivery: events and context checks", () => {
 
     const exam = await call(getExamRoute, { params: { examId: attempt.examId }, bearer: adminToken() });
     const questions = exam.body.questions.map((question: Parameters<typeof questionInputOf>[0]) =>
-      questionInputOf(question.type === "single_choice" ? { ...question, answerKey: "b" } : question),
+      questionInputOf(question.type === "single_choice" ? { ...question, answerKey: "a" } : question),
     );
     const patched = await call(patchExamRoute, {
       method: "PATCH",

@@ -219,7 +219,7 @@ describe("webhooks API: deliveries", () => {
 
 describe("results feed", () => {
   it("lists result versions in order with a cursor; paging with `after` visits each once", async () => {
-    const { examId, attemptIds } = await scoredPapers([{ 1: "a" }, { 1: "b" }, { 3: 32 }]);
+    const { examId, attemptIds } = await scoredPapers([{ 1: "b" }, { 1: "a" }, { 3: 6 }]);
     const feed = (query: string) =>
       call(feedRoute, {
         path: `/api/admin/exams/${examId}/results/feed${query}`,

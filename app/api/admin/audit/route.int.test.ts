@@ -40,16 +40,9 @@ import { openApiDocument, type JsonSchema } from "@/lib/server/openapi/build-doc
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/shared/audit-actions";
 import type { AuditEntry, AuditPage } from "@/lib/shared/schemas/audit";
 import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
-import {
-  adminToken,
-  createExam,
-  createStaff,
-  enroll,
-  sampleQuestions,
-  signIn,
-  uniqueSuffix,
-} from "@/test-support/server/fixtures";
+import { adminToken, createExam, createStaff, enroll, signIn, uniqueSuffix } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { sampleQuestions } from "@/test-support/shared/sample-exam";
 
 import { GET as auditRoute } from "./route";
 
@@ -93,7 +86,7 @@ const ACTIONS: { action: AuditAction; perform: () => Promise<Performed> }[] = [
     perform: async () => {
       const response = await call(createExamRoute, {
         ...asAdmin(),
-        json: { title: `Audit ${uniqueSuffix()}`, durationSeconds: 600, questions: sampleQuestions },
+        json: { title: `Audit ${uniqueSuffix()}`, durationSeconds: 600, questions: sampleQuestions() },
       });
       expect(response.status, response.text).toBe(201);
       return { examId: response.body.id };

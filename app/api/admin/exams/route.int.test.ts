@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { db } from "@/lib/server/db/client";
-import { adminToken, createStaff, sampleQuestions, signIn } from "@/test-support/server/fixtures";
+import { adminToken, createStaff, signIn } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { sampleQuestions } from "@/test-support/shared/sample-exam";
 
 import { POST as createExamRoute } from "./route";
 
@@ -11,7 +12,7 @@ const validExam = {
   durationSeconds: 3600,
   graceSeconds: 60,
   status: "published",
-  questions: sampleQuestions,
+  questions: sampleQuestions(),
 };
 
 async function tableCounts() {
@@ -38,7 +39,7 @@ describe("POST /api/admin/exams", () => {
       [5, "numeric"],
     ]);
     const stored = await db.question.findMany({ where: { examId: response.body.id }, orderBy: { position: "asc" } });
-    expect(stored.map((q) => q.answerKey)).toEqual(["a", ["a", "c"], null, null, 32]);
+    expect(stored.map((q) => q.answerKey)).toEqual(["b", ["a", "b"], ["ARP"], null, 6]);
   });
 
   it("lets an admin session create exams, forbids a proctor, and refuses anonymous callers", async () => {

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 
 import { POST as createExamRoute } from "@/app/api/admin/exams/route";
 import { db } from "@/lib/server/db/client";
-import { createStaff, sampleQuestions, signIn } from "@/test-support/server/fixtures";
+import { createStaff, signIn } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { sampleQuestions } from "@/test-support/shared/sample-exam";
 
 import { DELETE as signOutRoute, POST as signInRoute } from "./route";
 
-const exam = { title: "Auth check", durationSeconds: 600, questions: sampleQuestions };
+const exam = { title: "Auth check", durationSeconds: 600, questions: sampleQuestions() };
 
 describe("staff sign-in", () => {
   it("stores an argon2id hash, never the password", async () => {

@@ -6,9 +6,10 @@ import { POST as createRoute } from "@/app/api/admin/exams/route";
 import { GET as attemptRoute } from "@/app/api/attempts/[attemptId]/route";
 import { db } from "@/lib/server/db/client";
 import { autosave, startedAttempt, submit } from "@/test-support/server/attempts";
-import { adminToken, createExam, sampleQuestions } from "@/test-support/server/fixtures";
+import { adminToken, createExam } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
 import { scoreNow } from "@/test-support/server/results";
+import { sampleQuestions } from "@/test-support/shared/sample-exam";
 
 import { POST as duplicateRoute } from "./duplicate/route";
 import { GET as editsRoute } from "./edits/route";
@@ -157,7 +158,7 @@ describe("exam settings for results: rubric, resultsDetail, secondMarking", () =
     const again = await read(exam.id);
     const corrected = await patch(exam.id, {
       revision: again.revision,
-      questions: asInputs(again, (question) => (question.type === "single_choice" ? { answerKey: "b" } : {})),
+      questions: asInputs(again, (question) => (question.type === "single_choice" ? { answerKey: "a" } : {})),
     });
     expect(corrected.status).toBe(200);
     expect(await db.resultJob.count({ where: { examId: exam.id } })).toBe(1);
@@ -203,7 +204,7 @@ describe("exam settings for results: rubric, resultsDetail, secondMarking", () =
   it("a rubric never reaches the candidate", async () => {
     const rubric = "RUBRIC-ONLY-FOR-GRADERS";
     const attempt = await startedAttempt({
-      questions: sampleQuestions.map((question) => ({ ...question, rubric })),
+      questions: sampleQuestions().map((question) => ({ ...question, rubric })),
     });
     expect((await read(attempt.examId)).questions.every((question) => question.rubric === rubric)).toBe(true);
     const paper = await call(attemptRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie });
@@ -213,8 +214,9 @@ describe("exam settings for results: rubric, resultsDetail, secondMarking", () =
   });
 
   it("the sample questions still create unchanged (rubric optional on every type)", async () => {
-    const made = await create({ questions: sampleQuestions });
+    const questions = sampleQuestions();
+    const made = await create({ questions });
     expect(made.status).toBe(201);
-    expect(made.body.questions.map((question: Question) => question.rubric)).toEqual(sampleQuestions.map(() => ""));
+    expect(made.body.questions.map((question: Question) => question.rubric)).toEqual(questions.map(() => ""));
   });
 });

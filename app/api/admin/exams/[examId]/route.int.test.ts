@@ -259,18 +259,19 @@ describe("after the first attempt", () => {
     const corrected = [
       {
         ...inputs[0],
-        prompt: "Which layer routes packets between networks?",
+        prompt: "Which OSI layer routes packets between networks?",
         options: [
-          { id: "a", label: "Network layer" },
-          { id: "b", label: "Link" },
+          { id: "a", label: "Data link" },
+          { id: "b", label: "Network layer" },
+          { id: "c", label: "Transport" },
         ],
-        answerKey: "b",
+        answerKey: "a",
       },
       ...inputs.slice(1),
     ];
     const ok = await patch(exam.id, { revision: exam.revision, questions: corrected }, cookie);
     expect(ok.status).toBe(200);
-    expect(ok.body.questions[0]).toMatchObject({ id: exam.questions[0]!.id, answerKey: "b" });
+    expect(ok.body.questions[0]).toMatchObject({ id: exam.questions[0]!.id, answerKey: "a" });
 
     const edits = await call(editsRoute, { params: { examId: exam.id }, bearer: adminToken() });
     expect(edits.status).toBe(200);
@@ -281,9 +282,13 @@ describe("after the first attempt", () => {
     ]);
     expect(fields).toEqual(
       expect.arrayContaining([
-        ["prompt", "Which layer routes packets?", "Which layer routes packets between networks?"],
-        ["options.a.label", "Network", "Network layer"],
-        ["answerKey", "a", "b"],
+        [
+          "prompt",
+          "Which layer of the OSI model routes packets between networks?",
+          "Which OSI layer routes packets between networks?",
+        ],
+        ["options.b.label", "Network", "Network layer"],
+        ["answerKey", "b", "a"],
       ]),
     );
     expect(fields).toHaveLength(3);

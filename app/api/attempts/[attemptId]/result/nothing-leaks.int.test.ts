@@ -24,7 +24,7 @@ describe("before release, no candidate endpoint tells the result", () => {
     const attempt = await startedAttempt();
     const q = (type: string) => attempt.questions.find((question) => question.type === type)!.id;
     const answers = [
-      { questionId: q("single_choice"), value: "a", version: 1 },
+      { questionId: q("single_choice"), value: "b", version: 1 },
       { questionId: q("essay"), value: "An essay to be marked.", version: 1 },
     ];
     expect((await autosave(attempt, { deviceId: "laptop", answers })).status).toBe(200);

@@ -15,8 +15,8 @@ async function submittedAndScored(examOverrides: Record<string, unknown> = {}): 
   const attempt = await startedAttempt(examOverrides);
   const q = (type: string) => attempt.questions.find((question) => question.type === type)!.id;
   const answers = [
-    { questionId: q("single_choice"), value: "a", version: 1 },
-    { questionId: q("numeric"), value: 32, version: 1 },
+    { questionId: q("single_choice"), value: "b", version: 1 },
+    { questionId: q("numeric"), value: 6, version: 1 },
   ];
   expect((await autosave(attempt, { deviceId: "laptop", answers })).status).toBe(200);
   expect((await submit(attempt, { deviceId: "laptop" }, randomUUID())).status).toBe(200);

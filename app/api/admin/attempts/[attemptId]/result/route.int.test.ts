@@ -20,7 +20,7 @@ import { GET } from "./route";
 const read = (attemptId: string, auth: { cookie?: string; bearer?: string } = { bearer: adminToken() }) =>
   call<StaffAttemptResult>(GET, { params: { attemptId }, ...auth });
 
-/** sampleQuestions: single (1 pt, key a), multiple (2), short text (1), essay (5), numeric (1, key 32). */
+/** The sample exam: single (1 pt, key b), multiple (2), short text (1), essay (5), numeric (1, key 6). */
 async function submitted(values: { single?: string; numeric?: number; essay?: string }): Promise<StartedAttempt> {
   const attempt = await startedAttempt();
   const q = (type: string) => attempt.questions.find((question) => question.type === type)!.id;
@@ -51,7 +51,7 @@ function undocumented(body: unknown): unknown[] {
 
 describe("GET /api/admin/attempts/{attemptId}/result", () => {
   it("a key correction makes a new version naming the corrector and the reason; the earlier one stays readable", async () => {
-    const attempt = await submitted({ single: "b", numeric: 32 });
+    const attempt = await submitted({ single: "a", numeric: 6 });
     const first = await read(attempt.attemptId);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ status: "submitted", isUpToDate: true, resultsDetail: "per_question" });
@@ -86,7 +86,7 @@ describe("GET /api/admin/attempts/{attemptId}/result", () => {
       return {
         ...rest,
         ...(isChoice ? { options, ungraded } : {}),
-        ...(answerKey === null ? {} : { answerKey: rest.id === single.id ? "b" : answerKey }),
+        ...(answerKey === null ? {} : { answerKey: rest.id === single.id ? "a" : answerKey }),
         ...(tolerance === null ? {} : { tolerance }),
         ...(scoring === null ? {} : { scoring }),
         ...(rest.type === "short_text" ? { exactMatch } : {}),

@@ -143,7 +143,10 @@ describe("GET and POST /api/admin/exams/{examId}/qti", () => {
       "essay",
       "numeric",
     ]);
-    expect(preview.body.items[0]).toMatchObject({ status: "ok", promptExcerpt: "Which layer routes packets?" });
+    expect(preview.body.items[0]).toMatchObject({
+      status: "ok",
+      promptExcerpt: "Which layer of the OSI model routes packets between networks?",
+    });
     expect(await db.question.count({ where: { examId: b.id } })).toBe(0);
     expect((await db.exam.findUniqueOrThrow({ where: { id: b.id } })).revision).toBe(1);
   });

@@ -59,9 +59,9 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
       return attempt.attemptId;
     };
     const zhangAttempt = await submitWith(zhang!.joinToken, [
-      { questionId: q("single_choice"), value: "a" },
+      { questionId: q("single_choice"), value: "b" },
       { questionId: q("multiple_choice"), value: ["a"] },
-      { questionId: q("numeric"), value: 32 },
+      { questionId: q("numeric"), value: 6 },
     ]);
     const adaAttempt = await submitWith(ada!.joinToken, [{ questionId: q("essay"), value: "An essay." }]);
     await scoreNow(zhangAttempt, adaAttempt);
@@ -89,7 +89,7 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
     ]);
     expect(rows).toHaveLength(3);
     const byName = new Map(rows.map((row) => [row[0], row]));
-    // sampleQuestions: single 1, multiple 2 (partial: 1 of 2 right = 1), short text 1, essay 5, numeric 1 → max 10.
+    // The sample exam: single 1, multiple 2 (partial: 1 of 2 right = 1), short text 1, essay 5, numeric 1 → max 10.
     expect(byName.get("张伟")).toEqual([
       "张伟",
       expect.stringContaining("zhang-"),

@@ -12,7 +12,7 @@ import { GET } from "./route";
 
 describe("GET /api/admin/exams/{examId}/results.json", () => {
   it("the exam, its questions with max points, and per candidate the current result and every version", async () => {
-    const { examId, questions, attemptIds } = await scoredPapers([{ 1: "a", 2: ["a"] }, {}], ["Ada", "Grace"]);
+    const { examId, questions, attemptIds } = await scoredPapers([{ 1: "b", 2: ["a"] }, {}], ["Ada", "Grace"]);
     // A second version: the stored result is made stale, and a regrade brings it back.
     await db.result.update({ where: { attemptId: attemptIds[0]! }, data: { questions: [] } });
     await call(regradeRoute, { method: "POST", params: { examId }, bearer: adminToken() });

@@ -11,7 +11,7 @@ import { GET } from "./route";
 
 describe("GET /api/admin/exams/{examId}/results", () => {
   it("the release state and each candidate's status, score and graded flag", async () => {
-    const { examId, attemptIds } = await scoredPapers([{ 1: "a", 2: ["a", "c"], 3: 32 }, { 1: "b" }], ["Ada", "Lin"]);
+    const { examId, attemptIds } = await scoredPapers([{ 1: "b", 2: ["a", "b"], 3: 6 }, { 1: "a" }], ["Ada", "Lin"]);
     const response = await call(GET, { params: { examId }, bearer: adminToken() });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ examId, releasedAt: null, maxScore: 4 });

@@ -10,12 +10,13 @@ import { scoredPapers, scoreNow } from "@/test-support/server/results";
 
 import { GET } from "./route";
 
-// Four papers: Q1 single choice (1 point, key a), Q2 multiple choice (2, key a+c, partial), Q3 numeric (1, key 32).
-//   P1: a, [a, c], 32 → 1 + 2 + 1 = 4
-//   P2: b, [a], 32    → 0 + 1 + 1 = 2
-//   P3: a, —, —       → 1 + 0 + 0 = 1
-//   P4: —, [a, b], 31 → 0 + 0 + 0 = 0   (one right, one wrong: 1 − 1)
-const PAPERS = [{ 1: "a", 2: ["a", "c"], 3: 32 }, { 1: "b", 2: ["a"], 3: 32 }, { 1: "a" }, { 2: ["a", "b"], 3: 31 }];
+// Four papers on the sample exam's objective questions: Q1 single choice (1 point, key b), Q2 multiple choice
+// (2, key a+b, partial), Q3 numeric (1, key 6).
+//   P1: b, [a, b], 6 → 1 + 2 + 1 = 4
+//   P2: a, [a], 6    → 0 + 1 + 1 = 2
+//   P3: b, —, —      → 1 + 0 + 0 = 1
+//   P4: —, [a, c], 5 → 0 + 0 + 0 = 0   (one right, one wrong: 1 − 1)
+const PAPERS = [{ 1: "b", 2: ["a", "b"], 3: 6 }, { 1: "a", 2: ["a"], 3: 6 }, { 1: "b" }, { 2: ["a", "c"], 3: 5 }];
 
 describe("GET /api/admin/exams/{examId}/statistics", () => {
   it("computes the per-exam and per-question figures from the scored papers", async () => {
@@ -52,8 +53,9 @@ describe("GET /api/admin/exams/{examId}/statistics", () => {
       ],
       blank: 1,
       options: [
-        { optionId: "a", label: "Network", count: 2 },
-        { optionId: "b", label: "Link", count: 1 },
+        { optionId: "a", label: "Data link", count: 1 },
+        { optionId: "b", label: "Network", count: 2 },
+        { optionId: "c", label: "Transport", count: 0 },
       ],
     });
     // Item (1, 0, 1, 0) against the rest of the test (3, 2, 0, 0): r = 0.5 / √6.75.
@@ -69,9 +71,9 @@ describe("GET /api/admin/exams/{examId}/statistics", () => {
       ],
       blank: 1,
       options: [
-        { optionId: "a", label: "TCP", count: 3 },
-        { optionId: "b", label: "IP", count: 1 },
-        { optionId: "c", label: "UDP", count: 1 },
+        { optionId: "a", label: "10.0.0.0/8", count: 3 },
+        { optionId: "b", label: "172.16.0.0/12", count: 1 },
+        { optionId: "c", label: "8.8.8.0/24", count: 1 },
       ],
     });
     // Item (2, 1, 0, 0) against the rest (2, 1, 1, 0).
@@ -87,7 +89,7 @@ describe("GET /api/admin/exams/{examId}/statistics", () => {
   });
 
   it("a single paper has a mean but no spread: the undefined figures are null, not 0", async () => {
-    const { examId } = await scoredPapers([{ 1: "a", 2: ["a", "c"], 3: 32 }]);
+    const { examId } = await scoredPapers([{ 1: "b", 2: ["a", "b"], 3: 6 }]);
     const { body } = await call(GET, { params: { examId }, bearer: adminToken() });
     expect(body).toMatchObject({ scored: 1, mean: 4, median: 4, standardDeviation: null, cronbachAlpha: null });
     expect(body.questions[0]).toMatchObject({ facility: 1, discrimination: null });
@@ -109,7 +111,7 @@ describe("GET /api/admin/exams/{examId}/statistics", () => {
       autosave(attempt, { deviceId: "laptop", answers: [{ questionId, value, version }] });
     expect((await save(q("essay"), "A first draft.", 1)).status).toBe(200);
     expect((await save(q("single_choice"), "a", 1)).status).toBe(200);
-    expect((await save(q("numeric"), 31, 1)).status).toBe(200);
+    expect((await save(q("numeric"), 5, 1)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect((await save(q("essay"), "A first draft, and a second thought.", 2)).status).toBe(200);
     // An answer stored before first saves were recorded: its first save is not known.

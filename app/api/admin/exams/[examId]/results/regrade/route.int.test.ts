@@ -11,7 +11,7 @@ import { POST } from "./route";
 
 describe("POST /api/admin/exams/{examId}/results/regrade", () => {
   it("queues every submitted paper, audited, and the worker scores them again without new versions when nothing changed", async () => {
-    const { examId, attemptIds } = await scoredPapers([{ 1: "a" }, { 1: "b", 3: 32 }]);
+    const { examId, attemptIds } = await scoredPapers([{ 1: "b" }, { 1: "a", 3: 6 }]);
     const before = await db.resultVersion.count({ where: { examId } });
     expect(before).toBe(2);
 
@@ -31,7 +31,7 @@ describe("POST /api/admin/exams/{examId}/results/regrade", () => {
   });
 
   it("a regraded paper whose stored result is stale gets a new version naming the regrade", async () => {
-    const { examId, attemptIds } = await scoredPapers([{ 1: "a" }]);
+    const { examId, attemptIds } = await scoredPapers([{ 1: "b" }]);
     // As if the result had been computed under an earlier key: the regrade brings it back to the rules.
     await db.result.update({ where: { attemptId: attemptIds[0]! }, data: { questions: [] } });
     expect((await call(POST, { method: "POST", params: { examId }, bearer: adminToken() })).status).toBe(202);

@@ -16,13 +16,13 @@ async function paperWithLateAnswer(): Promise<{ attempt: StartedAttempt; lateAns
   const attempt = await startedAttempt();
   const single = attempt.questions.find((q) => q.type === "single_choice")!.id;
   expect(
-    (await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: single, value: "b", version: 1 }] })).status,
+    (await autosave(attempt, { deviceId: "laptop", answers: [{ questionId: single, value: "a", version: 1 }] })).status,
   ).toBe(200);
   const submitted = await submit(attempt, { deviceId: "laptop" }, randomUUID());
   expect(submitted.status).toBe(200);
   const late = await autosave(attempt, {
     deviceId: "phone",
-    answers: [{ questionId: single, value: "a", version: 2 }],
+    answers: [{ questionId: single, value: "b", version: 2 }],
   });
   // The frozen paper refuses it (409 ALREADY_SUBMITTED) and keeps it as a late answer.
   expect(late.status).toBe(409);
@@ -42,8 +42,8 @@ describe("late answers: read beside the frozen one, accepted into the result or 
     expect(list.body.lateAnswers).toEqual([
       expect.objectContaining({
         id: lateAnswerId,
-        value: "a",
-        frozenValue: "b",
+        value: "b",
+        frozenValue: "a",
         deviceId: "phone",
         via: "autosave",
         decision: null,
@@ -68,7 +68,7 @@ describe("late answers: read beside the frozen one, accepted into the result or 
     const frozen = await db.answer.findFirstOrThrow({
       where: { attemptId: attempt.attemptId, questionId: attempt.questions[0]!.id },
     });
-    expect(frozen.value).toBe("b");
+    expect(frozen.value).toBe("a");
 
     const again = await decide(attempt.examId, lateAnswerId, { decision: "rejected", reason: "changed my mind" });
     expect(again.status).toBe(409);

@@ -247,8 +247,8 @@ describe("GET …/candidates/{enrollmentId}/timeline", () => {
     const late = await autosave(attempt, {
       deviceId: "phone",
       answers: [
-        { questionId: single.id, value: "a", version: 1 },
-        { questionId: numeric.id, value: 32, version: 1 },
+        { questionId: single.id, value: "b", version: 1 },
+        { questionId: numeric.id, value: 6, version: 1 },
       ],
     });
     expect(late.status).toBe(409);
