@@ -9,7 +9,7 @@ import type { ApiOperation } from "../openapi/operations";
 /**
  * Who may call what, derived from the code: each API operation's access kind (the `access` its route passes
  * to `route()`, read by ../openapi/operations.ts from app/api/route-modules.ts) and its path, and each page's `requireStaff`
- * or candidate-session check. docs/security.md, "Who may call what", holds this table between markers;
+ * (or `requireStaffExam`) or candidate-session check. docs/security.md, "Who may call what", holds this table between markers;
  * route-table.test.ts fails when the two differ, and lib/server/security/route-roles.int.test.ts calls
  * every route as every caller and checks the answer against it. Rewrite the docs with
  * `node scripts/route-table.mjs`.
@@ -153,8 +153,19 @@ const STAFF_PAGE_ROLES: Record<string, string> = {
   any: "every staff member",
 };
 
-/** Who a page (or the join link's route) is for, read from its source: `requireStaff`, or the candidate's session. */
+/**
+ * Who a page (or the join link's route) is for, read from its source: `requireStaffExam` or `requireStaff`, or the
+ * candidate's session.
+ */
 function pageRole(source: string, path: string): string {
+  // A page under app/admin/exams/[examId]/ asks its layout's check with the role it needs (staff-exam.ts).
+  const examPage = source.match(/requireStaffExam\(\s*\w+,\s*"(\w+)"\s*\)/);
+  if (examPage) {
+    const role = examPage[1] === "grader" ? "gradingExam" : examPage[1]!;
+    const who = STAFF_PAGE_ROLES[role];
+    if (!who) throw new Error(`requireStaffExam role "${role}" has no description`);
+    return `${who}; no session: sign-in`;
+  }
   const start = source.indexOf("requireStaff({");
   if (start !== -1) {
     // The options object, up to the call's end (a template path holds braces of its own).
