@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 
+import type { Messages } from "../../messages";
 import { expect, type Candidate } from "../fixtures";
 
 // What the exam specs share: how a candidate reaches their exam page, where each question is, and what the
@@ -28,8 +29,13 @@ export async function expectReady(page: Page) {
   await expect(question(page, 3).getByLabel("Your answer")).toBeEditable();
 }
 
-export function question(page: Page, position: number) {
-  return page.getByRole("article", { name: `Question ${position}` });
+/**
+ * A question of the exam page (or of the submitted paper) by its position: its article is named by its heading,
+ * "Question 3". The exam specs read English; the screens pass the words of the language they are seen in.
+ */
+export function question(page: Page, position: number, words?: Messages) {
+  const heading = words?.common.question.heading ?? "Question {position}";
+  return page.getByRole("article", { name: heading.replace("{position}", String(position)), exact: true });
 }
 
 export async function expectSaved(page: Page, positions: number[]) {

@@ -1,6 +1,7 @@
-import type { BrowserContext, Locator, Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 
 import type { Messages } from "../../messages";
+import { question } from "../exam/exam-page";
 import { expect } from "../fixtures";
 
 // Steps the candidate's screens share (not a screen: the registry loads only `*.screen.ts`).
@@ -17,19 +18,9 @@ export async function expectExamReady(page: Page, words: Messages): Promise<void
   await expect(page.getByRole("textbox", { name: words.exam.answer.label }).first()).toBeEditable();
 }
 
-/** A question of the exam page by its position (its article is named by the heading "Question 3"). */
-export function examQuestion(page: Page, words: Messages, position: number): Locator {
-  return page.getByRole("article", {
-    name: words.common.question.heading.replace("{position}", String(position)),
-    exact: true,
-  });
-}
-
 /** Waits until each of these questions says its answer is on the server. */
 export async function expectSaved(page: Page, words: Messages, positions: number[]): Promise<void> {
   for (const position of positions) {
-    await expect(
-      examQuestion(page, words, position).getByText(words.exam.saveStatus.saved, { exact: true }),
-    ).toBeVisible();
+    await expect(question(page, position, words).getByText(words.exam.saveStatus.saved, { exact: true })).toBeVisible();
   }
 }

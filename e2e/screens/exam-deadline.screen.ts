@@ -1,5 +1,6 @@
+import { question } from "../exam/exam-page";
 import { expect } from "../fixtures";
-import { examQuestion, expectExamReady, expectSaved, startAttempt } from "./candidate-steps";
+import { expectExamReady, expectSaved, startAttempt } from "./candidate-steps";
 import { defineScreen } from "./registry";
 
 /**
@@ -24,7 +25,7 @@ export default defineScreen({
   url: ({ attemptId }) => `/attempts/${attemptId}`,
   ready: async (page, _data, { words }) => {
     await expectExamReady(page, words);
-    await examQuestion(page, words, 3).getByLabel(words.exam.answer.label).fill("ARP");
+    await question(page, 3, words).getByLabel(words.exam.answer.label).fill("ARP");
     await expectSaved(page, words, [3]);
   },
   capture: "viewport",
@@ -33,11 +34,11 @@ export default defineScreen({
       name: "unsent",
       act: async (page, _data, { context, words, pick }) => {
         await context.setOffline(true);
-        const question = examQuestion(page, words, 4);
-        await question
+        const essay = question(page, 4, words);
+        await essay
           .getByLabel(words.exam.answer.label)
           .fill(pick("Written with no connection, near the end.", "离线时写下的答案，临近结束。"));
-        await question.scrollIntoViewIfNeeded();
+        await essay.scrollIntoViewIfNeeded();
       },
       ready: (page, _data, { words }) => page.getByText(words.exam.bar.offline, { exact: true }).first(),
       capture: "viewport",
@@ -59,7 +60,7 @@ export default defineScreen({
         await page.reload();
         await expectExamReady(page, words);
         await context.setOffline(true);
-        await examQuestion(page, words, 5).getByLabel(words.exam.answer.label).fill("6");
+        await question(page, 5, words).getByLabel(words.exam.answer.label).fill("6");
         await expect(page.getByText(words.exam.countdown.over).first()).toBeVisible({ timeout: 30_000 });
         await page.evaluate(() => window.scrollTo(0, 0));
       },

@@ -1,5 +1,6 @@
+import { question } from "../exam/exam-page";
 import { expect } from "../fixtures";
-import { examQuestion, expectExamReady, expectSaved, startAttempt } from "./candidate-steps";
+import { expectExamReady, expectSaved, startAttempt } from "./candidate-steps";
 import { defineScreen } from "./registry";
 
 /**
@@ -25,14 +26,13 @@ export default defineScreen({
   url: ({ attemptId }) => `/attempts/${attemptId}`,
   ready: async (page, _data, { words }) => {
     await expectExamReady(page, words);
-    const question = (position: number) => examQuestion(page, words, position);
-    await question(1).getByRole("radio", { name: "Network" }).check();
-    await question(3).getByLabel(words.exam.answer.label).fill("ARP");
-    await question(4)
+    await question(page, 1, words).getByRole("radio", { name: "Network" }).check();
+    await question(page, 3, words).getByLabel(words.exam.answer.label).fill("ARP");
+    await question(page, 4, words)
       .getByLabel(words.exam.answer.label)
       .fill("Both sides must learn the other's initial sequence number.");
-    await question(5).getByLabel(words.exam.answer.label).fill("20,5");
-    await question(2).getByRole("button", { name: words.exam.question.flag }).click();
+    await question(page, 5, words).getByLabel(words.exam.answer.label).fill("20,5");
+    await question(page, 2, words).getByRole("button", { name: words.exam.question.flag }).click();
     await expectSaved(page, words, [1, 3, 4, 5]);
     await page.evaluate(() => window.scrollTo(0, 0));
   },
@@ -40,12 +40,12 @@ export default defineScreen({
     {
       name: "numeric-refused",
       act: async (page, _data, { words }) => {
-        const field = examQuestion(page, words, 5).getByLabel(words.exam.answer.label);
+        const field = question(page, 5, words).getByLabel(words.exam.answer.label);
         await field.fill("1,234");
         await field.scrollIntoViewIfNeeded();
       },
       ready: async (page, _data, { words }) => {
-        await expect(examQuestion(page, words, 5).getByLabel(words.exam.answer.label)).toHaveAttribute(
+        await expect(question(page, 5, words).getByLabel(words.exam.answer.label)).toHaveAttribute(
           "aria-invalid",
           "true",
         );
@@ -55,7 +55,7 @@ export default defineScreen({
     {
       name: "submitting",
       act: async (page, { attemptId }, { words }) => {
-        await examQuestion(page, words, 5).getByLabel(words.exam.answer.label).fill("6");
+        await question(page, 5, words).getByLabel(words.exam.answer.label).fill("6");
         await expectSaved(page, words, [5]);
         await page.getByRole("button", { name: words.exam.reviewAndSubmit }).first().click();
         const review = page.getByRole("dialog", { name: words.exam.review.title });
