@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 
 import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 
+import type { Messages } from "../../messages";
 import { expect, type Candidate } from "../fixtures";
 
 // What the proctor specs share: the dashboard's landmarks, and candidates driven straight through the
@@ -13,9 +14,13 @@ export async function openDashboard(page: Page, examId: string) {
   await expect(page.getByRole("status", { name: "Live updates" })).toContainText("Live");
 }
 
-/** The table row of one candidate (names are unique per test). */
-export function candidateRow(page: Page, name: string) {
-  return page.getByRole("table", { name: "Candidates" }).getByRole("row").filter({ hasText: name });
+/**
+ * The table row of one candidate (names are unique per test). The proctor specs read English; the screens pass the
+ * words of the language they are seen in.
+ */
+export function candidateRow(page: Page, name: string, words?: Messages) {
+  const table = words?.proctor.table.label ?? "Candidates";
+  return page.getByRole("table", { name: table }).getByRole("row").filter({ hasText: name });
 }
 
 /** The candidate drawer, open for `name`. */

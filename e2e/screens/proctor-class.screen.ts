@@ -1,13 +1,12 @@
-import type { Page } from "@playwright/test";
-
-import type { Messages } from "../../messages";
-import { heartbeat, startThroughApi, submitThroughApi, type ApiCandidate } from "../proctor/dashboard-page";
+import {
+  candidateRow,
+  heartbeat,
+  startThroughApi,
+  submitThroughApi,
+  type ApiCandidate,
+} from "../proctor/dashboard-page";
 import { expect } from "../fixtures";
 import { fill, defineScreen } from "./registry";
-
-function row(page: Page, words: Messages, name: string) {
-  return page.getByRole("table", { name: words.proctor.table.label }).getByRole("row").filter({ hasText: name });
-}
 
 /**
  * The dashboard of a class in every state a proctor meets — not started, online, offline with edits waiting, at
@@ -52,9 +51,9 @@ export default defineScreen({
   url: ({ exam }) => `/proctor/exams/${exam.id}`,
   // The snapshot alone draws the table; the pictures do not wait for the events stream.
   ready: async (page, _data, { words }) => {
-    await expect(row(page, words, "Dana At-Risk")).toContainText(words.proctor.counters.atRisk);
-    await expect(row(page, words, "Hal Digest-Mismatch")).toContainText(words.proctor.table.digestDiffers);
-    await expect(row(page, words, "Gus Auto-Submitted")).toContainText(words.proctor.phase.auto_submitted);
+    await expect(candidateRow(page, "Dana At-Risk", words)).toContainText(words.proctor.counters.atRisk);
+    await expect(candidateRow(page, "Hal Digest-Mismatch", words)).toContainText(words.proctor.table.digestDiffers);
+    await expect(candidateRow(page, "Gus Auto-Submitted", words)).toContainText(words.proctor.phase.auto_submitted);
   },
   states: [
     {
@@ -69,7 +68,7 @@ export default defineScreen({
       name: "extend-refused",
       act: async (page, _data, { words }) => {
         await page.getByText(words.proctor.health.title).first().click();
-        await row(page, words, "Dana At-Risk").click();
+        await candidateRow(page, "Dana At-Risk", words).click();
         await page
           .getByRole("dialog", { name: "Dana At-Risk" })
           .getByRole("button", { name: words.proctor.drawer.extend })

@@ -1,11 +1,5 @@
-import type { Page } from "@playwright/test";
-
-import type { Messages } from "../../messages";
+import { candidateRow } from "../proctor/dashboard-page";
 import { defineScreen } from "./registry";
-
-function row(page: Page, words: Messages, name: string) {
-  return page.getByRole("table", { name: words.proctor.table.label }).getByRole("row").filter({ hasText: name });
-}
 
 /** The live dashboard of an exam, and a candidate's drawer open. */
 export default defineScreen({
@@ -19,11 +13,11 @@ export default defineScreen({
     return { exam, candidate };
   },
   url: ({ exam }) => `/proctor/exams/${exam.id}`,
-  ready: (page, { candidate }, { words }) => row(page, words, candidate.name),
+  ready: (page, { candidate }, { words }) => candidateRow(page, candidate.name, words),
   states: [
     {
       name: "drawer",
-      act: (page, { candidate }, { words }) => row(page, words, candidate.name).click(),
+      act: (page, { candidate }, { words }) => candidateRow(page, candidate.name, words).click(),
       ready: (page, { candidate }) => page.getByRole("dialog", { name: candidate.name }),
     },
   ],
