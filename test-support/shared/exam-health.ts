@@ -1,7 +1,7 @@
 import type { ExamHealth, HealthPoint } from "@/lib/shared/schemas/proctor";
 
-// Exam health the way `GET /api/proctor/exams/{examId}/health` sends it, for the health-wording unit tests:
-// a quiet last hour (nothing submitted, saved or turned away) unless the overrides say otherwise.
+// Exam health the way `GET /api/proctor/exams/{examId}/health` sends it, for the unit tests that word it or read
+// it from the route: a quiet last hour (nothing submitted, saved or turned away) unless the overrides say otherwise.
 // Test-only (imported by *.test.ts files).
 
 /** One quiet minute of the health series. */

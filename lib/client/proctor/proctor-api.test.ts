@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { examHealth } from "@/test-support/shared/exam-health";
+
 import { extendAttempt, failureOf, fetchExamHealth, ProctorApiError } from "./proctor-api";
 
 // The dashboard's calls go through callApi like every other form and button: JSON asked for and sent, the
@@ -16,19 +18,8 @@ const EXTENDED = {
   outcome: "extended",
 };
 
-const HEALTH = {
-  examId: "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d",
-  serverTime: 1_764_579_600_000,
-  submissions: 0,
-  lossRate: null,
-  digestMismatches: 0,
-  attemptsWithLateAnswers: 0,
-  duplicateRate: null,
-  autosaveP99Ms: null,
-  submitP99Ms: null,
-  rateLimited: 0,
-  series: [],
-};
+// The route's schema reads the exam id as a UUID.
+const HEALTH = examHealth({ examId: "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d" });
 
 function answer(status: number, body: unknown) {
   return vi.fn<typeof fetch>(async () => new Response(JSON.stringify(body), { status }));
