@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState, type FormEvent } from "react";
 
@@ -12,8 +12,7 @@ import { ANNOUNCEMENT_LIMITS } from "@/lib/shared/schemas/announcements";
 
 import { TextAreaField } from "../ui/field";
 import { FormError } from "../ui/form-error";
-
-import { useDashboardAction } from "./use-dashboard-action";
+import { useApiAction } from "../ui/use-action";
 
 import styles from "./announcements-panel.module.css";
 
@@ -46,8 +45,8 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
     refetchInterval: REFRESH_MS,
   });
   const toSelected = audience === "selected" && selectedIds.length > 0;
-  const send = useDashboardAction(
-    proctorKeys.announcements(examId),
+  const queryClient = useQueryClient();
+  const send = useApiAction(
     () => {
       const body = { message: message.trim(), ...(toSelected ? { enrollmentIds: [...selectedIds] } : {}) };
       const text = JSON.stringify(body);
@@ -55,6 +54,7 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
       return sendAnnouncement(examId, body, lastTry.current.key);
     },
     {
+      onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.announcements(examId) }),
       onSuccess: () => {
         setMessage("");
         setIsConfirming(false);

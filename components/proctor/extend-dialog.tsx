@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
@@ -12,8 +13,7 @@ import type { BulkExtendResult, ExtendResponse } from "@/lib/shared/schemas/proc
 
 import { Field } from "../ui/field";
 import { ReasonDialog } from "../ui/reason-dialog";
-
-import { useDashboardAction } from "./use-dashboard-action";
+import { useApiAction } from "../ui/use-action";
 
 import styles from "./extend-dialog.module.css";
 
@@ -48,8 +48,8 @@ export function ExtendDialog({
   const [minutesError, setMinutesError] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
 
-  const extend = useDashboardAction(
-    proctorKeys.exam(examId),
+  const queryClient = useQueryClient();
+  const extend = useApiAction(
     async (body: { seconds: number; reason: string }): Promise<ApiCallResult<Done>> => {
       if (target.kind === "one") {
         const answer = await extendAttempt(target.id, body, idempotencyKey);
@@ -58,6 +58,7 @@ export function ExtendDialog({
       const answer = await extendMany(examId, { ...body, enrollmentIds: target.enrollmentIds }, idempotencyKey);
       return answer.ok ? { ok: true, body: { kind: "many", results: answer.body.results } } : answer;
     },
+    { onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }) },
   );
 
   const maxMinutes = EXTEND_LIMITS.maxSeconds / 60;

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 
 import { forceSubmit } from "@/lib/client/proctor/proctor-api";
@@ -8,8 +9,7 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { EXTEND_LIMITS } from "@/lib/shared/schemas/proctor";
 
 import { ReasonDialog } from "../ui/reason-dialog";
-
-import { useDashboardAction } from "./use-dashboard-action";
+import { useApiAction } from "../ui/use-action";
 
 /**
  * Confirms, in words, what a force-submit does, with an optional reason for the candidate's timeline; the
@@ -28,9 +28,10 @@ export function ForceSubmitDialog({
 }) {
   const t = useTranslations("proctor.forceSubmit");
   const words = useProctorWords();
-  const action = useDashboardAction(proctorKeys.exam(examId), (body: { reason?: string }) =>
-    forceSubmit(attemptId, body),
-  );
+  const queryClient = useQueryClient();
+  const action = useApiAction((body: { reason?: string }) => forceSubmit(attemptId, body), {
+    onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
+  });
   const result = action.data;
 
   return (

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
@@ -9,8 +10,7 @@ import { useProctorWords } from "@/lib/client/proctor/use-proctor-words";
 import { PAUSE_LIMITS } from "@/lib/shared/schemas/pauses";
 
 import { ReasonDialog } from "../ui/reason-dialog";
-
-import { useDashboardAction } from "./use-dashboard-action";
+import { useApiAction } from "../ui/use-action";
 
 /** The whole exam, or a selection of its candidates by enrollment id. */
 export type PauseScope = { kind: "exam" } | { kind: "many"; enrollmentIds: string[] };
@@ -37,12 +37,15 @@ export function PauseDialog({
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const enrollmentIds = scope.kind === "many" ? { enrollmentIds: scope.enrollmentIds } : {};
 
-  const change = useDashboardAction(proctorKeys.exam(examId), (reason: string) =>
-    changePause(
-      examId,
-      action === "pause" ? { action, body: { reason, ...enrollmentIds } } : { action, body: { ...enrollmentIds } },
-      idempotencyKey,
-    ),
+  const queryClient = useQueryClient();
+  const change = useApiAction(
+    (reason: string) =>
+      changePause(
+        examId,
+        action === "pause" ? { action, body: { reason, ...enrollmentIds } } : { action, body: { ...enrollmentIds } },
+        idempotencyKey,
+      ),
+    { onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }) },
   );
   const done = change.data;
 

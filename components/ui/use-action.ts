@@ -25,16 +25,27 @@ export type ApiAction<TData, TInput = void> = {
   reset: () => void;
 };
 
+type ApiActionOptions<TData, TInput> = {
+  /**
+   * Runs once the API has answered, success or refusal alike, before `onSuccess` and while the action is still
+   * pending; the action settles after it. For reads that are out of date either way: a refusal such as "already
+   * submitted" also means the page was.
+   */
+  onSettled?: (result: ApiCallResult<TData>, input: TInput) => unknown;
+  /** Runs after a success (and after `onSettled`), before `run` resolves. */
+  onSuccess?: (data: TData, input: TInput) => unknown;
+};
+
 /**
  * A staff action (a form's submit, a button) on react-query's `useMutation`: its pending state, its failure
  * put in the reader's language from the API's error body (`useDescribeFailure`), and its result.
- * `call` is usually one `callApi(url, { schema, … })`; `onSuccess` runs after a success, before `run`
- * resolves (refresh the page's data, invalidate a query). Uses the page's QueryClient when there is one,
- * else one of its own, so a form needs no provider around it. Needs the `errors` messages.
+ * `call` is usually one `callApi(url, { schema, … })`; `onSettled` and `onSuccess` refresh the page's data or
+ * invalidate a query. Uses the page's QueryClient when there is one, else one of its own, so a form needs no
+ * provider around it. Needs the `errors` messages.
  */
 export function useApiAction<TData, TInput = void>(
   call: (input: TInput) => Promise<ApiCallResult<TData>>,
-  options: { onSuccess?: (data: TData, input: TInput) => unknown } = {},
+  options: ApiActionOptions<TData, TInput> = {},
 ): ApiAction<TData, TInput> {
   const describe = useDescribeFailure();
   const pageClient = useContext(QueryClientContext);
@@ -43,6 +54,8 @@ export function useApiAction<TData, TInput = void>(
     {
       mutationFn: async (input: TInput) => {
         const result = await call(input);
+        // Inside the mutation rather than its own `onSettled`, which would run after `onSuccess`.
+        await options.onSettled?.(result, input);
         if (!result.ok) throw new ApiCallError(result.failure);
         return result.body;
       },
