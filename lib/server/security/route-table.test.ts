@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { API_ROUTE_MODULES } from "@/app/api/route-modules";
 
@@ -50,5 +51,71 @@ describe("the route/role table in docs/security.md", () => {
       }
       if (/^\/(attempts|exam)\//.test(page.path)) expect(page.who, page.file).toMatch(/^the candidate/);
     }
+  });
+});
+
+/**
+ * A page's staff check is read in either form, `requireStaff({ path, role, … })` or the exam pages'
+ * `requireStaffExam(examId, role)`: each page below is a file of a throwaway app/ tree.
+ */
+describe("who a staff page is for", () => {
+  let root: string | undefined;
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+    root = undefined;
+  });
+
+  function whoMayOpen(pages: Record<string, string>): Record<string, string> {
+    root = mkdtempSync(join(tmpdir(), "route-table-"));
+    for (const [dir, source] of Object.entries(pages)) {
+      mkdirSync(join(root, "app", dir), { recursive: true });
+      writeFileSync(join(root, "app", dir, "page.tsx"), source);
+    }
+    return Object.fromEntries(pageRoles(root).map((page) => [page.path, page.who]));
+  }
+
+  it("reads requireStaff's role, scoped to one exam when the options name it", () => {
+    expect(
+      whoMayOpen({
+        audit: `const staff = await requireStaff({ path: "/audit", role: "admin" });`,
+        "deliveries/[deliveryId]": [
+          "const staff = await requireStaff({",
+          "  path: `/deliveries/${encodeURIComponent(deliveryId)}`,",
+          '  role: "admin",',
+          "});",
+        ].join("\n"),
+        grading: `const staff = await requireStaff({ path: "/grading", role: "grader" });`,
+        "queue/[examId]": 'const staff = await requireStaff({ path: `/queue/${examId}`, role: "grader", examId });',
+        "proctor/[examId]": 'const staff = await requireStaff({ path: `/proctor/${examId}`, role: "proctor" });',
+      }),
+    ).toEqual({
+      "/audit": "admins; other staff are sent to their own home; no session: sign-in",
+      "/deliveries/{deliveryId}": "admins; other staff are sent to their own home; no session: sign-in",
+      "/grading": "graders and admins; other staff are sent to their own home; no session: sign-in",
+      "/queue/{examId}":
+        "admins and the graders assigned to this exam; other staff are sent to their own home; no session: sign-in",
+      "/proctor/{examId}":
+        "admins and the proctors assigned to this exam (another exam: 404); graders are sent to their own home; no session: sign-in",
+    });
+  });
+
+  it("reads requireStaffExam's role, a grader's always scoped to the exam it names", () => {
+    expect(
+      whoMayOpen({
+        "exams/[examId]/results": `const { exam } = await requireStaffExam(examId, "admin");`,
+        "exams/[examId]/webhooks": `const [{ exam }, t] = await Promise.all([requireStaffExam(examId, "admin"), load()]);`,
+        "exams/[examId]/grading": `const { staff, exam } = await requireStaffExam(examId, "grader");`,
+      }),
+    ).toEqual({
+      "/exams/{examId}/results": "admins; other staff are sent to their own home; no session: sign-in",
+      "/exams/{examId}/webhooks": "admins; other staff are sent to their own home; no session: sign-in",
+      "/exams/{examId}/grading":
+        "admins and the graders assigned to this exam; other staff are sent to their own home; no session: sign-in",
+    });
+  });
+
+  it("refuses a staff check whose role it cannot read rather than calling the page open", () => {
+    expect(() => whoMayOpen({ exams: `await requireStaffExam(examId, role);` })).toThrow(/without a literal role/);
+    expect(() => whoMayOpen({ audit: `await requireStaff({ path: "/audit" });` })).toThrow(/without a literal role/);
   });
 });

@@ -154,35 +154,36 @@ const STAFF_PAGE_ROLES: Record<string, string> = {
 };
 
 /**
- * Who a page (or the join link's route) is for, read from its source: `requireStaffExam` or `requireStaff`, or the
- * candidate's session.
+ * A page's staff check with the role it asks for, in either form: `requireStaff({ path, role: "grader", … })`, or
+ * the exam pages' `requireStaffExam(examId, "grader")` (app/admin/exams/[examId]/staff-exam.ts), which asks its
+ * layout's check and whose first argument names the exam. The match runs on to the statement's end, so the options
+ * that follow the role (`examId`) are in it.
+ */
+const STAFF_CHECK = /\brequireStaff(?<examForm>Exam)?\((?:\s*\w+,\s*|\{[^;]*?\brole: )"(?<role>\w+)"[^;]*/;
+
+/**
+ * Who a page (or the join link's route) is for, read from its source: its staff check (`requireStaff` or
+ * `requireStaffExam`), or the candidate's session.
  */
 function pageRole(source: string, path: string): string {
-  // A page under app/admin/exams/[examId]/ asks its layout's check with the role it needs (staff-exam.ts).
-  const examPage = source.match(/requireStaffExam\(\s*\w+,\s*"(\w+)"\s*\)/);
-  if (examPage) {
-    const role = examPage[1] === "grader" ? "gradingExam" : examPage[1]!;
-    const who = STAFF_PAGE_ROLES[role];
-    if (!who) throw new Error(`requireStaffExam role "${role}" has no description`);
-    return `${who}; no session: sign-in`;
-  }
-  const start = source.indexOf("requireStaff({");
-  if (start !== -1) {
-    // The options object, up to the call's end (a template path holds braces of its own).
-    const options = source.slice(start, source.indexOf(");", start));
-    const named = options.match(/role: "(\w+)"/)?.[1];
-    if (!named) throw new Error(`a requireStaff call without a role: ${options}`);
-    const isExamPage = path.includes("{examId}");
+  const check = STAFF_CHECK.exec(source);
+  if (check) {
+    const { examForm, role: named = "" } = check.groups!;
+    // A grader's check is for one exam when the call names it: the exam form always, requireStaff with its
+    // `examId` option (a path naming the exam does not count).
+    const isForOneExam = examForm !== undefined || /\bexamId\b/.test(check[0].replace(/path: `[^`]*`/, ""));
     const role =
-      named === "grader" && /\bexamId\b/.test(options.replace(/path: `[^`]*`/, ""))
+      named === "grader" && isForOneExam
         ? "gradingExam"
-        : named === "proctor" && isExamPage
+        : named === "proctor" && path.includes("{examId}")
           ? "proctorExam"
           : named;
     const who = STAFF_PAGE_ROLES[role];
-    if (!who) throw new Error(`requireStaff role "${role}" has no description`);
+    if (!who) throw new Error(`staff check role "${role}" has no description`);
     return `${who}; no session: sign-in`;
   }
+  // A check this pattern cannot read (no role, or a role that is not a literal) must not pass for an open page.
+  if (/\brequireStaff(?:Exam)?\(/.test(source)) throw new Error(`a staff check without a literal role in ${path}`);
   if (/currentCandidate\(\)/.test(source)) {
     return "the candidate whose session (join link) names it; anyone else, another candidate included: 404";
   }
