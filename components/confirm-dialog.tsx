@@ -5,7 +5,7 @@ import { useCallback, useId, useRef, useState, type ReactNode } from "react";
 
 import { ModalDialog } from "./modal-dialog";
 
-import styles from "./confirm-dialog.module.css";
+import styles from "./ui/dialog.module.css";
 
 export type ConfirmRequest = {
   /** The question, as the dialog's heading and accessible name: "Disable Pat?". */
@@ -62,7 +62,7 @@ function ConfirmDialog({ request, onAnswer }: { request: ConfirmRequest; onAnswe
       describedBy={textId}
       isTitleFocused
       className={styles.dialog}
-      titleClassName={styles.title}
+      titleClassName={styles.question}
     >
       <p id={textId}>{request.text}</p>
       <div className={styles.actions}>

@@ -11,7 +11,7 @@ import { checkReason, type ReasonLimits, type ReasonProblem } from "./reason-che
 
 export type { ReasonLimits, ReasonProblem };
 
-import styles from "./reason-dialog.module.css";
+import styles from "./dialog.module.css";
 
 export type ReasonField = ReasonLimits & {
   /** The textarea's id (stable, so a test or a label elsewhere can find it). */
