@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
@@ -16,6 +17,9 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // One worker per core (Vitest's default leaves one core free, which on a two-core CI box is one worker for
+    // everything). The integration tests' global setup makes one database per worker from this number.
+    maxWorkers: Math.max(1, availableParallelism()),
     projects: [
       {
         ...shared,
@@ -53,9 +57,9 @@ export default defineConfig({
           setupFiles: ["test-support/server/integration-env.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Files run one after another: several assert that bad input left whole tables unchanged,
-          // which another file writing at the same time would falsify. Races are raced inside a test.
-          fileParallelism: false,
+          // Files run side by side like the others', each worker on a database and a Redis database of its own
+          // (integration-global-setup.ts): several assert that bad input left whole tables unchanged, which
+          // another file writing in the same database would falsify. Races are raced inside a test.
         },
       },
     ],
