@@ -1,6 +1,5 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
@@ -48,7 +47,6 @@ export function ExtendDialog({
   const [minutesError, setMinutesError] = useState<string | null>(null);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
 
-  const queryClient = useQueryClient();
   const extend = useApiAction(
     async (body: { seconds: number; reason: string }): Promise<ApiCallResult<Done>> => {
       if (target.kind === "one") {
@@ -58,7 +56,7 @@ export function ExtendDialog({
       const answer = await extendMany(examId, { ...body, enrollmentIds: target.enrollmentIds }, idempotencyKey);
       return answer.ok ? { ok: true, body: { kind: "many", results: answer.body.results } } : answer;
     },
-    { onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }) },
+    { refreshes: proctorKeys.exam(examId) },
   );
 
   const maxMinutes = EXTEND_LIMITS.maxSeconds / 60;

@@ -1,6 +1,5 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 
 import { forceSubmit } from "@/lib/client/proctor/proctor-api";
@@ -28,9 +27,8 @@ export function ForceSubmitDialog({
 }) {
   const t = useTranslations("proctor.forceSubmit");
   const words = useProctorWords();
-  const queryClient = useQueryClient();
   const action = useApiAction((body: { reason?: string }) => forceSubmit(attemptId, body), {
-    onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }),
+    refreshes: proctorKeys.exam(examId),
   });
   const result = action.data;
 

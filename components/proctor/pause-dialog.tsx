@@ -1,6 +1,5 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 
@@ -37,7 +36,6 @@ export function PauseDialog({
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const enrollmentIds = scope.kind === "many" ? { enrollmentIds: scope.enrollmentIds } : {};
 
-  const queryClient = useQueryClient();
   const change = useApiAction(
     (reason: string) =>
       changePause(
@@ -45,7 +43,7 @@ export function PauseDialog({
         action === "pause" ? { action, body: { reason, ...enrollmentIds } } : { action, body: { ...enrollmentIds } },
         idempotencyKey,
       ),
-    { onSettled: () => queryClient.invalidateQueries({ queryKey: proctorKeys.exam(examId) }) },
+    { refreshes: proctorKeys.exam(examId) },
   );
   const done = change.data;
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { QueryClientContext, useMutation } from "@tanstack/react-query";
+import { QueryClientContext, useMutation, type QueryKey } from "@tanstack/react-query";
 import { useCallback, useContext, useState } from "react";
 
 import { ApiCallError, failureOf, type ApiCallResult } from "@/lib/client/call-api";
@@ -32,6 +32,12 @@ type ApiActionOptions<TData, TInput> = {
    * submitted" also means the page was.
    */
   onSettled?: (result: ApiCallResult<TData>, input: TInput) => unknown;
+  /**
+   * The reads the action makes out of date: invalidated (and the active ones read again) once the API has
+   * answered, success or refusal alike, after `onSettled` and likewise before the action settles. The common
+   * case of `onSettled`, without a `useQueryClient` of the caller's own.
+   */
+  refreshes?: QueryKey;
   /** Runs after a success (and after `onSettled`), before `run` resolves. */
   onSuccess?: (data: TData, input: TInput) => unknown;
 };
@@ -39,9 +45,9 @@ type ApiActionOptions<TData, TInput> = {
 /**
  * A staff action (a form's submit, a button) on react-query's `useMutation`: its pending state, its failure
  * put in the reader's language from the API's error body (`useDescribeFailure`), and its result.
- * `call` is usually one `callApi(url, { schema, … })`; `onSettled` and `onSuccess` refresh the page's data or
- * invalidate a query. Uses the page's QueryClient when there is one, else one of its own, so a form needs no
- * provider around it. Needs the `errors` messages.
+ * `call` is usually one `callApi(url, { schema, … })`; `refreshes` invalidates the queries it changes, and
+ * `onSettled` and `onSuccess` do anything else (refresh the page's data). Uses the page's QueryClient when there
+ * is one, else one of its own, so a form needs no provider around it. Needs the `errors` messages.
  */
 export function useApiAction<TData, TInput = void>(
   call: (input: TInput) => Promise<ApiCallResult<TData>>,
@@ -50,18 +56,20 @@ export function useApiAction<TData, TInput = void>(
   const describe = useDescribeFailure();
   const pageClient = useContext(QueryClientContext);
   const [ownClient] = useState(() => (pageClient ? null : makeQueryClient()));
+  const client = pageClient ?? ownClient ?? undefined;
   const mutation = useMutation(
     {
       mutationFn: async (input: TInput) => {
         const result = await call(input);
         // Inside the mutation rather than its own `onSettled`, which would run after `onSuccess`.
         await options.onSettled?.(result, input);
+        if (options.refreshes) await client?.invalidateQueries({ queryKey: options.refreshes });
         if (!result.ok) throw new ApiCallError(result.failure);
         return result.body;
       },
       onSuccess: (data, input) => options.onSuccess?.(data, input),
     },
-    pageClient ?? ownClient ?? undefined,
+    client,
   );
   const { mutateAsync } = mutation;
   const run = useCallback(
