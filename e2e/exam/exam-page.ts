@@ -38,9 +38,11 @@ export function question(page: Page, position: number, words?: Messages) {
   return page.getByRole("article", { name: heading.replace("{position}", String(position)), exact: true });
 }
 
-export async function expectSaved(page: Page, positions: number[]) {
+/** Waits until each of these questions says its answer is on the server (in the screen's words, as `question`). */
+export async function expectSaved(page: Page, positions: number[], words?: Messages) {
+  const saved = words?.exam.saveStatus.saved ?? "Saved to server";
   for (const position of positions) {
-    await expect(question(page, position).getByText("Saved to server", { exact: true })).toBeVisible();
+    await expect(question(page, position, words).getByText(saved, { exact: true })).toBeVisible();
   }
 }
 

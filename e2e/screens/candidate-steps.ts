@@ -1,7 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
 
 import type { Messages } from "../../messages";
-import { question } from "../exam/exam-page";
 import { expect } from "../fixtures";
 
 // Steps the candidate's screens share (not a screen: the registry loads only `*.screen.ts`).
@@ -16,11 +15,4 @@ export async function startAttempt(context: BrowserContext, examId: string): Pro
 /** The exam page has read this device's store: the first text answer can be typed into. */
 export async function expectExamReady(page: Page, words: Messages): Promise<void> {
   await expect(page.getByRole("textbox", { name: words.exam.answer.label }).first()).toBeEditable();
-}
-
-/** Waits until each of these questions says its answer is on the server. */
-export async function expectSaved(page: Page, words: Messages, positions: number[]): Promise<void> {
-  for (const position of positions) {
-    await expect(question(page, position, words).getByText(words.exam.saveStatus.saved, { exact: true })).toBeVisible();
-  }
 }

@@ -1,6 +1,6 @@
-import { question } from "../exam/exam-page";
+import { expectSaved, question } from "../exam/exam-page";
 import { expect } from "../fixtures";
-import { expectExamReady, expectSaved, startAttempt } from "./candidate-steps";
+import { expectExamReady, startAttempt } from "./candidate-steps";
 import { defineScreen } from "./registry";
 
 /**
@@ -26,7 +26,7 @@ export default defineScreen({
   ready: async (page, _data, { words }) => {
     await expectExamReady(page, words);
     await question(page, 3, words).getByLabel(words.exam.answer.label).fill("ARP");
-    await expectSaved(page, words, [3]);
+    await expectSaved(page, [3], words);
   },
   capture: "viewport",
   states: [
@@ -54,7 +54,7 @@ export default defineScreen({
       act: async (page, { attemptId }, { context, sql, words }) => {
         await page.getByRole("button", { name: words.exam.leave.stay }).click();
         await context.setOffline(false);
-        await expectSaved(page, words, [4]);
+        await expectSaved(page, [4], words);
         // Twenty seconds left, then offline until the time is up.
         await sql.query("UPDATE attempts SET deadline = now() + interval '20 seconds' WHERE id = $1", [attemptId]);
         await page.reload();

@@ -1,6 +1,6 @@
-import { question } from "../exam/exam-page";
+import { expectSaved, question } from "../exam/exam-page";
 import { expect } from "../fixtures";
-import { expectExamReady, expectSaved, startAttempt } from "./candidate-steps";
+import { expectExamReady, startAttempt } from "./candidate-steps";
 import { defineScreen } from "./registry";
 
 /**
@@ -33,7 +33,7 @@ export default defineScreen({
       .fill("Both sides must learn the other's initial sequence number.");
     await question(page, 5, words).getByLabel(words.exam.answer.label).fill("20,5");
     await question(page, 2, words).getByRole("button", { name: words.exam.question.flag }).click();
-    await expectSaved(page, words, [1, 3, 4, 5]);
+    await expectSaved(page, [1, 3, 4, 5], words);
     await page.evaluate(() => window.scrollTo(0, 0));
   },
   states: [
@@ -56,7 +56,7 @@ export default defineScreen({
       name: "submitting",
       act: async (page, { attemptId }, { words }) => {
         await question(page, 5, words).getByLabel(words.exam.answer.label).fill("6");
-        await expectSaved(page, words, [5]);
+        await expectSaved(page, [5], words);
         await page.getByRole("button", { name: words.exam.reviewAndSubmit }).first().click();
         const review = page.getByRole("dialog", { name: words.exam.review.title });
         // The submit's answer is lost on the way back: the page keeps the submission and sends it again.
