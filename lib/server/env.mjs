@@ -52,10 +52,19 @@ const EnvSchema = z
      * Admission control (lib/server/limits/admission.ts): past ADMISSION_MAX_IN_FLIGHT requests in progress in
      * this process, or an event-loop delay (p99 over each of the last two ~0.5 s windows) past ADMISSION_MAX_EVENT_LOOP_DELAY_MS
      * with at least 4 requests in flight (MIN_IN_FLIGHT_FOR_DELAY), new requests are refused with 503 OVERLOADED and Retry-After before their body is read. Heartbeats are
-     * shed first; submits are admitted up to twice the bounds. 0 turns a bound off; `next dev` ignores the delay.
+     * shed first; submits are never refused here (the submit queue below decides). 0 turns a bound off; `next dev`
+     * ignores the delay.
      */
     ADMISSION_MAX_IN_FLIGHT: wholeNumber(0, 100_000, 256),
     ADMISSION_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 500),
+    /**
+     * The submit queue (lib/server/limits/submit-queue.ts): submits and force-submits are not refused for load; they
+     * take their turn, first come first served, SUBMIT_QUEUE_PLACES at a time (0: the pool's connections less two,
+     * at least one), and are refused only when their turn would come after the attempt's deadline + grace, or when
+     * SUBMIT_QUEUE_MAX_WAITING already wait.
+     */
+    SUBMIT_QUEUE_PLACES: wholeNumber(0, 200, 0),
+    SUBMIT_QUEUE_MAX_WAITING: wholeNumber(1, 1_000_000, 20_000),
     /** Public base URL, used to build join links. */
     APP_URL: z.url().default("http://localhost:3000"),
     /** Secret for join-token derivation and submission receipts (HMAC). At least 32 characters. */

@@ -39,8 +39,8 @@ export function parseRetryAfterMs(header: string | null | undefined, nowMs: numb
 
 /**
  * A `Retry-After` and the kind of request it answered. It holds back requests of that kind; a submit is held only
- * by a submit's own: the server limits and admits submits apart from autosaves and reads (their own counters, a
- * reserve under overload), and a submit carries every draft an autosave would have sent. The backoff and the
+ * by a submit's own: the server limits and admits submits apart from autosaves and reads (their own counters; under
+ * overload they queue instead of being refused), and a submit carries every draft an autosave would have sent. The backoff and the
  * breaker are not part of it: they hold every kind.
  */
 export type RetryAfterHold = { until: number; isSubmit: boolean };

@@ -4,6 +4,7 @@ import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 
 import { queryRows, type RawQueryable } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
+import { rememberAcceptsUntil } from "../limits/accepts-until";
 
 export type DeltaAnswer = { questionId: string; value: AnswerValue; version: number };
 
@@ -25,7 +26,8 @@ export type ApplyOutcome =
  *    the session must still be valid and the attempt its enrollment's, or nothing is applied (`isSessionValid`
  *    false: the caller answers 401). The check costs the autosave no round trip of its own.
  * 1. Find the attempt, scoped to `enrollmentId` when given (autosave: someone else's attempt id applies
- *    nothing and is reported as not found), with its deadline for the response.
+ *    nothing and is reported as not found), with its deadline for the response (and deadline + grace, which this
+ *    process remembers for the submit queue: lib/server/limits/accepts-until.ts).
  * 2. Lock the attempt row (FOR UPDATE), and only if it is still open: in progress and before
  *    deadline + grace by the database's clock. A submit holds the same lock while it freezes the paper,
  *    so an autosave racing a submit either lands before the freeze or not at all.
@@ -63,6 +65,7 @@ export async function applyAnswerDelta(
     session: number;
     found: number;
     deadline: Date | null;
+    accepts_until: Date | null;
     open: number;
     revision: number | null;
     applied: string[];
@@ -83,6 +86,8 @@ export async function applyAnswerDelta(
   if (!row || row.session === 0) return { isSessionValid: false, isFound: false, isOpen: false };
   if (row.found === 0 || row.deadline === null) return { isSessionValid: true, isFound: false, isOpen: false };
   const deadline = new Date(row.deadline);
+  // For the submit queue: when this attempt's submit must be done by (lib/server/limits/accepts-until.ts).
+  rememberAcceptsUntil(attemptId, row.accepts_until === null ? null : new Date(row.accepts_until).getTime());
   if (row.open === 0 || row.revision === null) return { isSessionValid: true, isFound: true, isOpen: false, deadline };
   return {
     isSessionValid: true,

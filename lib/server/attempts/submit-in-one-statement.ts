@@ -12,6 +12,7 @@ import { sessionHashToCheck, settleSessionCheck, type CandidatePrincipal } from 
 import { isLockTimeout } from "../db/errors";
 import { queryRows } from "../db/sql";
 import { fileStatement } from "../db/statement-files";
+import { rememberAcceptsUntil } from "../limits/accepts-until";
 import { publishAttemptSubmitted } from "../live/exam-bus";
 import type { AttemptForWrite } from "./load-attempt-for-write";
 import { examQuestions } from "./load-attempt-for-write";
@@ -67,6 +68,7 @@ export async function readPaperForSubmit(options: {
   const row = rows[0];
   settleSessionCheck(candidate, row !== undefined && row.session === 1);
   if (!row || row.id === null) throw new AppError("NOT_FOUND", "No such attempt.");
+  rememberAcceptsUntil(row.id, row.paused ? null : acceptsUntil(row.deadline, row.grace_seconds).getTime());
   return {
     id: row.id,
     status: row.status,

@@ -19,6 +19,7 @@ import {
 } from "../auth/sessions";
 import { safeEqual } from "../crypto";
 import { env } from "../env.mjs";
+import { acceptsUntilOf } from "../limits/accepts-until";
 import { admission, type AdmissionKind } from "../limits/admission";
 import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capacity";
 import type { SyncEndpoint } from "../metrics/registry";
@@ -108,7 +109,8 @@ type RouteConfig<
   observe?: SyncEndpoint;
   /**
    * The request's kind for admission control (lib/server/limits/admission.ts): with `limit`, that kind;
-   * otherwise `other`. A proctor's force-submit says `submit`, so it keeps the submits' reserve.
+   * otherwise `other`. A `submit` (the candidate's, and a proctor's force-submit, which says so) is never refused
+   * for load: its handler waits its turn in the submit queue (lib/server/limits/submit-queue.ts).
    */
   admission?: AdmissionKind;
   /**
@@ -219,7 +221,8 @@ async function unconfirmedSessionFailure(request: Request, principal: unknown): 
  * Wraps a route handler and owns the whole request:
  *
  * 0. Admission control (lib/server/limits/admission.ts): a saturated instance answers 503 OVERLOADED with
- *    `Retry-After` before anything is read or looked up; submits keep a reserve, heartbeats are shed first.
+ *    `Retry-After` before anything is read or looked up; heartbeats are shed first. Submits are never refused for
+ *    load: once checked like any request (1–4), the handler waits its turn in the submit queue.
  * 1. A state-changing staff request from another site is refused (same-origin.ts); then path params (404
  *    when they cannot name anything), then the body's size and syntax (readJsonBody), before
  *    authentication costs a database round trip on junk.
@@ -251,7 +254,8 @@ export function route<
     let principal: unknown = null;
     try {
       // 0.
-      release = admission().enter(config.admission ?? config.limit ?? "other");
+      const kind = config.admission ?? config.limit ?? "other";
+      if (kind !== "submit") release = admission().enter(kind);
       // 1.
       assertSameOriginStaffRequest(request);
       let params: unknown = {};
@@ -290,14 +294,24 @@ export function route<
 
       // 4.
       if (config.limit && candidate) await consumeSyncCapacity(config.limit, candidate.enrollmentId);
-      response = await handler({
-        request,
-        principal: principal as PrincipalFor<A>,
-        body: body as HandlerContext<A, B, P, C>["body"],
-        csv: csv as HandlerContext<A, B, P, C>["csv"],
-        zip,
-        params: params as HandlerContext<A, B, P, C>["params"],
-      });
+      const handle = () =>
+        handler({
+          request,
+          principal: principal as PrincipalFor<A>,
+          body: body as HandlerContext<A, B, P, C>["body"],
+          csv: csv as HandlerContext<A, B, P, C>["csv"],
+          zip,
+          params: params as HandlerContext<A, B, P, C>["params"],
+        });
+      // 0, for a submit: its turn in the submit queue, which refuses it only if that turn would come after the
+      // candidate's deadline + grace (as this process last saw the attempt); a proctor's has no such bound.
+      const attemptId = candidate ? attemptIdOf(rawParams) : undefined;
+      response =
+        kind === "submit"
+          ? await admission().runSubmit(handle, {
+              mustFinishBy: attemptId === undefined ? undefined : acceptsUntilOf(attemptId),
+            })
+          : await handle();
       // 2, folded: an operation that answered without confirming the session (it never should) answers nothing.
       const unconfirmed = await unconfirmedSessionFailure(request, principal);
       if (unconfirmed) throw unconfirmed;

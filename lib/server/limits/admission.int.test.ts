@@ -1,6 +1,6 @@
 // Admission control through route(): slow requests held open fill the in-flight bound; then an autosave and a
 // heartbeat are refused at once with 503 OVERLOADED and Retry-After (before their body is read), a submit is
-// still admitted from its reserve, and once the slow requests end the next ones are admitted (not metastable).
+// still taken (it queues, never refused for load), and once the slow requests end the next ones are admitted (not metastable).
 import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,7 +69,7 @@ describe("admission control", () => {
     expect(beat.status).toBe(503);
     expect(Number(beat.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 
-    // The submit's reserve: admitted while autosaves are refused.
+    // A submit is not refused for load: it takes its turn while autosaves are refused.
     const submitted = await submit(
       submitter,
       { deviceId: "laptop", answers: [{ questionId: submitter.questions[2]!.id, value: "final", version: 1 }] },

@@ -6,15 +6,20 @@ import { AppError } from "@/lib/shared/errors";
 
 import { env } from "../env.mjs";
 import { getResilienceMetrics, type AdmissionKind } from "../metrics/resilience-metrics";
+import { createSubmitQueue, type SubmitQueueStats } from "./submit-queue";
 
 export type { AdmissionKind };
+
+/** The kinds admission control may refuse for load. Submits are not among them: they queue (submit-queue.ts). */
+export type SheddableKind = Exclude<AdmissionKind, "submit">;
 
 /** When this instance counts as saturated; 0 turns a bound off (ADMISSION_* in lib/server/env.mjs). */
 export type AdmissionBounds = { maxInFlight: number; maxEventLoopDelayMs: number };
 
 /**
  * What the instance is doing now: requests being handled, the event loop's recent p99 delay, and whether submits
- * are arriving (one admitted in the last SUBMIT_RUSH_MS: a deadline storm; absent counts as no).
+ * are arriving (one arrived in the last SUBMIT_RUSH_MS, or some wait in the submit queue: a deadline storm; absent
+ * counts as no).
  */
 export type Load = { inFlight: number; eventLoopDelayMs: number; isSubmitRush?: boolean };
 
@@ -30,37 +35,36 @@ export type AdmissionDecision = { isAdmitted: true } | { isAdmitted: false; retr
 /**
  * Each kind's share of the bounds. Heartbeats go first (presence is also known from the candidate channel,
  * and the next beat carries the same news); then autosaves and everything else alike (sign-in, staff pages:
- * fair); submits keep a reserve up to twice the bounds, because a submit refused near the deadline turns into
- * late answers and a second request later.
+ * fair). Submits are not refused for load at all: a submit refused near the deadline turns into late answers and a
+ * second request later, so they wait their turn in the submit queue instead (`runSubmit`), which refuses one only
+ * when its turn would come too late to count.
  */
-export const ADMISSION_SHARES: Record<AdmissionKind, number> = {
+export const ADMISSION_SHARES: Record<SheddableKind, number> = {
   heartbeat: 0.75,
   autosave: 1,
   other: 1,
-  submit: 2,
 };
 
 /**
- * The shares while submits are arriving (a submit admitted in the last SUBMIT_RUSH_MS): autosaves and heartbeats
+ * The shares while submits are arriving (one arrived in the last SUBMIT_RUSH_MS, or some wait their turn): autosaves and heartbeats
  * yield sooner, so a saturated instance spends its time on the submits. A refused autosave loses nothing: its
  * drafts stay in the page's IndexedDB, and the submit the candidate presses next carries them (a Submit click
  * ends the autosave's retries). Sign-in and staff requests keep their share.
  */
-export const SUBMIT_RUSH_SHARES: Record<AdmissionKind, number> = {
+export const SUBMIT_RUSH_SHARES: Record<SheddableKind, number> = {
   heartbeat: 0.3,
   autosave: 0.4,
   other: 1,
-  submit: 2,
 };
 
-/** A submit admitted this recently means submits are arriving (SUBMIT_RUSH_SHARES). */
+/** A submit arriving this recently means submits are arriving (SUBMIT_RUSH_SHARES). */
 export const SUBMIT_RUSH_MS = 1_000;
 
 /**
  * How long a refused client waits before trying again (`Retry-After`, whole seconds). The candidate client
  * also backs off with full jitter (0.5 s doubling to 8 s, never sooner than this), so retries spread out.
  */
-export const RETRY_AFTER_SECONDS: Record<AdmissionKind, number> = { heartbeat: 10, autosave: 2, other: 2, submit: 1 };
+export const RETRY_AFTER_SECONDS: Record<SheddableKind, number> = { heartbeat: 10, autosave: 2, other: 2 };
 
 /**
  * Below this many requests in flight, an event-loop delay is not a load that refusing requests relieves: the
@@ -72,7 +76,7 @@ export const RETRY_AFTER_SECONDS: Record<AdmissionKind, number> = { heartbeat: 1
 export const MIN_IN_FLIGHT_FOR_DELAY = 4;
 
 /** The policy, without state: admit `kind` under `load`, or refuse it with a Retry-After. */
-export function decideAdmission(kind: AdmissionKind, load: Load, bounds: AdmissionBounds): AdmissionDecision {
+export function decideAdmission(kind: SheddableKind, load: Load, bounds: AdmissionBounds): AdmissionDecision {
   const share = (load.isSubmitRush ? SUBMIT_RUSH_SHARES : ADMISSION_SHARES)[kind];
   const isOverInFlight = bounds.maxInFlight > 0 && load.inFlight >= bounds.maxInFlight * share;
   const isOverDelay =
@@ -96,9 +100,22 @@ const WINDOW_MS = 500;
 
 export type AdmissionController = {
   /** Admits a request of `kind` (call `release` when it is answered), or throws 503 OVERLOADED. */
-  enter(kind: AdmissionKind): () => void;
+  enter(kind: SheddableKind): () => void;
+  /**
+   * A submit or force-submit: never refused for load; `work` runs in its turn in the submit queue (counted in flight
+   * while it runs, not while it waits). Throws 503 OVERLOADED, with the queue's expected wait as Retry-After, only
+   * when that turn would come after `mustFinishBy` (the attempt's deadline + grace) or the queue is full.
+   */
+  runSubmit<T>(work: () => Promise<T>, options?: { mustFinishBy?: number }): Promise<T>;
   load(): InstanceLoad;
+  submitQueue(): SubmitQueueStats;
 };
+
+/**
+ * The submit queue's size: places working at once, and how many may wait (SUBMIT_QUEUE_* in env.mjs); and, for
+ * tests, a submit's time in a place before any has completed.
+ */
+export type SubmitQueueBounds = { places: number; maxWaiting: number; initialServiceMs?: number };
 
 /**
  * This process's admission control: the in-flight count, and the event-loop delay (perf_hooks): the lower of
@@ -106,8 +123,28 @@ export type AdmissionController = {
  * costs microseconds: past capacity the instance keeps answering the requests it admitted at their usual
  * speed instead of letting a queue grow that outlives the burst (docs/decisions/020).
  */
-export function createAdmissionController(bounds: AdmissionBounds): AdmissionController {
+export function createAdmissionController(
+  bounds: AdmissionBounds,
+  queueBounds: SubmitQueueBounds = { places: 8, maxWaiting: 20_000 },
+): AdmissionController {
   const metrics = getResilienceMetrics();
+  const queue = createSubmitQueue({
+    ...queueBounds,
+    observer: {
+      refused: (reason) => {
+        metrics.admission.inc({ kind: "submit", decision: "refused" });
+        metrics.submitQueueRefused.inc({ reason });
+      },
+      started: (waitedMs) => {
+        metrics.admission.inc({ kind: "submit", decision: "admitted" });
+        metrics.submitQueueWait.observe(waitedMs / 1000);
+      },
+      changed: ({ working, waiting }) => {
+        metrics.submitQueue.set({ state: "working" }, working);
+        metrics.submitQueue.set({ state: "waiting" }, waiting);
+      },
+    },
+  });
   let inFlight = 0;
   let eventLoopDelayMs = 0;
   let latestEventLoopDelayMs = 0;
@@ -133,14 +170,13 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
   return {
     enter(kind) {
       const now = Date.now();
-      const isSubmitRush = now - lastSubmitAtMs < SUBMIT_RUSH_MS;
+      const isSubmitRush = now - lastSubmitAtMs < SUBMIT_RUSH_MS || queue.stats().waiting > 0;
       const decision = decideAdmission(kind, { inFlight, eventLoopDelayMs, isSubmitRush }, bounds);
       if (!decision.isAdmitted) {
         metrics.admission.inc({ kind, decision: "refused" });
         throw overloadedError(decision.retryAfterSeconds);
       }
       metrics.admission.inc({ kind, decision: "admitted" });
-      if (kind === "submit") lastSubmitAtMs = now;
       inFlight += 1;
       metrics.inFlight.set(inFlight);
       let isReleased = false;
@@ -151,7 +187,22 @@ export function createAdmissionController(bounds: AdmissionBounds): AdmissionCon
         metrics.inFlight.set(inFlight);
       };
     },
+    async runSubmit(work, options) {
+      // A submit arriving is the storm's sign, admitted or not: autosaves and heartbeats yield from now on.
+      lastSubmitAtMs = Date.now();
+      return queue.run(async () => {
+        inFlight += 1;
+        metrics.inFlight.set(inFlight);
+        try {
+          return await work();
+        } finally {
+          inFlight -= 1;
+          metrics.inFlight.set(inFlight);
+        }
+      }, options);
+    },
     load: () => ({ inFlight, eventLoopDelayMs, latestEventLoopDelayMs, lastSubmitAtMs }),
+    submitQueue: () => queue.stats(),
   };
 }
 
@@ -159,11 +210,25 @@ const globalForAdmission = globalThis as unknown as { holdfastAdmission?: Admiss
 
 /** This process's controller, bounded by ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_EVENT_LOOP_DELAY_MS. */
 export function admission(): AdmissionController {
-  return (globalForAdmission.holdfastAdmission ??= createAdmissionController({
-    maxInFlight: env.ADMISSION_MAX_IN_FLIGHT,
-    // `next dev` compiles on the event loop: seconds of delay that say nothing about load.
-    maxEventLoopDelayMs: env.NODE_ENV === "development" ? 0 : env.ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
-  }));
+  return (globalForAdmission.holdfastAdmission ??= createAdmissionController(
+    {
+      maxInFlight: env.ADMISSION_MAX_IN_FLIGHT,
+      // `next dev` compiles on the event loop: seconds of delay that say nothing about load.
+      maxEventLoopDelayMs: env.NODE_ENV === "development" ? 0 : env.ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
+    },
+    submitQueueBounds(),
+  ));
+}
+
+/**
+ * The submit queue's places: SUBMIT_QUEUE_PLACES, else the pool's connections less two (at least one), so the
+ * requests around the storm (a proctor's dashboard, a sign-in, a session's first read) still find a connection.
+ */
+export function submitQueueBounds(): SubmitQueueBounds {
+  return {
+    places: env.SUBMIT_QUEUE_PLACES || Math.max(1, env.DATABASE_POOL_MAX - 2),
+    maxWaiting: env.SUBMIT_QUEUE_MAX_WAITING,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { Counter, Gauge } from "prom-client";
+import { Counter, Gauge, Histogram } from "prom-client";
 
 import { getMetrics } from "./registry";
 
@@ -15,6 +15,10 @@ type ResilienceMetrics = {
   admission: Counter<"kind" | "decision">;
   inFlight: Gauge;
   eventLoopDelay: Gauge;
+  submitQueue: Gauge<"state">;
+  submitQueueWait: Histogram;
+  submitQueueRefused: Counter<"reason">;
+  submitPhase: Histogram<"phase">;
 };
 
 const globalForMetrics = globalThis as unknown as { holdfastResilienceMetrics?: ResilienceMetrics };
@@ -60,10 +64,37 @@ export function getResilienceMetrics(): ResilienceMetrics {
       help: "p99 event-loop delay over admission control's last window.",
       registers: [registry],
     }),
+    submitQueue: new Gauge({
+      name: "holdfast_submit_queue",
+      help: "The submit queue (lib/server/limits/submit-queue.ts): submits and force-submits working (state=working) and waiting their turn (state=waiting) in this process.",
+      labelNames: ["state"],
+      registers: [registry],
+    }),
+    submitQueueWait: new Histogram({
+      name: "holdfast_submit_queue_wait_seconds",
+      help: "How long a submit or force-submit waited in the submit queue before its turn.",
+      buckets: [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
+    submitQueueRefused: new Counter({
+      name: "holdfast_submit_queue_refused_total",
+      help: "Submits the queue refused (503 OVERLOADED, Retry-After from its expected wait), by reason: late (its turn would come after the attempt's deadline + grace), full (the most that may wait already do).",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
+    submitPhase: new Histogram({
+      name: "holdfast_submit_phase_seconds",
+      help: "Where a candidate's submit spends its time in its turn (lib/server/attempts/submit-attempt.ts): read (the paper and the session, one statement), lock (the Redis lock), write (the one statement), locked (the locked transaction, when the one statement could not decide), unlock.",
+      labelNames: ["phase"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+      registers: [registry],
+    }),
   };
   for (const outcome of ["ok", "failed", "timeout", "bypassed"]) metrics.redisCalls.inc({ outcome }, 0);
   for (const to of ["open", "half-open", "closed"]) metrics.redisBreakerTransitions.inc({ to }, 0);
   for (const kind of ADMISSION_KINDS)
     for (const decision of ["admitted", "refused"]) metrics.admission.inc({ kind, decision }, 0);
+  for (const reason of ["late", "full"]) metrics.submitQueueRefused.inc({ reason }, 0);
+  for (const state of ["working", "waiting"]) metrics.submitQueue.set({ state }, 0);
   return (globalForMetrics.holdfastResilienceMetrics = metrics);
 }

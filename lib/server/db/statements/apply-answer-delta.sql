@@ -12,12 +12,14 @@
 -- :deviceId      text
 --
 -- One row: session (0/1: the session is valid, or none was to be checked; 0 applies nothing), found (0/1),
--- deadline, open (0/1), revision (after the bump), applied (question ids whose row changed).
+-- deadline, accepts_until (deadline + grace; null while paused: no bound), open (0/1), revision (after the bump),
+-- applied (question ids whose row changed).
 WITH
 -- @include live-candidate-session.sql
 target AS (
-  SELECT a.id, a.deadline
-  FROM attempts a
+  SELECT a.id, a.deadline,
+         CASE WHEN a.paused_at IS NULL THEN a.deadline + make_interval(secs => e.grace_seconds) END AS accepts_until
+  FROM attempts a JOIN exams e ON e.id = a.exam_id
   WHERE a.id = :attemptId::uuid AND (:enrollmentId::uuid IS NULL OR a.enrollment_id = :enrollmentId::uuid)
     AND (:sessionHash::text IS NULL OR a.enrollment_id IN (SELECT enrollment_id FROM live_session))
 ),
@@ -41,6 +43,7 @@ SELECT
   (SELECT ok FROM session_ok)::int AS session,
   (SELECT count(*) FROM target)::int AS found,
   (SELECT deadline FROM target) AS deadline,
+  (SELECT accepts_until FROM target) AS accepts_until,
   (SELECT count(*) FROM att)::int AS open,
   COALESCE((SELECT revision FROM bumped), (SELECT revision FROM att)) AS revision,
   COALESCE((SELECT array_agg(question_id::text) FROM upserted), ARRAY[]::text[]) AS applied
