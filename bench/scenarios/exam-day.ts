@@ -390,6 +390,13 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       endpoint: "submit",
       metricsToken: env.METRICS_TOKEN,
     });
+    // And where those submits' time went inside the app: the wait for their turn in the submit queue, then each
+    // phase of the handler (lib/server/attempts/submit-attempt.ts).
+    const submitPhases = await readSubmitPhases({
+      port: app.port,
+      workers: options.workers,
+      metricsToken: env.METRICS_TOKEN,
+    });
 
     const check: CheckResult = await checkRun({
       port: app.port,
@@ -569,6 +576,14 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         ? `submit as the app measured it (its handler, ${appSubmits.count} first-time submits, every worker): p50 ${formatUpperBound(quantileUpperBound(appSubmits, 0.5))}, p99 ${formatUpperBound(quantileUpperBound(appSubmits, 0.99))} (histogram buckets); the candidates' submit requests: p99 ${formatMs(operations.submit?.latency.p99 ?? Number.NaN)}`
         : "submit as the app measured it: not read (not every worker answered GET /api/metrics)",
     );
+    show(
+      `submit, where its time went (the app's histograms, every worker; p50 / p99 bucket): ${submitPhases
+        .map(
+          ({ phase, histogram }) =>
+            `${phase} ${histogram ? `${formatUpperBound(quantileUpperBound(histogram, 0.5))} / ${formatUpperBound(quantileUpperBound(histogram, 0.99))} (${histogram.count})` : "n/a"}`,
+        )
+        .join("; ")}`,
+    );
     show(formatCheck(check));
 
     const json = writeResults("exam-day", {
@@ -586,6 +601,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       channels,
       drops: dropStats,
       appSubmitHistogram: appSubmits,
+      appSubmitPhases: submitPhases,
       check,
       appErrorLines: appErrors,
       appLastErrors: app.child
@@ -642,3 +658,19 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     return endRun({ json, report, isPublished: options.isPublished, problems });
   },
 };
+
+/** The submit queue's wait and each phase of the submit handler, as the app's histograms hold them (every worker). */
+async function readSubmitPhases(options: { port: number; workers: number; metricsToken?: string }) {
+  const phases = [
+    { phase: "queue wait", metric: "holdfast_submit_queue_wait_seconds", label: null },
+    ...(["read", "lock", "write", "locked", "unlock"] as const).map((phase) => ({
+      phase,
+      metric: "holdfast_submit_phase_seconds",
+      label: { name: "phase", value: phase },
+    })),
+  ];
+  const read = [];
+  for (const { phase, metric, label } of phases)
+    read.push({ phase, histogram: await readAppHistogram({ ...options, metric, label }) });
+  return read;
+}

@@ -30,17 +30,21 @@ function scrapeOnce(port: number, token: string | undefined): Promise<string> {
 }
 
 /**
- * `metric`'s buckets for `outcome` in one worker's exposition, keyed by upper bound (`+Inf` as Infinity), and the
- * lines that identify the worker (its start time and its histogram: two workers never hold identical ones).
+ * `metric`'s buckets in one worker's exposition, keyed by upper bound (`+Inf` as Infinity), for the series whose one
+ * label besides `le` is `label` (`outcome="ok"`, say), or for the series with no other label when `label` is null;
+ * and the lines that identify the worker (its start time and its histogram: two workers never hold identical ones).
+ * A string `label` is an outcome.
  */
 export function parseHistogram(
   text: string,
   metric: string,
-  outcome: string,
+  label: string | { name: string; value: string } | null,
 ): { buckets: Map<number, number>; identity: string } {
   const buckets = new Map<number, number>();
   const identity: string[] = [];
-  const pattern = new RegExp(`^${metric}_bucket\\{le="([^"]+)",outcome="${outcome}"\\} (\\d+(?:\\.\\d+)?)$`);
+  const named = typeof label === "string" ? { name: "outcome", value: label } : label;
+  const series = named ? `,${named.name}="${named.value}"` : "";
+  const pattern = new RegExp(`^${metric}_bucket\\{le="([^"]+)"${series}\\} (\\d+(?:\\.\\d+)?)$`);
   for (const line of text.split("\n")) {
     if (line.startsWith("process_start_time_seconds ")) identity.push(line);
     const match = pattern.exec(line);
@@ -52,23 +56,28 @@ export function parseHistogram(
 }
 
 /**
- * The app's `holdfast_{endpoint}_request_duration_seconds` for outcome `outcome`, summed over its `workers` worker
- * processes: up to 8 scrapes per worker on fresh connections until that many distinct workers answered. Null when
- * fewer answered (the figure would be a part passed off as the whole) or none had the metric.
+ * The app's `holdfast_{endpoint}_request_duration_seconds` for outcome `outcome` (or another histogram, `metric`, for
+ * the series `label`; null: its one series), summed over its `workers` worker processes: up to 8 scrapes per worker
+ * on fresh connections until that many distinct workers answered. Null when fewer answered (the figure would be a
+ * part passed off as the whole) or none had the metric.
  */
-export async function readAppHistogram(options: {
-  port: number;
-  workers: number;
-  endpoint: "autosave" | "submit" | "heartbeat";
-  outcome?: string;
-  metricsToken?: string;
-}): Promise<AppHistogram | null> {
-  const metric = `holdfast_${options.endpoint}_request_duration_seconds`;
+export async function readAppHistogram(
+  options: {
+    port: number;
+    workers: number;
+    metricsToken?: string;
+  } & (
+    | { endpoint: "autosave" | "submit" | "heartbeat"; outcome?: string }
+    | { metric: string; label: { name: string; value: string } | null }
+  ),
+): Promise<AppHistogram | null> {
+  const metric = "metric" in options ? options.metric : `holdfast_${options.endpoint}_request_duration_seconds`;
+  const label = "metric" in options ? options.label : (options.outcome ?? "ok");
   const seen = new Map<string, Map<number, number>>();
   for (let attempt = 0; attempt < options.workers * 8 && seen.size < options.workers; attempt += 1) {
     const text = await scrapeOnce(options.port, options.metricsToken).catch(() => null);
     if (text === null) continue;
-    const { buckets, identity } = parseHistogram(text, metric, options.outcome ?? "ok");
+    const { buckets, identity } = parseHistogram(text, metric, label);
     if (buckets.size > 0) seen.set(identity, buckets);
   }
   if (seen.size < options.workers) return null;

@@ -11,6 +11,7 @@ import { storeLateAnswers } from "../answers/store-late-answers";
 import { validateDelta, type ValidatedAnswer } from "../answers/validate-delta";
 import type { CandidatePrincipal } from "../auth/sessions";
 import { db } from "../db/client";
+import { getResilienceMetrics } from "../metrics/resilience-metrics";
 import { redisKeys } from "../redis/keys";
 import { acquireLock, releaseLock, waitForLockRelease } from "../redis/lock";
 import { timeDetails } from "./load-attempt-for-write";
@@ -52,9 +53,11 @@ export async function submitAttempt(options: {
   lockTtlMs?: number;
 }): Promise<SubmitResult> {
   const { attemptId, candidate, idempotencyKey, body } = options;
+  const phase = phaseTimer();
 
   // 1.
   const attempt = await readPaperForSubmit({ attemptId, candidate, idempotencyKey });
+  phase("read");
   const answers = validateDelta(body.answers, attempt.questions);
   // Hashed only once validated: canonical JSON refuses what no valid answer holds (Infinity, from 1e309 in
   // the JSON text; values nested too deeply to walk), and that must be a 422, not a 500.
@@ -67,6 +70,7 @@ export async function submitAttempt(options: {
   // 3.
   const lockKey = redisKeys.submitLock(attemptId);
   let lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
+  phase("lock");
   const waited = lock.status === "held";
   if (lock.status === "held") {
     if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw attemptBusy();
@@ -89,6 +93,7 @@ export async function submitAttempt(options: {
         requestHash: hash,
         clientDigest: body.digest,
       });
+      phase("write");
       if (response) return { response, isReplay: false };
     }
     // 4b.
@@ -112,6 +117,7 @@ export async function submitAttempt(options: {
       return { kind: "created" as const, response };
     });
 
+    phase("locked");
     if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
     if (outcome.kind === "stale") return outcome.result;
     if (outcome.kind === "late") {
@@ -127,8 +133,25 @@ export async function submitAttempt(options: {
     return await resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
   } finally {
     // 5.
-    if (lock.status === "acquired") await releaseLock(lockKey, lock.token);
+    if (lock.status === "acquired") {
+      await releaseLock(lockKey, lock.token);
+      phase("unlock");
+    }
   }
+}
+
+/**
+ * Times a submit's phases into holdfast_submit_phase_seconds: each call records the time since the previous one
+ * (or the start) under its name, so the phases add up to the submit's time in its turn.
+ */
+function phaseTimer(): (name: "read" | "lock" | "write" | "locked" | "unlock") => void {
+  const histogram = getResilienceMetrics().submitPhase;
+  let last = performance.now();
+  return (name) => {
+    const now = performance.now();
+    histogram.observe({ phase: name }, (now - last) / 1000);
+    last = now;
+  };
 }
 
 /** Step 2: the attempt already has its submission. */
