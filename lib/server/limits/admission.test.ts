@@ -61,6 +61,20 @@ describe("decideAdmission", () => {
     expect(decideAdmission("autosave", idle, bounds).isAdmitted).toBe(true);
   });
 
+  it("counts submits waiting their turn as in flight for autosaves and heartbeats, not for sign-in and staff requests", () => {
+    const waiting = (submitsWaiting: number) => ({
+      inFlight: 10,
+      eventLoopDelayMs: 0,
+      isSubmitRush: true,
+      submitsWaiting,
+    });
+    // Rush shares of a bound of 40: autosaves from 16, heartbeats from 12, the others at 40.
+    expect(decideAdmission("autosave", waiting(5), bounds).isAdmitted).toBe(true);
+    expect(decideAdmission("autosave", waiting(6), bounds).isAdmitted).toBe(false);
+    expect(decideAdmission("heartbeat", waiting(2), bounds).isAdmitted).toBe(false);
+    expect(decideAdmission("other", waiting(3_000), bounds).isAdmitted).toBe(true);
+  });
+
   it("a bound of 0 is off", () => {
     const off = { maxInFlight: 0, maxEventLoopDelayMs: 0 };
     expect(decideAdmission("heartbeat", { inFlight: 1e6, eventLoopDelayMs: 1e6 }, off).isAdmitted).toBe(true);
