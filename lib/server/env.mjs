@@ -59,9 +59,9 @@ const EnvSchema = z
     ADMISSION_MAX_EVENT_LOOP_DELAY_MS: wholeNumber(0, 60_000, 500),
     /**
      * The submit queue (lib/server/limits/submit-queue.ts): submits and force-submits are not refused for load; they
-     * take their turn, first come first served, SUBMIT_QUEUE_PLACES at a time (0: the pool's connections less two,
-     * at least one), and are refused only when their turn would come after the attempt's deadline + grace, or when
-     * SUBMIT_QUEUE_MAX_WAITING already wait.
+     * take their turn, first come first served, SUBMIT_QUEUE_PLACES at a time (0: no bound; see
+     * submitQueueBounds in admission.ts for why that is the default for now), and are refused only when their turn
+     * would come after the attempt's deadline + grace, or when SUBMIT_QUEUE_MAX_WAITING already wait.
      */
     SUBMIT_QUEUE_PLACES: wholeNumber(0, 200, 0),
     SUBMIT_QUEUE_MAX_WAITING: wholeNumber(1, 1_000_000, 20_000),

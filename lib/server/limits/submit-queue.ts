@@ -57,6 +57,7 @@ const SERVICE_WEIGHT = 0.1;
 const INITIAL_SERVICE_MS = 50;
 
 export function createSubmitQueue(options: SubmitQueueOptions): SubmitQueue {
+  // Infinity: no bound (every submit starts at once; the queue only counts them).
   const places = Math.max(1, Math.floor(options.places));
   const now = options.now ?? Date.now;
   const observer = options.observer ?? {};
