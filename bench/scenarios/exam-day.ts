@@ -294,7 +294,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     };
 
     say(
-      `exam day: ${options.candidates} candidates on ${options.workers} app worker(s) (pid ${app.child.pid}); start storm ${options.startWindowSeconds} s, ` +
+      `exam day on ${String(env0.cpuModel)} × ${String(env0.cpus)} cores: ${options.candidates} candidates on ${options.workers} app worker(s) (pid ${app.child.pid}); start storm ${options.startWindowSeconds} s, ` +
         `answers ${options.answerMinutes} min (an edit every ~${options.editEverySeconds} s, ${options.isStatusOnAutosave ? `status on autosaves, heartbeats after ${BROWSER_TIMINGS.heartbeatMs / 1000} s without a report` : `heartbeats every ${BROWSER_TIMINGS.heartbeatMs / 1000} s`}, channel open), ` +
         `submits in the last ${(deadlineAtMs - stormFromMs) / 1000} s with ${options.dropRate * 100} % of responses dropped; ` +
         `${options.contextHooks === "off" ? "context hooks off (a measurement: the workers' AsyncLocalStorage never hooks promises); " : ""}load average ${loadavg()
