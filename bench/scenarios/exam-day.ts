@@ -663,7 +663,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
 async function readSubmitPhases(options: { port: number; workers: number; metricsToken?: string }) {
   const phases = [
     { phase: "queue wait", metric: "holdfast_submit_queue_wait_seconds", label: null },
-    ...(["read", "lock", "write", "locked", "unlock"] as const).map((phase) => ({
+    ...(["read", "write", "lock", "locked", "unlock"] as const).map((phase) => ({
       phase,
       metric: "holdfast_submit_phase_seconds",
       label: { name: "phase", value: phase },

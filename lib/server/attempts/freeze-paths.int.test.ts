@@ -13,6 +13,7 @@
 // forgot fails as well as one that a single path forgot.
 import { randomUUID } from "node:crypto";
 
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 
 import { POST as reopenRoute } from "@/app/api/admin/attempts/[attemptId]/reopen/route";
@@ -20,6 +21,7 @@ import { POST as uploadRoute } from "@/app/api/admin/emergency-exports/route";
 import { GET as exportKeyRoute } from "@/app/api/attempts/[attemptId]/export-key/route";
 import { POST as forceSubmitRoute } from "@/app/api/proctor/attempts/[attemptId]/force-submit/route";
 import { db } from "@/lib/server/db/client";
+import { env } from "@/lib/server/env.mjs";
 import { redisKeys } from "@/lib/server/redis/keys";
 import { acquireLock, releaseLock } from "@/lib/server/redis/lock";
 import { answersDigest } from "@/lib/shared/digest";
@@ -115,12 +117,21 @@ const PATHS: Path[] = [
   {
     name: "the candidate's submit on the locked path, after waiting for another request's Redis lock",
     async submit(attempt) {
+      // Another request in its locked path holds the attempt's row lock (so the one statement, step 3, writes
+      // nothing) and the submit lock; both are released while the submit waits for the latter, and it freezes in
+      // the locked-attempt transaction (step 5).
+      const holder = new pg.Client({ connectionString: env.DATABASE_URL });
+      await holder.connect();
+      await holder.query("BEGIN");
+      await holder.query("SELECT id FROM attempts WHERE id = $1 FOR UPDATE", [attempt.attemptId]);
       const lockKey = redisKeys.submitLock(attempt.attemptId);
       const other = await acquireLock(lockKey, 10_000);
       if (other.status !== "acquired") throw new Error(`the test needs Redis: ${other.status}`);
-      // Released while the submit waits for it: having waited, the submit skips the one statement (step 4a) and
-      // freezes in the locked-attempt transaction (step 4b).
-      const release = new Promise((resolve) => setTimeout(resolve, 300)).then(() => releaseLock(lockKey, other.token));
+      const release = new Promise((resolve) => setTimeout(resolve, 300)).then(async () => {
+        await holder.query("ROLLBACK");
+        await holder.end();
+        await releaseLock(lockKey, other.token);
+      });
       const key = randomUUID();
       const response = await submit(attempt, { deviceId: "laptop", answers: [] }, key);
       await release;

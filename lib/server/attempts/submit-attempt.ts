@@ -29,21 +29,26 @@ const DUPLICATE_WAIT_MS = 2_000;
  *
  * 1. Validate the final delta against the attempt's questions (422 before anything else happens).
  * 2. Already submitted? Answer from the stored submission: replay, key reused, or ALREADY_SUBMITTED.
- * 3. Take the Redis lock for the attempt. If another request holds it, wait briefly for it, then go
- *    on (or 409 REQUEST_IN_PROGRESS if it is still running). If Redis is away, go on without it.
- * 4. a. The common case, a first submit of an attempt in progress, in ONE statement without an interactive
- *       transaction (submit-in-one-statement.ts, lib/server/db/statements/submit-attempt.sql): the frozen paper
- *       is the paper read in step 1 plus the delta, and the statement writes only if the attempt row is still
- *       as it was read (its xmin, under the row lock). Otherwise it writes nothing and
- *    b. the locked-attempt transaction decides. In it (with-locked-attempt.ts: row lock, lock_timeout 3 s, else 409
+ * 3. The common case, a first submit of an attempt in progress, in ONE statement without an interactive
+ *    transaction and without a Redis call (submit-in-one-statement.ts, lib/server/db/statements/submit-attempt.sql):
+ *    the frozen paper is the paper read in step 1 plus the delta, and the statement writes only if the attempt row
+ *    is still as it was read (its xmin) and nobody holds its row lock at this moment (NOWAIT). The database decides
+ *    this case alone, so a lock in front of it would only cost two round trips (issue 38). Otherwise it writes
+ *    nothing, and:
+ * 4. Take the Redis lock for the attempt: a duplicate of a submit still running (another tab, a retry through a
+ *    dropped response) or a change racing this one. If another request holds it, wait briefly for it, then go on
+ *    (or 409 REQUEST_IN_PROGRESS if it is still running); if it finished with a submission, answer from that. If
+ *    Redis is away, go on without it.
+ * 5. The locked-attempt transaction decides (with-locked-attempt.ts: row lock, lock_timeout 3 s, else 409
  *    REQUEST_IN_PROGRESS): a key that made a submission an admin has since reopened gets that submission's
- *    response again (replayStaleKey), never a freeze of the reopened paper. Otherwise apply the delta with the autosave rule, freeze the attempt and create the
- *    submission. Past deadline + grace the lock has auto-submitted it with what the server held, and the
- *    delta is kept as late answers. The exam's bus hears of the submission after commit.
- * 5. Release the lock only if it is still ours.
+ *    response again (replayStaleKey), never a freeze of the reopened paper. Otherwise apply the delta with the
+ *    autosave rule, freeze the attempt and create the submission. Past deadline + grace the lock has auto-submitted
+ *    it with what the server held, and the delta is kept as late answers. The exam's bus hears of the submission
+ *    after commit.
+ * 6. Release the lock only if it is still ours.
  *
- * Correctness never depends on step 3: the row lock, the conditional status transition and the unique
- * submission per attempt make a second submission impossible even if the Redis lock expired mid-way.
+ * Correctness never depends on the Redis lock: the row lock, the conditional status transition and the unique
+ * submission per attempt make a second submission impossible even if the lock expired mid-way or was never taken.
  */
 export async function submitAttempt(options: {
   attemptId: string;
@@ -68,10 +73,20 @@ export async function submitAttempt(options: {
     return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
 
   // 3.
+  const response = await trySubmitInOneStatement({
+    attempt,
+    deviceId: body.deviceId,
+    answers,
+    idempotencyKey,
+    requestHash: hash,
+    clientDigest: body.digest,
+  });
+  phase("write");
+  if (response) return { response, isReplay: false };
+
+  // 4.
   const lockKey = redisKeys.submitLock(attemptId);
   let lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
-  phase("lock");
-  const waited = lock.status === "held";
   if (lock.status === "held") {
     if (!(await waitForLockRelease(lockKey, DUPLICATE_WAIT_MS))) throw attemptBusy();
     // The request we waited for has most likely finished: answer from its submission without a transaction.
@@ -80,23 +95,10 @@ export async function submitAttempt(options: {
       return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
     lock = await acquireLock(lockKey, options.lockTtlMs ?? LOCK_TTL_MS);
   }
+  phase("lock");
 
   try {
-    // 4a. The common case in one statement: the paper just read is still the attempt's (submit-in-one-statement.ts).
-    //     Not after waiting for another request's lock: that request has changed the attempt since it was read.
-    if (!waited) {
-      const response = await trySubmitInOneStatement({
-        attempt,
-        deviceId: body.deviceId,
-        answers,
-        idempotencyKey,
-        requestHash: hash,
-        clientDigest: body.digest,
-      });
-      phase("write");
-      if (response) return { response, isReplay: false };
-    }
-    // 4b.
+    // 5.
     const outcome = await withLockedAttempt(attemptId, async (tx, locked) => {
       if (locked.isAutoSubmitted) {
         await storeLateAnswers({ attemptId, deviceId: body.deviceId, answers, via: "submit" }, tx);
@@ -132,7 +134,7 @@ export async function submitAttempt(options: {
     }
     return await resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
   } finally {
-    // 5.
+    // 6.
     if (lock.status === "acquired") {
       await releaseLock(lockKey, lock.token);
       phase("unlock");
@@ -144,7 +146,7 @@ export async function submitAttempt(options: {
  * Times a submit's phases into holdfast_submit_phase_seconds: each call records the time since the previous one
  * (or the start) under its name, so the phases add up to the submit's time in its turn.
  */
-function phaseTimer(): (name: "read" | "lock" | "write" | "locked" | "unlock") => void {
+function phaseTimer(): (name: "read" | "write" | "lock" | "locked" | "unlock") => void {
   const histogram = getResilienceMetrics().submitPhase;
   let last = performance.now();
   return (name) => {

@@ -84,7 +84,7 @@ export function getResilienceMetrics(): ResilienceMetrics {
     }),
     submitPhase: new Histogram({
       name: "holdfast_submit_phase_seconds",
-      help: "Where a candidate's submit spends its time in its turn (lib/server/attempts/submit-attempt.ts): read (the paper and the session, one statement), lock (the Redis lock), write (the one statement), locked (the locked transaction, when the one statement could not decide), unlock.",
+      help: "Where a candidate's submit spends its time in its turn (lib/server/attempts/submit-attempt.ts): read (the paper and the session, one statement), write (the one statement), and only when that could not decide: lock (the Redis lock), locked (the locked transaction), unlock.",
       labelNames: ["phase"],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
       registers: [registry],

@@ -314,13 +314,52 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
   });
 
   describe("in flight (same key while the first is still running)", () => {
-    it("waits briefly for the holder of the submit lock, then answers 409 REQUEST_IN_PROGRESS with Retry-After", async () => {
+    /**
+     * Another request (on another instance, say) in its locked path: it holds the attempt's row lock, so this
+     * request's one statement writes nothing (NOWAIT), and the submit lock, which this request then waits for.
+     */
+    async function otherRequestInItsLockedPath(attemptId: string, token: string) {
+      const pg = (await import("pg")).default;
+      const { env } = await import("@/lib/server/env.mjs");
+      const { getRedis } = await import("@/lib/server/redis/client");
+      const { redisKeys } = await import("@/lib/server/redis/keys");
+      const redis = (await getRedis())!;
+      const holder = new pg.Client({ connectionString: env.DATABASE_URL });
+      await holder.connect();
+      await holder.query("BEGIN");
+      await holder.query("SELECT id FROM attempts WHERE id = $1 FOR UPDATE", [attemptId]);
+      await redis.set(redisKeys.submitLock(attemptId), token, "PX", 10_000);
+      return {
+        async finish() {
+          await holder.query("ROLLBACK");
+          await redis.del(redisKeys.submitLock(attemptId));
+          await holder.end();
+        },
+      };
+    }
+
+    it("with no row lock held, submits in its one statement without waiting for a submit lock it never takes", async () => {
       const { getRedis } = await import("@/lib/server/redis/client");
       const { redisKeys } = await import("@/lib/server/redis/keys");
       const attempt = await startedAttempt();
       const redis = (await getRedis())!;
-      // Another request (on another instance, say) holds the lock and has not finished.
+      // A stale lock left by a request that has since given up: the one statement does not ask for it.
       await redis.set(redisKeys.submitLock(attempt.attemptId), "someone-else", "PX", 10_000);
+      try {
+        const started = Date.now();
+        const response = await submit(attempt, { deviceId: "d", answers: [] }, randomUUID());
+        expect(response.status).toBe(200);
+        expect(Date.now() - started).toBeLessThan(1_500);
+        expect(await redis.get(redisKeys.submitLock(attempt.attemptId))).toBe("someone-else");
+        expect((await state(attempt.attemptId)).submissions).toBe(1);
+      } finally {
+        await redis.del(redisKeys.submitLock(attempt.attemptId));
+      }
+    });
+
+    it("waits briefly for the holder of the submit lock, then answers 409 REQUEST_IN_PROGRESS with Retry-After", async () => {
+      const attempt = await startedAttempt();
+      const other = await otherRequestInItsLockedPath(attempt.attemptId, "someone-else");
       try {
         const before = await state(attempt.attemptId);
         const started = Date.now();
@@ -331,22 +370,19 @@ describe("POST /api/attempts/{attemptId}/submit", () => {
         expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
         expect(await state(attempt.attemptId)).toEqual(before);
       } finally {
-        await redis.del(redisKeys.submitLock(attempt.attemptId));
+        await other.finish();
       }
     });
 
     it("answers from the first request's result when it finishes while the duplicate waits", async () => {
-      const { getRedis } = await import("@/lib/server/redis/client");
-      const { redisKeys } = await import("@/lib/server/redis/keys");
       const attempt = await startedAttempt();
-      const redis = (await getRedis())!;
       const key = randomUUID();
       const body = { deviceId: "d", answers: [] };
-      await redis.set(redisKeys.submitLock(attempt.attemptId), "first-request", "PX", 10_000);
+      const other = await otherRequestInItsLockedPath(attempt.attemptId, "first-request");
       const waiting = submit(attempt, body, key);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      // The "first request" completes: it submits and releases its lock.
-      await redis.del(redisKeys.submitLock(attempt.attemptId));
+      // The "first request" completes: it submits and releases its locks.
+      await other.finish();
       const first = await submit(attempt, body, key);
       const duplicate = await waiting;
       expect([first.status, duplicate.status]).toEqual([200, 200]);
