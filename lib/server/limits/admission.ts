@@ -129,7 +129,7 @@ export type SubmitQueueBounds = { places: number; maxWaiting: number; initialSer
  */
 export function createAdmissionController(
   bounds: AdmissionBounds,
-  queueBounds: SubmitQueueBounds = { places: 8, maxWaiting: 20_000 },
+  queueBounds: SubmitQueueBounds = submitQueueBounds(),
 ): AdmissionController {
   const metrics = getResilienceMetrics();
   const queue = createSubmitQueue({
@@ -174,7 +174,7 @@ export function createAdmissionController(
   return {
     enter(kind) {
       const now = Date.now();
-      const submitsWaiting = queue.stats().waiting;
+      const submitsWaiting = queue.waiting();
       const isSubmitRush = now - lastSubmitAtMs < SUBMIT_RUSH_MS || submitsWaiting > 0;
       const decision = decideAdmission(kind, { inFlight, eventLoopDelayMs, isSubmitRush, submitsWaiting }, bounds);
       if (!decision.isAdmitted) {
@@ -213,16 +213,13 @@ export function createAdmissionController(
 
 const globalForAdmission = globalThis as unknown as { holdfastAdmission?: AdmissionController };
 
-/** This process's controller, bounded by ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_EVENT_LOOP_DELAY_MS. */
+/** This process's controller, bounded by ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_EVENT_LOOP_DELAY_MS, its queue by SUBMIT_QUEUE_*. */
 export function admission(): AdmissionController {
-  return (globalForAdmission.holdfastAdmission ??= createAdmissionController(
-    {
-      maxInFlight: env.ADMISSION_MAX_IN_FLIGHT,
-      // `next dev` compiles on the event loop: seconds of delay that say nothing about load.
-      maxEventLoopDelayMs: env.NODE_ENV === "development" ? 0 : env.ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
-    },
-    submitQueueBounds(),
-  ));
+  return (globalForAdmission.holdfastAdmission ??= createAdmissionController({
+    maxInFlight: env.ADMISSION_MAX_IN_FLIGHT,
+    // `next dev` compiles on the event loop: seconds of delay that say nothing about load.
+    maxEventLoopDelayMs: env.NODE_ENV === "development" ? 0 : env.ADMISSION_MAX_EVENT_LOOP_DELAY_MS,
+  }));
 }
 
 /**

@@ -21,6 +21,8 @@ export type SubmitQueue = {
   run<T>(work: () => Promise<T>, options?: { mustFinishBy?: number }): Promise<T>;
   /** What the queue holds now, and the time a submit takes in a place. */
   stats(): SubmitQueueStats;
+  /** Submits waiting their turn now (what admission control reads on every request, without building stats). */
+  waiting(): number;
 };
 
 export type SubmitQueueStats = {
@@ -133,6 +135,7 @@ export function createSubmitQueue(options: SubmitQueueOptions): SubmitQueue {
       serviceMs,
       expectedWaitMs: expectedWaitMs(waitingCount()),
     }),
+    waiting: waitingCount,
   };
 }
 
