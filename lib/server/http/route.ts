@@ -305,13 +305,14 @@ export function route<
         });
       // 0, for a submit: its turn in the submit queue, which refuses it only if that turn would come after the
       // candidate's deadline + grace (as this process last saw the attempt); a proctor's has no such bound.
-      const attemptId = candidate ? attemptIdOf(rawParams) : undefined;
-      response =
-        kind === "submit"
-          ? await admission().runSubmit(handle, {
-              mustFinishBy: attemptId === undefined ? undefined : acceptsUntilOf(attemptId),
-            })
-          : await handle();
+      if (kind === "submit") {
+        const attemptId = candidate ? attemptIdOf(rawParams) : undefined;
+        response = await admission().runSubmit(handle, {
+          mustFinishBy: attemptId === undefined ? undefined : acceptsUntilOf(attemptId),
+        });
+      } else {
+        response = await handle();
+      }
       // 2, folded: an operation that answered without confirming the session (it never should) answers nothing.
       const unconfirmed = await unconfirmedSessionFailure(request, principal);
       if (unconfirmed) throw unconfirmed;
