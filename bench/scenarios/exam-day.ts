@@ -16,7 +16,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Flags } from "../lib/run/args";
 import { type BuildMode, startApp } from "../lib/servers/app-server";
 import { startBaseline } from "../lib/servers/baseline";
-import { formatUpperBound, quantileUpperBound, readAppHistogram } from "../lib/servers/app-metrics";
+import { formatUpperBound, quantileUpperBound, readAppHistogram, readAppHistograms } from "../lib/servers/app-metrics";
 import { formatMs } from "../lib/reporting/chart-axes";
 import { MAX_SOCKETS, measureBaselinePopulation } from "../lib/load/baseline-population";
 import { formatCheck, type CheckResult } from "../lib/checking/checker";
@@ -669,8 +669,6 @@ async function readSubmitPhases(options: { port: number; workers: number; metric
       label: { name: "phase", value: phase },
     })),
   ];
-  const read = [];
-  for (const { phase, metric, label } of phases)
-    read.push({ phase, histogram: await readAppHistogram({ ...options, metric, label }) });
-  return read;
+  const histograms = await readAppHistograms(options, phases);
+  return phases.map(({ phase }, index) => ({ phase, histogram: histograms[index] ?? null }));
 }

@@ -55,37 +55,57 @@ export function parseHistogram(
   return { buckets, identity: identity.join("\n") };
 }
 
+/** One histogram series of the app: `metric`, for the series `label` (null: its one series; a string: an outcome). */
+export type AppSeries = { metric: string; label: string | { name: string; value: string } | null };
+
 /**
- * The app's `holdfast_{endpoint}_request_duration_seconds` for outcome `outcome` (or another histogram, `metric`, for
- * the series `label`; null: its one series), summed over its `workers` worker processes: up to 8 scrapes per worker
- * on fresh connections until that many distinct workers answered. Null when fewer answered (the figure would be a
- * part passed off as the whole) or none had the metric.
+ * The app's `holdfast_{endpoint}_request_duration_seconds` for outcome `outcome` (or another series), summed over
+ * its `workers` worker processes (readAppHistograms). Null when fewer answered or none had the metric.
  */
 export async function readAppHistogram(
   options: {
     port: number;
     workers: number;
     metricsToken?: string;
-  } & (
-    | { endpoint: "autosave" | "submit" | "heartbeat"; outcome?: string }
-    | { metric: string; label: { name: string; value: string } | null }
-  ),
+  } & ({ endpoint: "autosave" | "submit" | "heartbeat"; outcome?: string } | AppSeries),
 ): Promise<AppHistogram | null> {
-  const metric = "metric" in options ? options.metric : `holdfast_${options.endpoint}_request_duration_seconds`;
-  const label = "metric" in options ? options.label : (options.outcome ?? "ok");
-  const seen = new Map<string, Map<number, number>>();
+  const series: AppSeries =
+    "metric" in options
+      ? { metric: options.metric, label: options.label }
+      : { metric: `holdfast_${options.endpoint}_request_duration_seconds`, label: options.outcome ?? "ok" };
+  const [histogram] = await readAppHistograms(options, [series]);
+  return histogram ?? null;
+}
+
+/**
+ * Several of the app's histogram series from the same scrapes, each summed over its `workers` worker processes: up
+ * to 8 scrapes per worker on fresh connections until that many distinct workers answered (a worker is told apart by
+ * its start time and its histograms: two workers never hold identical ones). One entry per series, null when fewer
+ * workers answered (the figure would be a part passed off as the whole) or none had it.
+ */
+export async function readAppHistograms(
+  options: { port: number; workers: number; metricsToken?: string },
+  series: readonly AppSeries[],
+): Promise<(AppHistogram | null)[]> {
+  const seen = new Map<string, Map<number, number>[]>();
   for (let attempt = 0; attempt < options.workers * 8 && seen.size < options.workers; attempt += 1) {
     const text = await scrapeOnce(options.port, options.metricsToken).catch(() => null);
     if (text === null) continue;
-    const { buckets, identity } = parseHistogram(text, metric, label);
-    if (buckets.size > 0) seen.set(identity, buckets);
+    const parsed = series.map(({ metric, label }) => parseHistogram(text, metric, label));
+    if (parsed.every(({ buckets }) => buckets.size === 0)) continue;
+    seen.set(
+      parsed.map(({ identity }) => identity).join("\n"),
+      parsed.map(({ buckets }) => buckets),
+    );
   }
-  if (seen.size < options.workers) return null;
-  const bounds = [...new Set([...seen.values()].flatMap((buckets) => [...buckets.keys()]))].sort((a, b) => a - b);
-  const cumulative = bounds.map((bound) =>
-    [...seen.values()].reduce((sum, buckets) => sum + (buckets.get(bound) ?? 0), 0),
-  );
-  return { bounds, cumulative, count: cumulative.at(-1) ?? 0 };
+  if (seen.size < options.workers) return series.map(() => null);
+  return series.map((_, index) => {
+    const workers = [...seen.values()].map((buckets) => buckets[index]!);
+    const bounds = [...new Set(workers.flatMap((buckets) => [...buckets.keys()]))].sort((a, b) => a - b);
+    if (bounds.length === 0) return null;
+    const cumulative = bounds.map((bound) => workers.reduce((sum, buckets) => sum + (buckets.get(bound) ?? 0), 0));
+    return { bounds, cumulative, count: cumulative.at(-1) ?? 0 };
+  });
 }
 
 /**
