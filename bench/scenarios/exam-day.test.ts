@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { phaseOperation, RunStats, type OperationSummary } from "../lib/load/op-stats";
-import { coresPerThousand, missedTargets, phaseAt, serverFaults } from "./exam-day";
+import { coresPerThousand, missedTargets, phaseAt, serverFaults, stormCpuPerRequestMs } from "./exam-day";
 
 function operation(p99: number, statuses: Record<string, number> = { "200": 1 }): OperationSummary {
   const latency = { count: 1, min: p99, p50: p99, p95: p99, p99, max: p99, mean: p99 };
@@ -23,6 +23,21 @@ describe("coresPerThousand", () => {
     // 60 s of CPU (45 app + 15 Postgres) in 100 s: 0.6 cores, for 3,000 candidates: 0.2 per 1,000.
     expect(coresPerThousand({ serverMs: 45_000, postgresMs: 15_000 }, 100_000, 3_000)).toBe(0.2);
     expect(coresPerThousand({ serverMs: 1_000, postgresMs: 0 }, 0, 3_000)).toBe(0);
+  });
+});
+
+describe("stormCpuPerRequestMs", () => {
+  it("divides the storm's CPU among the requests sent in the deadline phase, not what a candidate waits for", () => {
+    const byPhase = {
+      "autosave [answer]": operation(10),
+      "autosave [deadline]": { ...operation(10), requests: 100 },
+      "submit [deadline]": { ...operation(10), requests: 300 },
+      "submit (click to done) [deadline]": { ...operation(10), requests: 280 },
+      "join + start [deadline]": { ...operation(10), requests: 5 },
+    };
+    expect(stormCpuPerRequestMs({ serverMs: 1_000, postgresMs: 200 }, byPhase)).toEqual({ requests: 400, ms: 3 });
+    expect(stormCpuPerRequestMs(null, byPhase)).toBeNull();
+    expect(stormCpuPerRequestMs({ serverMs: 1, postgresMs: 1 }, { "autosave [answer]": operation(1) })).toBeNull();
   });
 });
 
@@ -52,6 +67,21 @@ describe("missedTargets", () => {
         (line) => line.split(" ")[0],
       ),
     ).toEqual(["join", "autosave", "submit"]);
+  });
+
+  it("allows click → done 1.5× the baseline's when that is more than 2 s, and no refused submit", () => {
+    const met = { "join + start": operation(900), "autosave [answer]": operation(150) };
+    const done = (p99: number) => ({ ...met, "submit (click to done)": operation(p99) });
+    expect(missedTargets(done(2_900), 2_000)).toEqual([]);
+    expect(missedTargets(done(3_100), 2_000)).toEqual(["submit (click to done) p99 3100 ms > 3000 ms"]);
+    expect(missedTargets(done(2_100), 1_000)).toEqual(["submit (click to done) p99 2100 ms > 2000 ms"]);
+    expect(missedTargets(done(2_100))).toEqual(["submit (click to done) p99 2100 ms > 2000 ms"]);
+    expect(
+      missedTargets({ ...done(500), submit: operation(100, { "200": 9, "503 OVERLOADED": 2, "503": 1 }) }),
+    ).toEqual(["submit requests refused 503: 3"]);
+    expect(missedTargets({ ...done(500), submit: operation(100, { "200": 9, "409 ALREADY_SUBMITTED": 2 }) })).toEqual(
+      [],
+    );
   });
 
   it("holds the autosave to its target in the answer phase: the whole run's figure has the deadline storm in it", () => {

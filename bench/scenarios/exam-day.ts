@@ -63,8 +63,17 @@ export type ExamDayOptions = WorkerSetup & {
   isProfiled: boolean;
 };
 
-/** Issue 17's targets for 3,000 candidates on this box (checked only with `--targets`). */
-export const EXAM_DAY_TARGETS = { joinStartP99Ms: 1_000, autosaveP99Ms: 200, clickToDoneP99Ms: 2_000 } as const;
+/**
+ * The targets for 3,000 candidates on this box (checked only with `--targets`): issue 17's p99s, with issue 38's
+ * click → done (2 s, or 1.5× the bare baseline's in the same run when that is more) and no submit refused.
+ */
+export const EXAM_DAY_TARGETS = {
+  joinStartP99Ms: 1_000,
+  autosaveP99Ms: 200,
+  clickToDoneP99Ms: 2_000,
+  clickToDoneBaselineRatio: 1.5,
+  refusedSubmits: 0,
+} as const;
 
 /** After the last Submit press: how long candidates keep retrying before the run gives up on them. */
 const DRAIN_MS = 120_000;
@@ -128,8 +137,14 @@ export function serverFaults(operations: Record<string, OperationSummary>): stri
   return faults;
 }
 
-/** The issue's latency targets that the figures miss (empty: all met). */
-export function missedTargets(operations: Record<string, OperationSummary>): string[] {
+/**
+ * The targets the figures miss (empty: all met). `baselineClickToDoneP99Ms` is the bare baseline's click → done p99
+ * in the same run, when it was measured: the app's may then be up to 1.5× it if that is more than 2 s.
+ */
+export function missedTargets(
+  operations: Record<string, OperationSummary>,
+  baselineClickToDoneP99Ms?: number,
+): string[] {
   const missed: string[] = [];
   const check = (operation: string, limitMs: number): void => {
     const p99 = operations[operation]?.latency.p99;
@@ -138,8 +153,41 @@ export function missedTargets(operations: Record<string, OperationSummary>): str
   };
   check("join + start", EXAM_DAY_TARGETS.joinStartP99Ms);
   check(AUTOSAVE_TARGET_OPERATION, EXAM_DAY_TARGETS.autosaveP99Ms);
-  check("submit (click to done)", EXAM_DAY_TARGETS.clickToDoneP99Ms);
+  check(
+    "submit (click to done)",
+    Math.max(
+      EXAM_DAY_TARGETS.clickToDoneP99Ms,
+      EXAM_DAY_TARGETS.clickToDoneBaselineRatio * (baselineClickToDoneP99Ms ?? 0),
+    ),
+  );
+  const refused = refusedSubmits(operations);
+  if (refused > EXAM_DAY_TARGETS.refusedSubmits) missed.push(`submit requests refused 503: ${refused}`);
   return missed;
+}
+
+/** Submit requests the app answered 503 (refused for load, or the database away). */
+export function refusedSubmits(operations: Record<string, OperationSummary>): number {
+  return Object.entries(operations.submit?.statuses ?? {})
+    .filter(([key]) => key.startsWith("503"))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+/** What a candidate waits for, made of several requests: not requests themselves. */
+const COMPOSITE_OPERATIONS = new Set(["join + start", "submit (click to done)"]);
+
+/**
+ * CPU ms (app + its Postgres backends) per request sent in the deadline phase: the storm's cost of one request,
+ * mostly submits. `operationsByPhase` holds each operation by phase (`name [deadline]`); null when nothing was sent.
+ */
+export function stormCpuPerRequestMs(
+  usage: Pick<CpuUsage, "serverMs" | "postgresMs"> | null | undefined,
+  operationsByPhase: Record<string, OperationSummary>,
+): { requests: number; ms: number } | null {
+  const requests = Object.entries(operationsByPhase)
+    .filter(([name]) => name.endsWith(" [deadline]") && !COMPOSITE_OPERATIONS.has(name.slice(0, -" [deadline]".length)))
+    .reduce((sum, [, operation]) => sum + operation.requests, 0);
+  if (!usage || requests === 0) return null;
+  return { requests, ms: Math.round(((usage.serverMs + usage.postgresMs) / requests) * 100) / 100 };
 }
 
 /** Submits spread over the window by the golden ratio: even, yet not in candidate order. */
@@ -209,7 +257,8 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     "  --socket-order fifo|lifo which idle socket a request takes: fifo spreads over all, as candidates' own browsers do; lifo reuses a hot few (before 2026-12-05)  fifo",
     "  --baseline true|false    also run the bare baseline on the same schedule               true",
     "  --status-on-autosave true|false  autosaves carry the device status, heartbeats only after a quiet period (ADR 022); false: a heartbeat every 15 s  true",
-    "  --targets                fail the run on issue 17's latency targets (p99: join + start 1 s, autosave 200 ms, click → done 2 s)",
+    "  --targets                fail the run on the targets (p99: join + start 1 s, autosave 200 ms, click → done max(2 s,",
+    "                           1.5× the baseline's); no submit refused 503)",
     "  --publish                copy the run's charts to docs/benchmarks/ (committed)",
     "  --profile                the workers run with --cpu-prof: per phase, where their CPU went and the longest",
     "                           stretches an event loop was busy (profiles kept in bench/results/profiles/)",
@@ -431,11 +480,6 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       );
     const faults = serverFaults(operations);
     if (faults.length) problems.push(`server faults (5xx other than 503): ${faults.join(", ")}`);
-    if (options.isTargetsChecked) {
-      const missed = missedTargets({ ...operations, ...operationsByPhase });
-      if (missed.length) problems.push(`issue 17's targets missed: ${missed.join("; ")}`);
-    }
-
     // The same schedule against the bare baseline (autosave and submit only: it has no sessions,
     // heartbeats or channel), with the same drops in the same window.
     let base: Awaited<ReturnType<typeof measureBaselinePopulation>> | null = null;
@@ -461,6 +505,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
           windowFromMs: 0,
           windowToMs: giveUpAtMs,
           giveUpAtMs,
+          cpuTailFromMs: stormFromMs,
           timings: BROWSER_TIMINGS,
           phaseOf: (atMs) => phaseAt(atMs, boundaries),
           socketOrder: options.socketOrder,
@@ -477,6 +522,13 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
     }
     exam.agent.destroy();
     if (signal.aborted) return { isOk: false };
+    if (options.isTargetsChecked) {
+      const missed = missedTargets(
+        { ...operations, ...operationsByPhase },
+        base?.measurement.operations["submit (click to done)"]?.latency.p99,
+      );
+      if (missed.length) problems.push(`targets missed: ${missed.join("; ")}`);
+    }
     if (profileDir) {
       // The workers write their profiles as they exit; the primary's (it serves nothing) is left out.
       await app.stop();
@@ -528,6 +580,11 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         coresPer1000: coresPerThousand(total, totalMs, options.candidates),
       });
     const baseCpu = base?.measurement.cpu ?? null;
+    // One storm request's CPU, app against baseline: the app's counts its heartbeats and channel too.
+    const stormCpu = stormCpuPerRequestMs(cpu.deadline?.usage, operationsByPhase);
+    const baseStormCpu = base
+      ? stormCpuPerRequestMs(base.measurement.cpuTail?.usage, base.measurement.operationsByPhase)
+      : null;
     const baseCoresPer1000 =
       base && baseCpu ? coresPerThousand(baseCpu, base.measurement.windowMs, options.candidates) : null;
 
@@ -569,6 +626,13 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
       );
     }
     show(
+      `storm CPU per request sent in the deadline phase (app + postgres): app ${stormCpu ? `${stormCpu.ms} ms (${stormCpu.requests} requests)` : "n/a"}` +
+        (base
+          ? `, baseline ${baseStormCpu ? `${baseStormCpu.ms} ms (${baseStormCpu.requests} requests)` : "n/a"}` +
+            (stormCpu && baseStormCpu ? `: ${formatRatio(ratio(stormCpu.ms, baseStormCpu.ms))}` : "")
+          : ""),
+    );
+    show(
       `deadline storm: ${check.submitted.byCandidate}/${options.candidates} submitted; ${dropStats.responses} responses, ${dropStats.dropped} dropped by the client after the server answered; app error lines: ${appErrors}`,
     );
     show(
@@ -608,6 +672,7 @@ export const examDayScenario: Scenario<ExamDayOptions> = {
         .tail()
         .filter((line) => line.includes('"level":"error"'))
         .slice(-10),
+      stormCpuPerRequestMs: { app: stormCpu, baseline: baseStormCpu },
       baseline: base ? { ...base.measurement, coresPer1000: baseCoresPer1000 } : null,
       lines,
       problems,

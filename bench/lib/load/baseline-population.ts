@@ -33,6 +33,8 @@ export async function measureBaselinePopulation(options: {
   windowFromMs: number;
   windowToMs: number;
   giveUpAtMs: number;
+  /** Count the baseline's CPU from this moment to the window's end apart too (the deadline storm's share). */
+  cpuTailFromMs?: number;
   timings: SimTimings;
   /** The phase a request sent at `atMs` belongs to, to keep each operation's figures per phase too (RunStats). */
   phaseOf?: (atMs: number) => string;
@@ -89,6 +91,7 @@ export async function measureBaselinePopulation(options: {
       windowFromMs: options.windowFromMs,
       windowToMs: options.windowToMs,
       cpu: { serverGroup: options.baseline.child.pid, databaseUrl: options.databaseUrl },
+      cpuTailFromMs: options.cpuTailFromMs,
       signal: options.signal,
     });
     return { measurement, stats };

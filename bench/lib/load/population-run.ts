@@ -19,6 +19,8 @@ export type PopulationMeasurement = {
   cpu: CpuUsage | null;
   /** CPU ms of the server (its process group) and its Postgres backends per measured request. */
   cpuPerRequestMs: { server: number; postgres: number } | null;
+  /** With `cpuTailFromMs`: the CPU from then to the window's end, and how long that was (a storm's share). */
+  cpuTail: { usage: CpuUsage | null; ms: number } | null;
   loadAverage: number;
 };
 
@@ -31,9 +33,14 @@ export async function measurePopulation(options: {
   windowFromMs: number;
   windowToMs: number;
   cpu?: { serverGroup: number; databaseUrl: string };
+  /** With `cpu`: also count the CPU from this moment (ms since the run started) to the window's end apart. */
+  cpuTailFromMs?: number;
   signal: AbortSignal;
 }): Promise<PopulationMeasurement> {
   let probe: Promise<CpuProbe> | undefined;
+  let tailProbe: { at: number; probe: Promise<CpuProbe> } | undefined;
+  let tailUsage: Promise<CpuUsage | null> | undefined;
+  let tailEndedAt = 0;
   let loadAverage = 0;
   let usage: Promise<CpuUsage | null> | undefined;
   const startTimer = setTimeout(
@@ -44,10 +51,21 @@ export async function measurePopulation(options: {
     },
     Math.max(0, options.windowFromMs - options.stats.now()),
   );
+  const tailTimer =
+    options.cpu && options.cpuTailFromMs !== undefined
+      ? setTimeout(
+          () => {
+            if (!usage && options.cpu) tailProbe = { at: options.stats.now(), probe: startCpuProbe(options.cpu) };
+          },
+          Math.max(0, options.cpuTailFromMs - options.stats.now()),
+        )
+      : undefined;
   const endWindow = (): void => {
     if (usage) return;
     options.stats.endWindow();
     usage = probe ? probe.then((running) => running.stop()) : Promise.resolve(null);
+    tailEndedAt = options.stats.now();
+    tailUsage = tailProbe?.probe.then((running) => running.stop());
   };
   const stopTimer = setTimeout(endWindow, Math.max(0, options.windowToMs - options.stats.now()));
   try {
@@ -55,10 +73,12 @@ export async function measurePopulation(options: {
   } finally {
     clearTimeout(startTimer);
     clearTimeout(stopTimer);
+    clearTimeout(tailTimer);
   }
   // Everyone finished before the window's planned end (a storm that drained early): it ends here.
   endWindow();
   const cpu = usage ? await usage : null;
+  const cpuTail = tailProbe && tailUsage ? { usage: await tailUsage, ms: tailEndedAt - tailProbe.at } : null;
   const windowMs = options.stats.windowMs();
   const operations: Record<string, OperationSummary> = {};
   for (const [name, stats] of options.stats.operations) operations[name] = stats.summary(windowMs);
@@ -80,6 +100,7 @@ export async function measurePopulation(options: {
             postgres: Math.round((cpu.postgresMs / requests) * 100) / 100,
           }
         : null,
+    cpuTail,
     loadAverage,
   };
 }
