@@ -9,6 +9,7 @@ import { startedAttempt } from "@/test-support/server/attempts";
 import { AppError } from "@/lib/shared/errors";
 
 import { withAttemptLocks, withLockedAttempt } from "./with-locked-attempt";
+import { busSettled } from "@/test-support/server/bus";
 
 async function makeOverdue(attemptId: string): Promise<void> {
   await db.attempt.update({ where: { id: attemptId }, data: { deadline: new Date(Date.now() - 120_000) } });
@@ -16,6 +17,7 @@ async function makeOverdue(attemptId: string): Promise<void> {
 
 /** What the exam's bus says while `action` runs (and a moment after, for Redis to deliver). */
 async function busDuring(examId: string, action: () => Promise<unknown>): Promise<ExamMessage[]> {
+  await busSettled();
   const received: ExamMessage[] = [];
   const unsubscribe = subscribeExam(examId, (message) => received.push(message));
   try {

@@ -9,6 +9,7 @@ import { redisKeys } from "@/lib/server/redis/keys";
 import { heartbeat, startedAttempt, type StartedAttempt } from "@/test-support/server/attempts";
 import { adminToken } from "@/test-support/server/fixtures";
 import { call } from "@/test-support/server/http";
+import { busSettled } from "@/test-support/server/bus";
 
 /** A heartbeat from `deviceId` saying which deadline it shows (none: an older page that does not say). */
 function showing(attempt: StartedAttempt, deviceId: string, deadline?: string) {
@@ -35,6 +36,7 @@ function extension(id: string) {
 describe("acknowledging an extension through the heartbeat's deadline", () => {
   it("a heartbeat showing the new deadline acknowledges it once, stores what the device shows, and tells the dashboard", async () => {
     const attempt = await startedAttempt();
+    await busSettled();
     const messages: ExamMessage[] = [];
     const unsubscribeChanges = subscribeExam(attempt.examId, (message) => messages.push(message));
     const unsubscribeSignals = subscribeAttemptSignals(attempt.examId, attempt.attemptId, (message) =>

@@ -165,4 +165,38 @@ describe("exam bus", () => {
       slow.mockRestore();
     }
   });
+
+  it("sends the messages of a moment as one PUBLISH per channel, each heard once and in order", async () => {
+    const examId = randomUUID();
+    const dashboard = collector<ExamMessage>();
+    const stopDashboard = subscribeExam(examId, dashboard.listener);
+    await whenLive(stopDashboard.live);
+    // What goes over the wire, seen from a connection of its own.
+    const raw = (await getRedis())!.duplicate({ enableOfflineQueue: true });
+    const payloads: string[] = [];
+    raw.on("message", (_channel: string, payload: string) => payloads.push(payload));
+    await raw.subscribe(redisKeys.examChannel(examId));
+    try {
+      const enrollments = Array.from({ length: 40 }, () => randomUUID());
+      for (const enrollmentId of enrollments) publishExamChange(examId, enrollmentId, "submitted");
+      // The same hint again in the same moment says nothing more.
+      publishExamChange(examId, enrollments[0]!, "submitted");
+      await until(() => dashboard.received.length >= 40);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(dashboard.received).toEqual(
+        enrollments.map((enrollmentId) => ({ type: "change", examId, enrollmentId, kind: "submitted" })),
+      );
+      expect(payloads).toHaveLength(1);
+      expect(JSON.parse(payloads[0]!)).toHaveLength(40);
+
+      // A message alone goes as itself, not as a batch of one (what a heartbeat's own MULTI sends too).
+      publishExamChange(examId, enrollments[1]!, "saved");
+      await until(() => payloads.length === 2);
+      expect(JSON.parse(payloads[1]!)).toEqual({ type: "change", examId, enrollmentId: enrollments[1], kind: "saved" });
+      await until(() => dashboard.received.length === 41);
+    } finally {
+      raw.disconnect();
+      stopDashboard();
+    }
+  });
 });

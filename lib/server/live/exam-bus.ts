@@ -110,13 +110,15 @@ function subscriber(): Promise<Redis | null> {
     });
     connection.on("error", () => undefined);
     connection.on("message", (channel: string, raw: string) => {
-      let message: ExamMessage;
+      let parsed: unknown;
       try {
-        message = JSON.parse(raw) as ExamMessage;
+        parsed = JSON.parse(raw);
       } catch {
         return;
       }
-      bus.local.emit(channel, message);
+      // A batch (publishExamMessage) is an array of messages; a heartbeat's own MULTI publishes one.
+      if (Array.isArray(parsed)) for (const message of parsed) bus.local.emit(channel, message as ExamMessage);
+      else bus.local.emit(channel, parsed as ExamMessage);
     });
     bus.subscriber = connection;
     return connection;
@@ -125,12 +127,49 @@ function subscriber(): Promise<Redis | null> {
 }
 
 /**
+ * How long a message waits for others to go out with it: the messages of that time go to Redis as one PUBLISH per
+ * channel (a JSON array), through one breaker call and one write, instead of one each (issue 38: a deadline storm
+ * publishes two per submit and one per closing page). Short against what a dashboard or a page shows.
+ */
+export const BUS_BATCH_MS = 10;
+/** A batch this large goes out at once. */
+const BUS_BATCH_MAX = 500;
+
+type PendingBatch = { byChannel: Map<string, Map<string, ExamMessage>>; count: number; timer: NodeJS.Timeout };
+
+const globalForBatch = globalThis as unknown as { holdfastBusBatch?: PendingBatch | null };
+
+/**
  * Publishes a message about an exam. Never throws and never waits on the caller's path: the hot paths
- * (autosave, heartbeat, submit) call it without await. When Redis is away the message reaches this
- * process's listeners only.
+ * (autosave, heartbeat, submit) call it without await. The message goes out within BUS_BATCH_MS with the others
+ * of that time, the same message once (a hint repeated says nothing more); in order per channel. When Redis is
+ * away the batch reaches this process's listeners only.
  */
 export function publishExamMessage(message: ExamMessage): void {
+  let batch = globalForBatch.holdfastBusBatch;
+  if (!batch) {
+    batch = { byChannel: new Map(), count: 0, timer: setTimeout(flushExamMessages, BUS_BATCH_MS) };
+    globalForBatch.holdfastBusBatch = batch;
+  }
   const channel = channelOf(message);
+  let messages = batch.byChannel.get(channel);
+  if (!messages) {
+    messages = new Map();
+    batch.byChannel.set(channel, messages);
+  }
+  const payload = JSON.stringify(message);
+  if (messages.has(payload)) return;
+  messages.set(payload, message);
+  batch.count += 1;
+  if (batch.count >= BUS_BATCH_MAX) flushExamMessages();
+}
+
+/** Sends the pending batch now: one PUBLISH per channel, in one pipeline through the breaker. */
+function flushExamMessages(): void {
+  const batch = globalForBatch.holdfastBusBatch;
+  if (!batch) return;
+  globalForBatch.holdfastBusBatch = null;
+  clearTimeout(batch.timer);
   void (async () => {
     const client = await getRedis();
     // Through the Redis breaker (lib/server/redis/breaker.ts): a hung Redis is skipped, not waited on.
@@ -139,12 +178,23 @@ export function publishExamMessage(message: ExamMessage): void {
       client.status === "ready" &&
       (await redisBreaker().run(
         async () => {
-          await client.publish(channel, JSON.stringify(message));
+          const pipeline = client.pipeline();
+          for (const [channel, messages] of batch.byChannel)
+            pipeline.publish(
+              channel,
+              messages.size === 1 ? [...messages.keys()][0]! : `[${[...messages.keys()].join(",")}]`,
+            );
+          const results = await pipeline.exec();
+          const failed = results?.find(([error]) => error);
+          if (failed) throw failed[0];
           return true;
         },
         () => false,
       ));
-    if (!isPublished) state().local.emit(channel, message);
+    if (isPublished) return;
+    const { local } = state();
+    for (const [channel, messages] of batch.byChannel)
+      for (const message of messages.values()) local.emit(channel, message);
   })();
 }
 

@@ -10,11 +10,13 @@ import { getRedis } from "@/lib/server/redis/client";
 import { redisKeys } from "@/lib/server/redis/keys";
 import { autosave, heartbeat, startedAttempt, submit } from "@/test-support/server/attempts";
 import { createExam, enroll, join } from "@/test-support/server/fixtures";
+import { busSettled } from "@/test-support/server/bus";
 import { call } from "@/test-support/server/http";
 
 import { subscribeExam, type ExamMessage } from "./exam-bus";
 
 async function kindsAfter(examId: string, action: () => Promise<unknown>, count: number): Promise<string[]> {
+  await busSettled();
   const received: ExamMessage[] = [];
   const unsubscribe = subscribeExam(examId, (message) => received.push(message));
   try {

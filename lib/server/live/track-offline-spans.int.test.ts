@@ -10,6 +10,7 @@ import { heartbeat, startedAttempt, submit } from "@/test-support/server/attempt
 
 import { markDeviceConnected, markDeviceDisconnected } from "./device-presence";
 import { subscribeExam, type ExamMessage } from "./exam-bus";
+import { busSettled } from "@/test-support/server/bus";
 
 function spans(attemptId: string) {
   return db.deviceOfflineSpan.findMany({ where: { attemptId }, orderBy: { startedAt: "asc" } });
@@ -122,6 +123,7 @@ describe("offline spans kept by heartbeats", () => {
 
   it("tells the exam's live bus of every heartbeat", async () => {
     const attempt = await startedAttempt();
+    await busSettled();
     const received: ExamMessage[] = [];
     const unsubscribe = subscribeExam(attempt.examId, (message) => received.push(message));
     try {

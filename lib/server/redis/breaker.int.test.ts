@@ -22,6 +22,8 @@ const { createSyncLimiters } = await import("../limits/create-sync-limiters");
 const { setSyncLimiters } = await import("../limits/sync-limiters");
 const { autosave, heartbeat, startedAttempt } = await import("@/test-support/server/attempts");
 const { subscribeExam } = await import("../live/exam-bus");
+// Imported here, not above: it loads the bus, and with it the Redis client, which must see REDIS_URL first.
+const { busSettled } = await import("@/test-support/server/bus");
 
 const FAILURES = 3;
 const HALF_OPEN_MS = 1_500;
@@ -122,6 +124,7 @@ describe("the Redis breaker", () => {
   it("while Redis hangs, a heartbeat and an autosave carrying the device's status still tell this process's dashboards", async () => {
     // Their live-bus message goes with the status's write in one MULTI; when that write fails the message falls
     // back to the local listeners, as every publish does.
+    await busSettled();
     const received: string[] = [];
     const stop = subscribeExam(attempt.examId, (message) => {
       if (message.type === "change") received.push(message.kind);

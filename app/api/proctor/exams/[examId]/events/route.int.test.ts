@@ -15,6 +15,7 @@ import type { CandidateFacts, CandidatesSnapshot } from "@/lib/shared/schemas/pr
 
 import { GET as snapshotRoute } from "../candidates/route";
 import { GET as eventsRoute, POST as postRoute } from "./route";
+import { busSettled } from "@/test-support/server/bus";
 
 const open: SseReader[] = [];
 
@@ -211,6 +212,7 @@ describe("GET /api/proctor/exams/{examId}/events", () => {
     try {
       const attempt = await startedAttempt();
       await enroll(attempt.examId, 2);
+      await busSettled();
       const { reader } = await connect(attempt.examId);
       await reader.next((message) => message.event === "ready");
       // Let the feed's first load and a heal or two pass: nothing changed, nothing is sent.
