@@ -69,7 +69,7 @@ export function submissionWrites(options: {
   idempotencyKey?: string;
   requestHash?: string;
   clientDigest?: string;
-}): { response: SubmitResponse; values: Record<string, unknown> } {
+}): { response: SubmitResponse; text: string; values: Record<string, unknown> } {
   const submissionId = randomUUID();
   const submittedAt = new Date();
   const clientDigest = options.clientDigest ?? null;
@@ -82,8 +82,11 @@ export function submissionWrites(options: {
     clientDigest,
     deadline: options.deadline,
   });
+  // Written once: the submission stores this text, and the submit that made it answers with it.
+  const text = JSON.stringify(response);
   return {
     response,
+    text,
     values: {
       submissionId,
       idempotencyKey: options.idempotencyKey ?? null,
@@ -93,7 +96,7 @@ export function submissionWrites(options: {
       receipt: response.receipt,
       source: options.source,
       submittedAt,
-      response: JSON.stringify(response),
+      response: text,
       actorLabel: SYSTEM_ACTOR.label,
       auditId: uuidv7(submittedAt.getTime()),
       actorType: options.actor.type,

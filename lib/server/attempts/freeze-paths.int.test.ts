@@ -110,7 +110,7 @@ const PATHS: Path[] = [
         clientDigest: undefined,
       });
       // Not null: this path, not the locked one, froze the attempt.
-      expect(response?.source).toBe("candidate");
+      expect(response?.response.source).toBe("candidate");
       return candidate(attempt, key);
     },
   },

@@ -2,7 +2,6 @@ import "server-only";
 
 import { requestHash } from "@/lib/shared/digest";
 import { AppError } from "@/lib/shared/errors";
-import type { SubmitResponse } from "@/lib/shared/schemas/sync";
 import type { z } from "zod";
 import type { SubmitSchema } from "@/lib/shared/schemas/sync";
 
@@ -18,7 +17,8 @@ import { timeDetails } from "./load-attempt-for-write";
 import { readPaperForSubmit, trySubmitInOneStatement } from "./submit-in-one-statement";
 import { attemptBusy, withLockedAttempt } from "./with-locked-attempt";
 
-export type SubmitResult = { response: SubmitResponse; isReplay: boolean };
+/** The submit's answer: its JSON text as the submission stores it (written once, sent as it is), and whether it is a replay. */
+export type SubmitResult = { text: string; isReplay: boolean };
 
 const LOCK_TTL_MS = 15_000;
 /** How long a duplicate waits for an in-flight submit of the same attempt before answering 409. */
@@ -73,7 +73,7 @@ export async function submitAttempt(options: {
     return resolveExisting({ attemptId, idempotencyKey, hash, deviceId: body.deviceId, answers });
 
   // 3.
-  const response = await trySubmitInOneStatement({
+  const written = await trySubmitInOneStatement({
     attempt,
     deviceId: body.deviceId,
     answers,
@@ -82,7 +82,7 @@ export async function submitAttempt(options: {
     clientDigest: body.digest,
   });
   phase("write");
-  if (response) return { response, isReplay: false };
+  if (written) return { text: written.text, isReplay: false };
 
   // 4.
   const lockKey = redisKeys.submitLock(attemptId);
@@ -120,7 +120,7 @@ export async function submitAttempt(options: {
     });
 
     phase("locked");
-    if (outcome.kind === "created") return { response: outcome.response, isReplay: false };
+    if (outcome.kind === "created") return { text: JSON.stringify(outcome.response), isReplay: false };
     if (outcome.kind === "stale") return outcome.result;
     if (outcome.kind === "late") {
       const submission = await db.submission.findUniqueOrThrow({ where: { attemptId }, select: { id: true } });
@@ -183,7 +183,7 @@ async function resolveExisting(options: {
   }
   if (submission.idempotencyKey === options.idempotencyKey) {
     if (submission.requestHash === options.hash && submission.response) {
-      return { response: JSON.parse(submission.response) as SubmitResponse, isReplay: true };
+      return { text: submission.response, isReplay: true };
     }
     throw new AppError(
       "IDEMPOTENCY_KEY_REUSED",
@@ -222,6 +222,6 @@ async function replayStaleKey(
   });
   if (!superseded) return null;
   if (superseded.requestHash === options.hash && superseded.response)
-    return { response: JSON.parse(superseded.response) as SubmitResponse, isReplay: true };
+    return { text: superseded.response, isReplay: true };
   throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used with a different request body.");
 }

@@ -34,7 +34,7 @@ describe("a first submit in one statement", () => {
       idempotencyKey: "k1",
     });
     const answers = [{ questionId, value: "two", version: 2 }];
-    const response = await trySubmitInOneStatement({
+    const written = await trySubmitInOneStatement({
       attempt: paper,
       deviceId: "a",
       answers,
@@ -42,15 +42,18 @@ describe("a first submit in one statement", () => {
       requestHash: "h",
       clientDigest: undefined,
     });
-    expect(response).not.toBeNull();
-    expect(response!.digest).toBe(await storedDigest(attempt.attemptId));
+    expect(written).not.toBeNull();
+    const response = written!.response;
+    expect(response.digest).toBe(await storedDigest(attempt.attemptId));
     const submission = await db.submission.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } });
     expect(submission).toMatchObject({
-      id: response!.submissionId,
+      id: response.submissionId,
       version: 1,
       idempotencyKey: "k1",
       source: "candidate",
     });
+    // Written once: the submission holds the very text the submit answers with.
+    expect(submission.response).toBe(written!.text);
     expect(JSON.parse(submission.response!)).toEqual(response);
     const row = await db.attempt.findUniqueOrThrow({ where: { id: attempt.attemptId } });
     expect(row.status).toBe("submitted");
@@ -61,7 +64,7 @@ describe("a first submit in one statement", () => {
     });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorType: "candidate", actorId: attempt.enrollmentId });
-    expect(audit[0]!.data).toMatchObject({ submissionId: response!.submissionId, version: 1, answers: 1 });
+    expect(audit[0]!.data).toMatchObject({ submissionId: response.submissionId, version: 1, answers: 1 });
   });
 
   it("writes NOTHING when the paper changed between the read and the statement (the row-version guard)", async () => {

@@ -123,7 +123,7 @@ export async function trySubmitInOneStatement(options: {
   idempotencyKey: string;
   requestHash: string;
   clientDigest: string | undefined;
-}): Promise<SubmitResponse | null> {
+}): Promise<{ response: SubmitResponse; text: string } | null> {
   const { attempt, deviceId, answers } = options;
   if (attempt.status !== "in_progress" || attempt.isStaleKey) return null;
   if (!attempt.isPaused && Date.now() > attempt.acceptsUntil.getTime()) return null;
@@ -161,5 +161,5 @@ export async function trySubmitInOneStatement(options: {
   }
   if (rows[0]?.created !== 1) return null;
   publishAttemptSubmitted({ examId: attempt.examId, enrollmentId: attempt.enrollmentId, attemptId: attempt.id });
-  return writes.response;
+  return { response: writes.response, text: writes.text };
 }

@@ -25,7 +25,7 @@ import { consumeSyncCapacity, type SyncLimit } from "../limits/consume-sync-capa
 import type { SyncEndpoint } from "../metrics/registry";
 import { observeSyncRequest } from "../request-stats/observe-sync-request";
 import { appErrorResponse, toAppError } from "./errors";
-import { jsonResponse } from "./json-response";
+import { jsonResponse, jsonTextResponse } from "./json-response";
 import type { RouteDoc } from "./route-doc";
 import { isCsvMediaType, isZipMediaType, readBodyBytes, readCsvBody, readJsonBody } from "./read-json-body";
 import { assertSameOriginStaffRequest } from "./same-origin";
@@ -363,5 +363,5 @@ function attemptIdOf(params: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** A JSON response with the given status (json-response.ts: the one way the app answers JSON). */
-export { jsonResponse as json };
+/** A JSON response with the given status, from a value or from JSON text already written (json-response.ts: the one way the app answers JSON). */
+export { jsonResponse as json, jsonTextResponse as jsonText };

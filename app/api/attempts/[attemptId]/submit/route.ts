@@ -1,7 +1,7 @@
 import { submitAttempt } from "@/lib/server/attempts/submit-attempt";
 import { requiredIdempotencyKey } from "@/lib/server/http/idempotency-key";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
-import { json, route } from "@/lib/server/http/route";
+import { jsonText, route } from "@/lib/server/http/route";
 import { IDEMPOTENT_REPLAYED } from "@/lib/server/http/route-doc";
 import { AttemptParamsSchema } from "@/lib/shared/schemas/params";
 import { SubmitResponseSchema } from "@/lib/shared/schemas/responses/attempts";
@@ -39,13 +39,13 @@ export const POST = route(
     },
   },
   async ({ params, body, principal, request }) => {
-    const { response, isReplay } = await submitAttempt({
+    const { text, isReplay } = await submitAttempt({
       attemptId: params.attemptId,
       candidate: principal,
       idempotencyKey: requiredIdempotencyKey(request),
       body,
     });
-    return json(response, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });
+    return jsonText(text, { headers: isReplay ? { "Idempotent-Replayed": "true" } : {} });
   },
 );
 
