@@ -76,6 +76,7 @@ describe("missedTargets", () => {
     expect(missedTargets(done(3_100), 2_000)).toEqual(["submit (click to done) p99 3100 ms > 3000 ms"]);
     expect(missedTargets(done(2_100), 1_000)).toEqual(["submit (click to done) p99 2100 ms > 2000 ms"]);
     expect(missedTargets(done(2_100))).toEqual(["submit (click to done) p99 2100 ms > 2000 ms"]);
+    expect(missedTargets(done(3_000), 1_675.15)).toEqual(["submit (click to done) p99 3000 ms > 2513 ms"]);
     expect(
       missedTargets({ ...done(500), submit: operation(100, { "200": 9, "503 OVERLOADED": 2, "503": 1 }) }),
     ).toEqual(["submit requests refused 503: 3"]);

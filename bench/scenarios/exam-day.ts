@@ -155,9 +155,11 @@ export function missedTargets(
   check(AUTOSAVE_TARGET_OPERATION, EXAM_DAY_TARGETS.autosaveP99Ms);
   check(
     "submit (click to done)",
-    Math.max(
-      EXAM_DAY_TARGETS.clickToDoneP99Ms,
-      EXAM_DAY_TARGETS.clickToDoneBaselineRatio * (baselineClickToDoneP99Ms ?? 0),
+    Math.round(
+      Math.max(
+        EXAM_DAY_TARGETS.clickToDoneP99Ms,
+        EXAM_DAY_TARGETS.clickToDoneBaselineRatio * (baselineClickToDoneP99Ms ?? 0),
+      ),
     ),
   );
   const refused = refusedSubmits(operations);
