@@ -62,7 +62,7 @@ export type ReasonDialogProps = {
 /**
  * The dialog of a staff action that asks why (pause, resume, extend, reopen, force-submit): a title, what the
  * action does, optional extra fields, the reason with its error beside it, and Cancel / confirm. Checks the reason
- * against the API's limits before sending; a refused submission puts focus on the first field in error, whose
+ * against the API's limits before sending (and, once it has said what is wrong, again as the reason is typed); a refused submission puts focus on the first field in error, whose
  * error is its description. While the request runs the confirm button is disabled and says so; what the server
  * refuses is said above the buttons (an alert). On success the form gives way to `done` and a Close button. The
  * native <dialog> (ModalDialog) traps focus, returns it to the opener, and Escape cancels.
@@ -142,7 +142,11 @@ export function ReasonDialog({
               placeholder={reason.placeholder}
               value={text}
               error={problem !== null ? reason.describeProblem(problem) : null}
-              onChange={(event) => setText(event.target.value)}
+              onChange={(event) => {
+                setText(event.target.value);
+                // Once said, the error follows what is typed: it goes as soon as the reason is acceptable.
+                if (problem !== null) setProblem(checkReason(event.target.value, reason));
+              }}
             />
           ) : null}
           {afterReason}
