@@ -5,10 +5,12 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 import { expect, test } from "./fixtures";
+import { expectNoMessageKeys } from "./screens/message-keys";
 import { LANGUAGES, loadScreens, runScreen, type Language, type StateToSee } from "./screens/registry";
 
 // Every screen of the registry (e2e/screens/), in both languages: each state is checked with axe-core against
-// WCAG 2.2 AA at 1280 px (no serious or critical violation), then photographed at 1280 px and, with the window
+// WCAG 2.2 AA at 1280 px (no serious or critical violation) and for message keys shown instead of their sentences
+// (seen or read aloud: e2e/screens/message-keys.ts), then photographed at 1280 px and, with the window
 // narrowed to 390 px, again, for a person to look at (e2e/.artifacts/screenshots/, not committed). One visit of a
 // screen serves the check and both pictures, so a screen's setup runs once per language and role. The other specs
 // assert what the pages do. Adding a screen there adds it here.
@@ -117,6 +119,7 @@ for (const screen of screens) {
           device: { viewport: DESKTOP },
           onState: async (page, state) => {
             if (!state.skipAxe) await expectAccessible(page, state.name, language);
+            await expectNoMessageKeys(page, state.name, language);
             await capture(page, state.capture, picture("desktop", state.name));
             await captureAsPhone(page, state.capture, picture("phone", state.name));
           },

@@ -153,8 +153,11 @@ export function Countdown(props: Props) {
     else what = t("short.emergency", { count: pendingCount });
   }
   // Announced: the stage, and the warning when answers are stuck on the device. Not every change of the
-  // count, which would speak at each keystroke near the deadline.
-  const announcement = pendingCount > 0 && connection !== "ok" ? t("short.announcement", { when, what }) : when;
+  // count, which would speak at each keystroke near the deadline. With plenty of time there is neither (the
+  // connection banner says the rest); the joined message is not formatted from two empty parts, which a
+  // precompiled catalogue turns into no string at all (and next-intl into the message's key).
+  const announcement =
+    pendingCount > 0 && connection !== "ok" && what !== "" ? t("short.announcement", { when, what }) : when;
   const stageMark = (chunks: ReactNode) => <strong>{chunks}</strong>;
 
   return (
@@ -220,15 +223,19 @@ export function DeadlineWarning(props: TimeFacts & { pendingCount: number; conne
 
 /**
  * The deadline as a date and time, and the one time zone every time on the exam page is shown in (the banner's
- * "last saved" too). Outside the sticky bar: a fact to read once, not to keep in view.
+ * "last saved" too). Outside the sticky bar: a fact to read once, not to keep in view. While the exam is paused
+ * the deadline moves on with every second of the pause (ADR 016): the note says so instead of a time that is no
+ * longer true, and the new time shows once the exam resumes.
  */
-export function DeadlineNote({ deadline }: { deadline: string | null }) {
+export function DeadlineNote({ deadline, isPaused }: { deadline: string | null; isPaused: boolean }) {
   const t = useTranslations("exam.countdown");
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
   return (
     <div className={page.deadline}>
-      {deadline ? <p>{t("deadline", { time: formatInstant(deadline, locale, timeZone) })}</p> : null}
+      {deadline ? (
+        <p>{isPaused ? t("deadlinePaused") : t("deadline", { time: formatInstant(deadline, locale, timeZone) })}</p>
+      ) : null}
       <TimeZoneNote />
     </div>
   );

@@ -20,7 +20,7 @@ import {
   DeadlineWarning as DeadlineWarningView,
 } from "./countdown";
 import { ExamQuestion } from "./exam-question";
-import { EMERGENCY_EXPORT_ID, EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId } from "./ids";
+import { EMERGENCY_EXPORT_ID, EXAM_MAIN_ID, FOCUS_FIRST_QUESTION_KEY, questionHeadingId, TIME_UP_NOTE_ID } from "./ids";
 import { LeaveDevice as LeaveDeviceView } from "./leave-device";
 import { PAUSE_NOTE_ID, PauseBanner as PauseBannerView } from "./pause-banner";
 import { QuestionNavigator } from "./question-navigator";
@@ -138,9 +138,17 @@ export function ExamClient({ initialView, candidateName }: Props) {
   // A proctor's pause locks editing and the submit buttons (ADR 016); edits already made keep syncing.
   const pause = isFinished ? null : state.pause;
   const isPaused = pause !== null;
+  // Time up by the server's clock (not while paused: the clock stands still): pencils down. The server submits
+  // the answers it holds at deadline + grace; answers already typed keep syncing until then, and a proctor's
+  // extension (a later deadline) opens the paper again.
+  const now = useNow();
+  const isPastDeadline =
+    !isPaused && now !== null && state.deadline !== null && now + state.serverOffsetMs > Date.parse(state.deadline);
   // A newer release took the device's store: nothing typed here could be kept until the page is reloaded.
-  const isLocked = !state.ready || isSubmitting || isFinished || isPaused || state.storeSuperseded;
-  const isSubmitLocked = isSubmitting || isPaused || state.storeSuperseded;
+  const isLocked = !state.ready || isSubmitting || isFinished || isPaused || isPastDeadline || state.storeSuperseded;
+  const isSubmitLocked = isSubmitting || isPaused || isPastDeadline || state.storeSuperseded;
+  // Why the submit buttons are unavailable, for assistive technology.
+  const submitLockedBy = isPaused ? PAUSE_NOTE_ID : isPastDeadline && !isSubmitting ? TIME_UP_NOTE_ID : undefined;
   const title = state.examTitle ?? initialView.examTitle;
   const firstQuestionId = state.questions[0]?.id ?? null;
 
@@ -180,9 +188,6 @@ export function ExamClient({ initialView, candidateName }: Props) {
   // Emergency export (docs/sync-protocol.md): the key is kept while online; the file is offered once the
   // deadline has passed by server time with answers still waiting and no working connection.
   useKeepExportKey(initialView.attemptId, { isReady: state.ready, isOnline: state.connection === "ok" });
-  const now = useNow();
-  const isPastDeadline =
-    !isPaused && now !== null && state.deadline !== null && now + state.serverOffsetMs > Date.parse(state.deadline);
   const isExportOffered = isPastDeadline && state.pendingCount > 0 && state.connection !== "ok";
   const isSubmitted = state.submitState === "submitted" || state.closed?.reason === "ALREADY_SUBMITTED";
 
@@ -216,7 +221,7 @@ export function ExamClient({ initialView, candidateName }: Props) {
               className={`button button--primary ${page.submitTop} exam__submit-top`}
               onClick={() => setIsReviewOpen(true)}
               disabled={isSubmitLocked}
-              aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
+              aria-describedby={submitLockedBy}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
             </button>
@@ -231,8 +236,8 @@ export function ExamClient({ initialView, candidateName }: Props) {
             pendingCount={state.pendingCount}
             connection={state.online ? state.connection : "offline"}
           />
-          <PauseBanner pause={pause} deadline={state.deadline} />
-          <DeadlineNote deadline={state.deadline} />
+          <PauseBanner pause={pause} deadline={state.deadline} isTimeUp={isPastDeadline} />
+          <DeadlineNote deadline={state.deadline} isPaused={isPaused} />
           <Announcements inbox={announcements} />
           {reopenedFrom ? (
             <p className="notice" role="status">
@@ -310,11 +315,17 @@ export function ExamClient({ initialView, candidateName }: Props) {
               className="button button--primary button--large"
               onClick={() => setIsReviewOpen(true)}
               disabled={isSubmitLocked}
-              aria-describedby={isPaused ? PAUSE_NOTE_ID : undefined}
+              aria-describedby={submitLockedBy}
             >
               {isSubmitting ? t("submitting") : t("reviewAndSubmit")}
             </button>
-            {isPaused ? <p className="quiet">{t("pause.submitLocked")}</p> : null}
+            {isPaused ? (
+              <p className="quiet">{t("pause.submitLocked")}</p>
+            ) : isPastDeadline && !isSubmitting ? (
+              <p className="quiet" id={TIME_UP_NOTE_ID}>
+                {t("timeUpLocked")}
+              </p>
+            ) : null}
           </div>
 
           <LeaveDevice pendingCount={state.pendingCount} isSubmitted={false} />

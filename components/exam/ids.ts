@@ -12,5 +12,8 @@ export const EXAM_MAIN_ID = "exam-main";
  */
 export const FOCUS_FIRST_QUESTION_KEY = "holdfast:focus-first-question";
 
+/** The note below the paper once the time is up: the submit buttons point at it to say why they are unavailable. */
+export const TIME_UP_NOTE_ID = "exam-time-up-note";
+
 /** The emergency-export notice's heading: the countdown links to it once the file is offered. */
 export const EMERGENCY_EXPORT_ID = "emergency-export-title";

@@ -15,9 +15,19 @@ export const PAUSE_NOTE_ID = "exam-pause-note";
 /**
  * A proctor's pause (ADR 016), calmly: a notice in the page's flow, never a dialog that takes focus from an
  * answer. Its live region is always on the page, so the pause, and later the resume, are announced politely.
- * The remaining time is the frozen deadline − pausedAt, by the server's clock.
+ * The remaining time is the frozen deadline − pausedAt, by the server's clock. Once the time is up the resume is
+ * no longer said.
  */
-export function PauseBanner({ pause, deadline }: { pause: AttemptPause | null; deadline: string | null }) {
+export function PauseBanner({
+  pause,
+  deadline,
+  isTimeUp,
+}: {
+  pause: AttemptPause | null;
+  deadline: string | null;
+  /** Past the deadline: the resume is old news, and "you can change your answers" no longer true. */
+  isTimeUp: boolean;
+}) {
   const t = useTranslations("exam.pause");
   // Derived while rendering: a pause seen and then gone is a resume, said until the next pause.
   const [wasPaused, setWasPaused] = useState(pause !== null);
@@ -34,7 +44,7 @@ export function PauseBanner({ pause, deadline }: { pause: AttemptPause | null; d
             {t("text", { time: remaining === null ? "–:––" : clock(remaining) })} {t("submitLocked")}
           </p>
         </section>
-      ) : wasPaused ? (
+      ) : wasPaused && !isTimeUp ? (
         <p className="quiet">{t("resumed")}</p>
       ) : null}
     </div>

@@ -23,6 +23,9 @@ const WORDS = {
     banner: (reason: string) => `Paused by the invigilator: ${reason}`,
     resumed: "The invigilator resumed the exam",
     examPaused: "Exam paused since",
+    deadline: "Deadline: ",
+    deadlinePaused: "Deadline: moved on by the length of the pause; the new time shows here when the exam resumes.",
+    timeUp: "Time is up: answers can no longer be changed or submitted on this page.",
   },
   "zh-CN": {
     start: /^(开始|继续)$/,
@@ -39,6 +42,9 @@ const WORDS = {
     banner: (reason: string) => `监考员已暂停考试：${reason}`,
     resumed: "监考员已恢复考试",
     examPaused: "考试自",
+    deadline: "截止时间：",
+    deadlinePaused: "截止时间：暂停多久就顺延多久，考试恢复后这里会显示新的截止时间。",
+    timeUp: "时间到：本页已不能再修改或提交作答。",
   },
 } as const;
 
@@ -56,7 +62,7 @@ for (const locale of ["en-US", "zh-CN"] as const) {
   test.describe(`Pause and resume, ${locale}`, () => {
     test.use({ locale });
 
-    test("the proctor pauses for 30 s: the page shows it and locks editing; resume moves the deadline by the paused time", async ({
+    test("the proctor pauses for 30 s: the page shows it and locks editing; resume moves the deadline by the paused time; then the time runs out", async ({
       page,
       browser,
       sql,
@@ -100,6 +106,9 @@ for (const locale of ["en-US", "zh-CN"] as const) {
         });
         await expect(answerField(page)).not.toBeEditable();
         await expect(page.getByRole("button", { name: words.submit }).first()).toBeDisabled();
+        // The deadline below the bar is not the one from before the pause (it moves on while paused).
+        await expect(page.getByText(words.deadlinePaused)).toBeVisible();
+        await expect(page.getByText(new RegExp(`^${words.deadline}.*\\d:\\d\\d`))).toHaveCount(0);
         // The edit made before the pause reached the server, while paused.
         await expect
           .poll(() => serverValue(page, attemptId, exam.questionIds[2]!), { timeout: 10_000 })
@@ -138,6 +147,20 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       const sinceResume = (Date.now() - resumedAt.getTime()) / 1000;
       const expected = (deadlineBefore - pausedAt.getTime()) / 1000 - sinceResume;
       expect(Math.abs((await timeLeft(page, words.timeLeft)) - expected)).toBeLessThanOrEqual(2);
+      await expect(page.getByText(words.deadlinePaused)).toHaveCount(0);
+      await expect(page.getByText(new RegExp(`^${words.deadline}.*\\d:\\d\\d`))).toBeVisible();
+
+      // The time runs out on the open page (its deadline moved to a few seconds from now; the next save's answer
+      // brings it): pencils down. The resume is no longer said, the paper and the submit buttons are locked, and
+      // the buttons say why. The grace (60 s) keeps the server's auto-submit away meanwhile.
+      await sql.query("UPDATE attempts SET deadline = now() + interval '6 seconds' WHERE id = $1", [attemptId]);
+      await answerField(page).fill("typed after the resume");
+      const submitButton = page.getByRole("button", { name: words.submit }).first();
+      await expect(submitButton).toBeDisabled({ timeout: 20_000 });
+      await expect(page.getByText(words.resumed)).toHaveCount(0);
+      await expect(answerField(page)).not.toBeEditable();
+      await expect(submitButton).toHaveAccessibleDescription(new RegExp(`^${words.timeUp}`));
+      await expect(page.getByText(words.timeUp)).toBeVisible();
     });
   });
 }
