@@ -71,7 +71,7 @@ describe("describeAuditEntry", () => {
     const zt = translatorFor("zh-CN", "audit");
     const zc = translatorFor("zh-CN", "common");
     expect(describeAuditEntry(paused, zt, zc, "zh-CN")).toBe(
-      "Ana Admin 暂停了“Networks 101”：Fire alarm（12 份进行中的答卷）",
+      "Ana Admin 暂停了“Networks 101”：Fire alarm（12 份作答中的答卷）",
     );
   });
 
