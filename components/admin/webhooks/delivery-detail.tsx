@@ -5,6 +5,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useState } from "react";
 
 import { useConfirm } from "@/components/confirm-dialog";
+import { BreakableUrl } from "@/components/ui/breakable-url";
 import { FormError, FormStatus } from "@/components/ui/form-error";
 import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
@@ -105,7 +106,9 @@ export function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
           </div>
           <div>
             <dt>{t("detail.endpoint")}</dt>
-            <dd className={styles.url}>{delivery.endpointUrl}</dd>
+            <dd className={styles.url}>
+              <BreakableUrl url={delivery.endpointUrl} />
+            </dd>
           </div>
           <div>
             <dt>{t("detail.status")}</dt>

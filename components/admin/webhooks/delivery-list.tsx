@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTimeZone, useTranslations } from "next-intl";
 
+import { BreakableUrl } from "@/components/ui/breakable-url";
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import { failureOf, readJson } from "@/lib/client/webhooks/read-json";
 import { webhookKeys } from "@/lib/client/webhooks/query-keys";
@@ -98,6 +99,8 @@ export function DeliveryList({ filters }: { filters: DeliveryFilters }) {
             <thead>
               <tr>
                 <th scope="col">{t("deliveries.event")}</th>
+                <th scope="col">{t("deliveries.exam")}</th>
+                <th scope="col">{t("deliveries.candidate")}</th>
                 <th scope="col">{t("deliveries.endpoint")}</th>
                 <th scope="col">{t("deliveries.status")}</th>
                 <th scope="col" className="num">
@@ -117,7 +120,15 @@ export function DeliveryList({ filters }: { filters: DeliveryFilters }) {
                       <span className={styles.idCell}>{delivery.id}</span>
                     </Link>
                   </th>
-                  <td className={styles.url}>{delivery.endpointUrl}</td>
+                  <td>
+                    <Link href={`/admin/exams/${encodeURIComponent(delivery.examId)}/webhooks`}>
+                      {delivery.examTitle}
+                    </Link>
+                  </td>
+                  <td>{delivery.candidateName ?? <span className="muted">{t("deliveries.noCandidate")}</span>}</td>
+                  <td className={styles.url}>
+                    <BreakableUrl url={delivery.endpointUrl} />
+                  </td>
                   <td>
                     <DeliveryStatusBadge status={delivery.status} />
                   </td>

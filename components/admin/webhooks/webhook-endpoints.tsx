@@ -6,6 +6,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useId, useState, type FormEvent } from "react";
 
 import { useConfirm, type ConfirmRequest } from "@/components/confirm-dialog";
+import { BreakableUrl } from "@/components/ui/breakable-url";
 import { Field } from "@/components/ui/field";
 import { FormError, FormStatus } from "@/components/ui/form-error";
 import { useApiAction } from "@/components/ui/use-action";
@@ -24,6 +25,7 @@ import {
   type WebhookEndpoint,
 } from "@/lib/shared/schemas/webhooks";
 import { eventKey } from "@/lib/shared/webhooks/describe-delivery";
+import { endpointHealth } from "@/lib/shared/webhooks/endpoint-health";
 import { zonedInputToInstant } from "@/lib/shared/zoned-time";
 
 import { AddEndpointForm } from "./add-endpoint-form";
@@ -258,18 +260,33 @@ function EndpointCard({
     void onRetrySince(instant);
   }
 
+  // The receiver's health: the breaker's state, and with the breaker closed, the dead letters since the last
+  // success (a receiver that refuses every delivery with a final answer never opens the breaker).
+  const health = endpointHealth(endpoint);
+  const { lastDead } = endpoint;
   const breakerText =
     breaker.state === "open"
       ? breaker.retryAt
         ? t("breakerText.open", { count: breaker.consecutiveFailures, time: time(breaker.retryAt) })
         : t("breakerText.openNoTime", { count: breaker.consecutiveFailures })
-      : t(`breakerText.${breaker.state}`);
+      : health === "failing" && lastDead
+        ? t("breakerText.failing", {
+            count: lastDead.count,
+            time: time(lastDead.at),
+            why:
+              lastDead.reason === "final_status" && lastDead.statusCode !== null
+                ? tw("deliveries.deadReasons.final_statusCode", { status: lastDead.statusCode })
+                : lastDead.reason === "attempts_exhausted"
+                  ? t("breakerText.exhausted")
+                  : tw(`deliveries.deadReasons.${lastDead.reason ?? "final_status"}`),
+          })
+        : t(`breakerText.${breaker.state}`);
   const deliveriesHref = `/admin/webhooks/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`;
 
   return (
     <li className={styles.endpoint} data-testid="webhook-endpoint">
       <h3 id={`${id}-url`} className={styles.endpointUrl}>
-        {endpoint.url}
+        <BreakableUrl url={endpoint.url} />
       </h3>
       <p className={styles.badges}>
         <span
@@ -278,8 +295,8 @@ function EndpointCard({
         >
           {endpoint.enabled ? t("sending") : t("disabled")}
         </span>{" "}
-        <span className={`badge ${styles[`breaker_${breaker.state}`]}`} data-testid="webhook-breaker">
-          {t(`breaker.${breaker.state}`)}
+        <span className={`badge ${styles[`breaker_${health}`]}`} data-testid="webhook-breaker">
+          {t(`breaker.${health}`)}
         </span>
       </p>
       {endpoint.disabledReason === "gone_410" && !endpoint.enabled ? (
@@ -289,7 +306,7 @@ function EndpointCard({
         <span className="muted">{t("breakerLabel")}: </span>
         {breakerText}
       </p>
-      {endpoint.recoveredAt && breaker.state === "closed" ? (
+      {endpoint.recoveredAt && health === "closed" ? (
         <p className={`notice ${styles.recovered}`} data-testid="webhook-recovered">
           {t("recovered", { time: time(endpoint.recoveredAt) })}
         </p>

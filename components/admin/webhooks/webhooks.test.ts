@@ -28,6 +28,7 @@ const endpoint: WebhookEndpoint = {
   disabledReason: null,
   breaker: { state: "open", consecutiveFailures: 5, openedAt: "2026-12-02T08:00:00.000Z", retryAt: FUTURE },
   counts: { pending: 3, delivered: 12, dead: 2, cancelled: 1 },
+  lastDead: null,
   previousSecretValidUntil: FUTURE,
   lastSuccessAt: "2026-12-02T07:00:00.000Z",
   recoveredAt: "2026-12-02T07:00:00.000Z",
@@ -45,11 +46,26 @@ const gone: WebhookEndpoint = {
   lastSuccessAt: null,
 };
 
+/** Answered 400 to all six deliveries: a refusal is final, so the breaker never opened. */
+const refusing: WebhookEndpoint = {
+  ...endpoint,
+  id: "0190f3a0-0000-7000-8000-000000000004",
+  url: "https://refusing.example.org/hook",
+  breaker: { state: "closed", consecutiveFailures: 0, openedAt: null, retryAt: null },
+  counts: { pending: 0, delivered: 0, dead: 6, cancelled: 0 },
+  lastDead: { count: 6, at: "2026-12-02T09:00:00.000Z", statusCode: 400, reason: "final_status" },
+  previousSecretValidUntil: null,
+  recoveredAt: null,
+  lastSuccessAt: null,
+};
+
 const dead: WebhookDelivery = {
   id: "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W",
   endpointId,
   endpointUrl: endpoint.url,
   examId,
+  examTitle: "Networks 101",
+  candidateName: "Ada Lovelace",
   eventType: "submission.created",
   status: "dead",
   attempts: 4,
@@ -117,7 +133,7 @@ function render(locale: "en" | "zh-CN", element: ReactElement, seed: (client: Qu
 
 describe("WebhookEndpoints (server render)", () => {
   const seed = (client: QueryClient) =>
-    client.setQueryData(webhookKeys.endpoints(examId), { endpoints: [endpoint, gone] });
+    client.setQueryData(webhookKeys.endpoints(examId), { endpoints: [endpoint, gone, refusing] });
 
   it("shows each endpoint's state, health, counts, notices and actions in English", () => {
     const { html, missing } = render("en", createElement(WebhookEndpoints, { examId }), seed);
@@ -129,6 +145,13 @@ describe("WebhookEndpoints (server render)", () => {
     expect(html).toContain("the previous secret still signs beside the new one until");
     expect(html).toContain("Disabled: the receiver answered 410 Gone");
     expect(html).toContain("Testing: one delivery is being tried");
+    // The receiver that refuses everything is not called healthy (the breaker stayed closed).
+    expect(html).not.toContain("Healthy");
+    expect(html).toContain(">Failing<");
+    expect(html).toContain("Failing: 6 deliveries since the last success ended as dead letters, the latest at Dec");
+    expect(html).toContain(
+      "(Refused by the receiver (400): not tried again). Fix the receiver, then retry them below.",
+    );
     expect(html).toContain(`href="/admin/webhooks/deliveries?endpointId=${endpointId}"`);
     expect(html).toContain('aria-label="Rotate the secret of https://lms.example.org/hooks/holdfast"');
     expect(html).toContain('aria-label="Enable http://127.0.0.1:4100/gone"');
@@ -142,6 +165,8 @@ describe("WebhookEndpoints (server render)", () => {
     expect(missing).toEqual([]);
     expect(html).toContain("连续失败 5 次后已暂停");
     expect(html).toContain("已停用：接收方返回了 410 Gone");
+    expect(html).not.toContain("正常");
+    expect(html).toContain("投递失败：自上次成功以来，有 6 个投递成为死信");
     expect(html).toContain("添加端点");
   });
 });
@@ -158,6 +183,10 @@ describe("DeliveryList (server render)", () => {
     expect(html).toContain("Refused by the receiver (400): not tried again");
     expect(html).toContain("Cancelled: a newer version of this result was already delivered");
     expect(html).toContain(`href="/admin/webhooks/deliveries/${dead.id}"`);
+    // Which exam and which candidate each delivery is about; the URL breaks after its slashes and dots only.
+    expect(html).toContain(`<a href="/admin/exams/${examId}/webhooks">Networks 101</a>`);
+    expect(html).toContain("<td>Ada Lovelace</td>");
+    expect(html).toContain("https://<wbr/>lms.<wbr/>example.<wbr/>org/<wbr/>hooks/<wbr/>holdfast");
     expect(html).toContain("Only deliveries to one endpoint.");
     expect(html).toContain(
       `<a aria-current="page" href="/admin/webhooks/deliveries?status=dead&amp;endpointId=${endpointId}">Dead letter</a>`,

@@ -23,6 +23,7 @@ import { createDeliveryWorker, runDeliveryRound, type DeliveryWorkerOptions } fr
 import { deleteWebhookEndpoint } from "./delete-webhook-endpoint";
 import { enqueueResultEvents } from "./enqueue-deliveries";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
+import { readEndpoints } from "./webhook-views";
 
 /** Fast settings: retries within 50 ms, a 2 s timeout, a breaker that does not trip unless a test asks. */
 const FAST: DeliveryWorkerOptions = {
@@ -221,7 +222,7 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     expect(delivery!.lastError).toBeTruthy();
   });
 
-  it("a person retries a dead delivery after the receiver is fixed: delivered with the same webhook-id", async () => {
+  it("a person retries a dead delivery after the receiver is fixed: delivered with the same webhook-id; the endpoint reads failing until then", async () => {
     const attempt = await startedAttempt();
     let fixed = false;
     const hook = await receiver(() => (fixed ? { status: 200 } : { status: 422, body: "unknown field" }));
@@ -229,6 +230,11 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     await submitted(attempt);
     await roundsUntil(async () => (await deliveriesOf(endpoint.id))[0]!.status === "dead");
     const [dead] = await deliveriesOf(endpoint.id);
+    // A final refusal never opens the breaker; the endpoint still says its deliveries are dying.
+    const [failing] = await readEndpoints({ endpointId: endpoint.id });
+    expect(failing!.breaker.state).toBe("closed");
+    expect(failing!.lastDead).toMatchObject({ count: 1, statusCode: 422, reason: "final_status" });
+    expect(Date.parse(failing!.lastDead!.at)).toBeGreaterThanOrEqual(dead!.createdAt.getTime());
     fixed = true;
     const retried = await call(retryDeliveryRoute, {
       path: `/api/admin/webhooks/deliveries/${dead!.id}/retry`,
@@ -241,6 +247,8 @@ describe("webhook delivery: outbox, signatures, conditional retry", () => {
     await roundsUntil(async () => (await deliveriesOf(endpoint.id))[0]!.status === "delivered");
     expect(hook.requests.map((request) => request.id)).toEqual([dead!.id, dead!.id]);
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).recoveredAt).not.toBeNull();
+    // Delivered since: nothing dead after the last success, so healthy again.
+    expect((await readEndpoints({ endpointId: endpoint.id }))[0]!.lastDead).toBeNull();
     const again = await call(retryDeliveryRoute, {
       params: { deliveryId: dead!.id },
       bearer: adminToken(),

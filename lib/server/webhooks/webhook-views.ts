@@ -23,6 +23,10 @@ type EndpointRow = {
   delivered: number;
   dead: number;
   cancelled: number;
+  dead_since_success: number;
+  last_dead_at: Date | null;
+  last_dead_status: number | null;
+  last_dead_reason: NonNullable<WebhookEndpoint["lastDead"]>["reason"];
 };
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
@@ -44,8 +48,22 @@ export async function readEndpoints(
                (SELECT count(*) FILTER (WHERE d.status = 'pending')::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id) AS pending,
                (SELECT count(*) FILTER (WHERE d.status = 'delivered')::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id) AS delivered,
                (SELECT count(*) FILTER (WHERE d.status = 'dead')::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id) AS dead,
-               (SELECT count(*) FILTER (WHERE d.status = 'cancelled')::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id) AS cancelled
+               (SELECT count(*) FILTER (WHERE d.status = 'cancelled')::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id) AS cancelled,
+               dead.count AS dead_since_success, dead.last_at AS last_dead_at, dead.last_status AS last_dead_status,
+               dead.last_reason AS last_dead_reason
         FROM webhook_endpoints w LEFT JOIN webhook_breakers b ON b.endpoint_id = w.id
+        -- The deliveries that ended as dead letters after the endpoint's last success (when each died: its last
+        -- attempt), and the latest of them: a receiver that refuses every delivery never opens the breaker (a
+        -- final answer is not retried), so this is what says it is failing.
+        LEFT JOIN LATERAL (
+          SELECT count(*)::int AS count, (array_agg(x.died_at ORDER BY x.died_at DESC))[1] AS last_at,
+                 (array_agg(x.last_status ORDER BY x.died_at DESC))[1] AS last_status,
+                 (array_agg(x.dead_reason ORDER BY x.died_at DESC))[1] AS last_reason
+          FROM (SELECT d.last_status, d.dead_reason,
+                       coalesce((SELECT max(a.at) FROM webhook_attempts a WHERE a.delivery_id = d.id), d.created_at) AS died_at
+                FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'dead') x
+          WHERE w.last_success_at IS NULL OR x.died_at > w.last_success_at
+        ) dead ON true
         WHERE w.deleted_at IS NULL
           AND (${examId}::uuid IS NULL OR w.exam_id = ${examId}::uuid)
           AND (${endpointId}::uuid IS NULL OR w.id = ${endpointId}::uuid)
@@ -66,6 +84,15 @@ export async function readEndpoints(
       retryAt: iso(row.retry_at),
     },
     counts: { pending: row.pending, delivered: row.delivered, dead: row.dead, cancelled: row.cancelled },
+    lastDead:
+      row.dead_since_success > 0 && row.last_dead_at
+        ? {
+            count: row.dead_since_success,
+            at: row.last_dead_at.toISOString(),
+            statusCode: row.last_dead_status,
+            reason: row.last_dead_reason,
+          }
+        : null,
     previousSecretValidUntil: iso(row.previous_secret_valid_until),
     lastSuccessAt: iso(row.last_success_at),
     recoveredAt: iso(row.recovered_at),
@@ -78,6 +105,8 @@ type DeliveryRow = {
   endpoint_id: string;
   url: string;
   exam_id: string;
+  exam_title: string;
+  candidate_name: string | null;
   event_type: WebhookDelivery["eventType"];
   status: WebhookDelivery["status"];
   attempts: number;
@@ -97,10 +126,14 @@ export async function readDeliveries(
   client?: RawQueryable,
 ): Promise<(WebhookDelivery & { payload: unknown })[]> {
   const rows = await queryRows<DeliveryRow>(
-    sql`SELECT d.id, d.endpoint_id::text AS endpoint_id, w.url, d.exam_id::text AS exam_id, d.event_type, d.status,
+    sql`SELECT d.id, d.endpoint_id::text AS endpoint_id, w.url, d.exam_id::text AS exam_id, x.title AS exam_title,
+               e.name AS candidate_name, d.event_type, d.status,
                d.attempts, d.next_attempt_at, d.created_at, d.delivered_at, d.last_status, d.last_error,
                d.dead_reason, d.cancel_reason, d.payload
         FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        JOIN exams x ON x.id = d.exam_id
+        LEFT JOIN attempts a ON a.id = d.attempt_id
+        LEFT JOIN enrollments e ON e.id = a.enrollment_id
         WHERE (${filter.deliveryId ?? null}::text IS NULL OR d.id = ${filter.deliveryId ?? null}::text)
           AND (${filter.status ?? null}::text IS NULL OR d.status = ${filter.status ?? null}::text)
           AND (${filter.endpointId ?? null}::uuid IS NULL OR d.endpoint_id = ${filter.endpointId ?? null}::uuid)
@@ -114,6 +147,8 @@ export async function readDeliveries(
     endpointId: row.endpoint_id,
     endpointUrl: row.url,
     examId: row.exam_id,
+    examTitle: row.exam_title,
+    candidateName: row.candidate_name,
     eventType: row.event_type,
     status: row.status,
     attempts: row.attempts,

@@ -90,6 +90,19 @@ export const WebhookEndpointSchema = z.object({
     retryAt: Iso.nullable(),
   }),
   counts: z.object({ pending: z.number(), delivered: z.number(), dead: z.number(), cancelled: z.number() }),
+  /**
+   * The deliveries that ended as dead letters since the endpoint's last success (or ever, with none): how many,
+   * and the latest one's end (when, the receiver's last HTTP status, why it died). Null when there are none:
+   * with the breaker closed, the receiver is healthy only then.
+   */
+  lastDead: z
+    .object({
+      count: z.number().int(),
+      at: Iso,
+      statusCode: z.number().int().nullable(),
+      reason: z.enum(DEAD_REASONS).nullable(),
+    })
+    .nullable(),
   previousSecretValidUntil: Iso.nullable(),
   lastSuccessAt: Iso.nullable(),
   recoveredAt: Iso.nullable(),
@@ -105,6 +118,9 @@ export const WebhookDeliverySchema = z.object({
   endpointId: z.string(),
   endpointUrl: z.string(),
   examId: z.string(),
+  /** The exam's title, and the candidate's name as enrolled (null once erased), for people reading the list. */
+  examTitle: z.string(),
+  candidateName: z.string().nullable(),
   eventType: z.enum(WEBHOOK_EVENTS),
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int(),

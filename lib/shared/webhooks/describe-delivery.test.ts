@@ -11,6 +11,8 @@ function delivery(overrides: Partial<WebhookDelivery>): WebhookDelivery {
     endpointId: "00000000-0000-4000-8000-000000000001",
     endpointUrl: "http://127.0.0.1:9999/hook",
     examId: "00000000-0000-4000-8000-000000000002",
+    examTitle: "Networks 101",
+    candidateName: "Ada Lovelace",
     eventType: "result.released",
     status: "pending",
     attempts: 0,
