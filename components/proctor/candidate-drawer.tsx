@@ -131,8 +131,8 @@ export function CandidateDrawer({ examId, row, now, onClose }: Props) {
               time: words.clock(extension.at),
               reason: extension.reason,
             })}
-            {extension.deadline !== null ? t("newDeadline", { time: words.clock(extension.deadline) }) : ""}
           </p>
+          {extension.deadline !== null ? <p>{t("newDeadline", { time: words.clock(extension.deadline) })}</p> : null}
           <p className={toneClass(extension.acknowledgedAt !== null ? "ok" : "warn")}>
             {extension.acknowledgedAt !== null
               ? t("acknowledged", { time: words.clock(extension.acknowledgedAt) })

@@ -90,6 +90,9 @@ for (const language of LANGUAGES) {
 
         await page.goto(`/proctor/exams/${exam.id}`);
         const panel = page.getByRole("region", { name: language.panel, exact: true });
+        // Folded to one line until opened, so the candidates' table stays in view.
+        await expect(panel.getByLabel(language.message)).toBeHidden();
+        await panel.locator("summary").click();
         await panel.getByLabel(language.message).fill(language.text);
         await panel.getByRole("button", { name: language.compose }).click();
         await panel.getByRole("button", { name: language.confirm }).click();

@@ -31,6 +31,10 @@ export default defineScreen({
       name: "confirm",
       act: async (page, _data, { words, pick }) => {
         await page
+          .getByRole("region", { name: words.proctor.announcements.title, exact: true })
+          .locator("summary")
+          .click();
+        await page
           .getByRole("textbox", { name: words.proctor.announcements.message })
           .fill(pick("10 minutes left.", "还剩 10 分钟。"));
         await page.getByRole("button", { name: words.proctor.announcements.send }).click();
