@@ -1,14 +1,15 @@
 import "server-only";
 
 import { AppError } from "@/lib/shared/errors";
+import type { AppLocale } from "@/lib/shared/i18n/locales";
+import { sortByName } from "@/lib/shared/i18n/name-order";
 import type { EnrolledCandidateListItem } from "@/lib/shared/schemas/enrollments";
 
 import { db, type Prisma } from "../db/client";
 import { deriveJoinToken, joinUrl } from "./join-token";
 
-/** An exam's enrollments as staff lists show them (by name): link state and attempt. */
+/** An exam's enrollments as staff lists show them: link state and attempt (put in the reader's order by `byName`). */
 export const enrollmentRowsSelect = {
-  orderBy: [{ name: "asc" }, { email: "asc" }],
   select: {
     id: true,
     name: true,
@@ -30,11 +31,22 @@ export const enrollmentRowsSelect = {
   },
 } satisfies Prisma.Exam$enrollmentsArgs;
 
+/** Enrollments by name in the reader's order (pinyin for Chinese), then email, then id: lib/shared/i18n/name-order.ts. */
+export function byName<T extends { id: string; name: string; email: string }>(
+  rows: readonly T[],
+  locale: AppLocale,
+): T[] {
+  return sortByName(rows, locale, (row) => ({ name: row.name, tieBreakers: [row.email, row.id] }));
+}
+
 /**
- * An exam's enrolled candidates for admins (`GET /api/admin/exams/{examId}/candidates`), by name: each
- * with their join link (derived again, never stored; null once revoked) and their attempt, if any.
+ * An exam's enrolled candidates for admins (`GET /api/admin/exams/{examId}/candidates`), by name in the reader's
+ * order: each with their join link (derived again, never stored; null once revoked) and their attempt, if any.
  */
-export async function listCandidates(options: { examId: string }): Promise<EnrolledCandidateListItem[]> {
+export async function listCandidates(options: {
+  examId: string;
+  locale: AppLocale;
+}): Promise<EnrolledCandidateListItem[]> {
   const exam = await db.exam.findUnique({
     where: { id: options.examId },
     select: {
@@ -42,7 +54,7 @@ export async function listCandidates(options: { examId: string }): Promise<Enrol
     },
   });
   if (!exam) throw new AppError("NOT_FOUND", "No such exam.");
-  return exam.enrollments.map((enrollment) => ({
+  return byName(exam.enrollments, options.locale).map((enrollment) => ({
     id: enrollment.id,
     name: enrollment.name,
     email: enrollment.email,

@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { AppLocale } from "@/lib/shared/i18n/locales";
 import type { AttemptStatus } from "@/lib/shared/schemas/attempts";
 import {
   RESULTS_DETAILS,
@@ -16,7 +17,7 @@ import { z } from "zod";
 import type { StaffPrincipal } from "../auth/sessions";
 import { db } from "../db/client";
 import { deriveJoinToken, joinUrl } from "../enrollments/join-token";
-import { enrollmentRowsSelect } from "../enrollments/list-candidates";
+import { byName, enrollmentRowsSelect } from "../enrollments/list-candidates";
 import { AnswerKeySchema, OptionsSchema } from "./find-admin-exam";
 
 export type StaffExamQuestion = {
@@ -68,6 +69,8 @@ export type StaffExamDetail = {
 export async function findExamForStaff(options: {
   examId: string;
   staff: Pick<StaffPrincipal, "role" | "userId">;
+  /** The reader's language: candidates come by name in its order. */
+  locale: AppLocale;
 }): Promise<StaffExamDetail | null> {
   const { examId, staff } = options;
   const exam = await db.exam.findFirst({
@@ -128,7 +131,7 @@ export async function findExamForStaff(options: {
       tolerance: question.tolerance,
       rubric: question.rubric,
     })),
-    candidates: exam.enrollments.map((enrollment) => ({
+    candidates: byName(exam.enrollments, options.locale).map((enrollment) => ({
       id: enrollment.id,
       name: enrollment.name,
       email: enrollment.email,

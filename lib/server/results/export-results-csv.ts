@@ -1,10 +1,12 @@
 import "server-only";
 
 import { CSV_BYTE_ORDER_MARK, csvLines } from "@/lib/shared/csv-cell";
+import type { AppLocale } from "@/lib/shared/i18n/locales";
 import { formatUnits, pointsToUnits } from "@/lib/shared/scoring/score-units";
 import type { ResultQuestion } from "@/lib/shared/scoring/paper-result";
 
 import { queryRows, sql } from "../db/sql";
+import { byName } from "../enrollments/list-candidates";
 
 /** Candidates read per query while the file streams: memory stays flat for 10,000 candidates and more. */
 const CHUNK = 1000;
@@ -21,15 +23,17 @@ type Row = {
 };
 
 /**
- * `GET /api/admin/exams/{examId}/results.csv`: one row per enrolled candidate, in enrollment order — `name`, `email`,
+ * `GET /api/admin/exams/{examId}/results.csv`: one row per enrolled candidate, by name in the reader's order (pinyin
+ * for Chinese; lib/shared/i18n/name-order.ts), then email — `name`, `email`,
  * `status` (not_started / in_progress / submitted), `submitted_at` (ISO 8601, UTC), `score`, `max_score`, `graded`
  * (true when no answer waits for a person), then `q<position>` per question with the points. Points are exact
  * decimals (at most four places). A submitted paper not scored yet (its job is still queued, a second or so) has
  * an empty score and `graded` false; so has a candidate who has not submitted. UTF-8 with a byte order mark, CRLF,
- * formula-like cells made inert (csv-cell.ts), streamed a thousand candidates at a time by keyset: constant memory.
- * Null when there is no such exam.
+ * formula-like cells made inert (csv-cell.ts), streamed a thousand candidates at a time: only the names, emails and
+ * ids are read whole first (to put them in order; some 100 bytes a candidate), the rows with their papers' marks a
+ * chunk at a time. Null when there is no such exam.
  */
-export async function exportResultsCsv(examId: string): Promise<ReadableStream<Uint8Array> | null> {
+export async function exportResultsCsv(examId: string, locale: AppLocale): Promise<ReadableStream<Uint8Array> | null> {
   const [exam] = await queryRows<{ id: string }>(sql`SELECT id::text AS id FROM exams WHERE id = ${examId}::uuid`);
   if (!exam) return null;
   const questions = await queryRows<{ id: string; position: number; points: number; ungraded: boolean }>(
@@ -42,8 +46,15 @@ export async function exportResultsCsv(examId: string): Promise<ReadableStream<U
     questions.map((question) => `q${question.position}`),
   );
 
+  const order = byName(
+    await queryRows<{ id: string; name: string; email: string }>(
+      sql`SELECT id::text AS id, name, email FROM enrollments WHERE exam_id = ${examId}::uuid`,
+    ),
+    locale,
+  ).map((enrollment) => enrollment.id);
+
   const encoder = new TextEncoder();
-  let after = "00000000-0000-0000-0000-000000000000";
+  let next = 0;
   let isStarted = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -52,6 +63,8 @@ export async function exportResultsCsv(examId: string): Promise<ReadableStream<U
         controller.enqueue(encoder.encode(`${CSV_BYTE_ORDER_MARK}${csvLines([header])}`));
         return;
       }
+      const ids = order.slice(next, next + CHUNK);
+      next += ids.length;
       const rows = await queryRows<Row>(
         sql`SELECT e.id::text AS id, e.name, e.email, a.status::text AS status, s.submitted_at,
                    r.score_units::text AS score_units, r.pending, r.questions
@@ -59,15 +72,14 @@ export async function exportResultsCsv(examId: string): Promise<ReadableStream<U
             LEFT JOIN attempts a ON a.enrollment_id = e.id
             LEFT JOIN submissions s ON s.attempt_id = a.id
             LEFT JOIN results r ON r.attempt_id = a.id AND r.submission_id = s.id
-            WHERE e.exam_id = ${examId}::uuid AND e.id > ${after}::uuid
-            ORDER BY e.id
-            LIMIT ${CHUNK}`,
+            WHERE e.exam_id = ${examId}::uuid AND e.id = ANY(${ids}::uuid[])`,
       );
-      if (rows.length > 0) {
-        controller.enqueue(encoder.encode(csvLines(rows.map((row) => csvRow(row, questions, maxScore)))));
-        after = rows[rows.length - 1]!.id;
-      }
-      if (rows.length < CHUNK) controller.close();
+      // In the chunk's order; a candidate removed since the order was read is left out.
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      const inOrder = ids.flatMap((id) => byId.get(id) ?? []);
+      if (inOrder.length > 0)
+        controller.enqueue(encoder.encode(csvLines(inOrder.map((row) => csvRow(row, questions, maxScore)))));
+      if (next >= order.length) controller.close();
     },
   });
 }

@@ -19,6 +19,11 @@ export function isAppLocale(value: unknown): value is AppLocale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
+/** next-intl's locale (a string) as one of ours; anything else is the default. */
+export function asAppLocale(value: string): AppLocale {
+  return isAppLocale(value) ? value : DEFAULT_LOCALE;
+}
+
 /**
  * Best fit for an `Accept-Language` header: tags by quality, each matched exactly, then by its language
  * (`zh`, `zh-Hans`, `zh-TW`, `zh-SG` → zh-CN: the only Chinese we have; `en-US` → en). Nothing → null.

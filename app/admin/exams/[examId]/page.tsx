@@ -19,6 +19,7 @@ import {
   type StaffExamQuestion,
 } from "@/lib/server/exams/find-exam-for-staff";
 import { formatDuration, formatInstant, formatNumber } from "@/lib/shared/format";
+import { asAppLocale } from "@/lib/shared/i18n/locales";
 
 import { ExamStatusSection } from "./exam-status-section";
 import { requireStaffExam } from "./staff-exam";
@@ -106,13 +107,13 @@ function AttemptCell({ attempt }: { attempt: StaffExamCandidate["attempt"] }) {
 export default async function AdminExamPage({ params }: Props) {
   const { examId } = await params;
   const { staff } = await requireStaffExam(examId, "admin");
-  const exam = await findExamForStaff({ examId, staff });
+  const locale = asAppLocale(await getLocale());
+  const exam = await findExamForStaff({ examId, staff, locale });
   if (!exam) notFound();
-  const [t, tEnrollment, tAudit, locale] = await Promise.all([
+  const [t, tEnrollment, tAudit] = await Promise.all([
     getTranslations("staff.exam"),
     getTranslations("enrollment.page"),
     getTranslations("audit"),
-    getLocale(),
   ]);
   const cols = {
     name: t("columns.name"),

@@ -10,6 +10,7 @@ import { ClientMessages } from "@/components/i18n/client-messages";
 import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { findReopenWindow } from "@/lib/server/attempts/find-reopen-window";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";
+import { asAppLocale } from "@/lib/shared/i18n/locales";
 
 import { requireStaffExam } from "../staff-exam";
 
@@ -29,14 +30,14 @@ type Props = { params: Promise<{ examId: string }> };
 export default async function ExamCandidatesPage({ params }: Props) {
   const { examId } = await params;
   const { exam } = await requireStaffExam(examId, "admin");
+  const locale = asAppLocale(await getLocale());
   const [candidates, reopenWindow, t, ta, tc, tl] = await Promise.all([
-    listCandidates({ examId }),
+    listCandidates({ examId, locale }),
     findReopenWindow({ examId }),
     getTranslations("enrollment.page"),
     getTranslations("enrollment.add"),
     getTranslations("enrollment.csv"),
     getTranslations("enrollment.list"),
-    getLocale(),
   ]);
 
   return (

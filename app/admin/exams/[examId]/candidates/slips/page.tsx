@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 
 import { PrintButton } from "@/components/admin/enrollment/print-button";
 import styles from "@/components/admin/enrollment/slips.module.css";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";
 import { renderJoinQr } from "@/lib/server/enrollments/render-join-qr";
+import { asAppLocale } from "@/lib/shared/i18n/locales";
 
 import { requireStaffExam } from "../../staff-exam";
 
@@ -22,8 +23,9 @@ type Props = { params: Promise<{ examId: string }> };
 export default async function JoinSlipsPage({ params }: Props) {
   const { examId } = await params;
   const { exam } = await requireStaffExam(examId, "admin");
+  const locale = asAppLocale(await getLocale());
   const [candidates, t, tp] = await Promise.all([
-    listCandidates({ examId }),
+    listCandidates({ examId, locale }),
     getTranslations("enrollment.slips"),
     getTranslations("enrollment.page"),
   ]);

@@ -5,6 +5,7 @@ import { enrollCandidates, type EnrolledCandidate } from "@/lib/server/enrollmen
 import { importCandidatesCsv } from "@/lib/server/enrollments/import-candidates-csv";
 import { listCandidates } from "@/lib/server/enrollments/list-candidates";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { requestLocale } from "@/lib/server/http/request-locale";
 import { json, route } from "@/lib/server/http/route";
 import { AppError, validationError } from "@/lib/shared/errors";
 import { UuidSchema } from "@/lib/shared/schemas/attempts";
@@ -37,12 +38,17 @@ export const GET = route(
       operationId: "listCandidates",
       area: "admin",
       summary: "The exam's candidates",
-      description: "Each with their join link (active or revoked) and their attempt, if started.",
+      description:
+        "Each with their join link (active or revoked) and their attempt, if started; by name in the reader's " +
+        "order (the holdfast_locale cookie or Accept-Language: pinyin order for Chinese), then email.",
       responses: { 200: { description: "The candidates", schema: CandidateListSchema } },
     },
   },
-  async ({ params }) =>
-    json({ candidates: await listCandidates({ examId: params.examId }) }, { headers: { "Cache-Control": "no-store" } }),
+  async ({ params, request }) =>
+    json(
+      { candidates: await listCandidates({ examId: params.examId, locale: requestLocale(request) }) },
+      { headers: { "Cache-Control": "no-store" } },
+    ),
 );
 
 /**

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 
-import { POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
+import { GET as joinLinksRoute } from "@/app/api/admin/exams/[examId]/candidates/join-links.csv/route";
+import { GET as listCandidatesRoute, POST as enrollRoute } from "@/app/api/admin/exams/[examId]/candidates/route";
 import { POST as startAttemptRoute } from "@/app/api/exams/[examId]/attempts/route";
 import { db } from "@/lib/server/db/client";
 import { autosave, submit } from "@/test-support/server/attempts";
@@ -123,6 +124,46 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
     // The totals in the file are the stored results.
     const stored = await db.result.findUnique({ where: { attemptId: zhangAttempt } });
     expect(Number(stored!.scoreUnits) / 10_000).toBe(3);
+  });
+
+  it("lists candidates by name in the reader's order: pinyin for Chinese, alphabetical for English, in every list", async () => {
+    const exam = await createExam();
+    // Code-point order would be: O'Brien, Oakes, Zoë, 何, 冯, 刘, 王伟 (and 王伟's twin by email).
+    const names = ["刘", "Zoë", "何", "O'Brien", "王伟", "冯", "Oakes", "王伟"];
+    const enrolled = await call(enrollRoute, {
+      params: { examId: exam.id },
+      bearer: adminToken(),
+      json: { candidates: names.map((name, index) => ({ name, email: `n${8 - index}-${randomUUID()}@example.test` })) },
+    });
+    expect(enrolled.status).toBe(201);
+    const chinese = ["冯", "何", "刘", "王伟", "王伟", "Oakes", "O'Brien", "Zoë"];
+    // An English reader's collation has no pinyin: Chinese names come after the Latin ones, by code point.
+    const english = ["Oakes", "O'Brien", "Zoë", "何", "冯", "刘", "王伟", "王伟"];
+    const asked = async (headers: Record<string, string>) => {
+      const results = await call(GET, { params: { examId: exam.id }, bearer: adminToken(), headers });
+      const links = await call(joinLinksRoute, { params: { examId: exam.id }, bearer: adminToken(), headers });
+      const list = await call(listCandidatesRoute, { params: { examId: exam.id }, bearer: adminToken(), headers });
+      const namesIn = (text: string) =>
+        Papa.parse<string[]>(text.replace(/^\uFEFF/, "").trim(), { newline: "\r\n" })
+          .data.slice(1)
+          .map((row) => row[0]);
+      const listed = (list.body as { candidates: { name: string; email: string }[] }).candidates;
+      // Equal names by email: n1-… (the later 王伟) before n4-….
+      expect(listed.filter((candidate) => candidate.name === "王伟").map((candidate) => candidate.email[1])).toEqual([
+        "1",
+        "4",
+      ]);
+      return { results: namesIn(results.text), links: namesIn(links.text), list: listed.map((row) => row.name) };
+    };
+    // Where Latin names go among Chinese ones is the collation's to say; the Chinese ones are in pinyin order.
+    const zh = await asked({ cookie: "holdfast_locale=zh-CN" });
+    for (const order of [zh.results, zh.links, zh.list]) {
+      expect(order.filter((name) => /\p{Script=Han}/u.test(name!))).toEqual(["冯", "何", "刘", "王伟", "王伟"]);
+      expect(order.filter((name) => !/\p{Script=Han}/u.test(name!))).toEqual(["Oakes", "O'Brien", "Zoë"]);
+    }
+    expect(zh.results).toEqual(chinese);
+    const en = await asked({ "accept-language": "en-GB,en;q=0.9" });
+    for (const order of [en.results, en.links, en.list]) expect(order).toEqual(english);
   });
 
   it("an unknown exam is 404 (a proctor gets 403: app/api/admin/proctor-cannot-reach-admin.int.test.ts walks every admin route)", async () => {

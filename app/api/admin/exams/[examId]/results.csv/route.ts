@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { requestLocale } from "@/lib/server/http/request-locale";
 import { route } from "@/lib/server/http/route";
 import { exportResultsCsv } from "@/lib/server/results/export-results-csv";
 import { AppError } from "@/lib/shared/errors";
@@ -18,7 +19,8 @@ export const GET = route(
       area: "admin",
       summary: "Every enrolled candidate's result as CSV",
       description:
-        "One row per enrolled candidate: name, email, status (not_started, in_progress, submitted), submitted_at, " +
+        "One row per enrolled candidate, by name in the reader's order (the holdfast_locale cookie or " +
+        "Accept-Language: pinyin order for Chinese), then email: name, email, status (not_started, in_progress, submitted), submitted_at, " +
         "score, max_score, graded (true when no answer waits for a person), then q<position> per question with the " +
         "points (exact decimals, at most four places). UTF-8 with a byte order mark, CRLF, streamed.",
       responses: {
@@ -31,8 +33,8 @@ export const GET = route(
       },
     },
   },
-  async ({ params }) => {
-    const csv = await exportResultsCsv(params.examId);
+  async ({ params, request }) => {
+    const csv = await exportResultsCsv(params.examId, requestLocale(request));
     if (!csv) throw new AppError("NOT_FOUND", "Not found.");
     return new Response(csv, {
       headers: {

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { exportJoinLinks } from "@/lib/server/enrollments/export-join-links";
 import { methodsNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { requestLocale } from "@/lib/server/http/request-locale";
 import { route } from "@/lib/server/http/route";
 import { ExamParamsSchema } from "@/lib/shared/schemas/params";
 
@@ -16,6 +17,7 @@ export const GET = route(
       operationId: "exportJoinLinks",
       area: "admin",
       summary: "Every candidate's join link as CSV",
+      description: "By name in the reader's order (the holdfast_locale cookie or Accept-Language), then email.",
       responses: {
         200: {
           description: "A CSV download (UTF-8)",
@@ -26,8 +28,8 @@ export const GET = route(
       },
     },
   },
-  async ({ params }) => {
-    const csv = await exportJoinLinks({ examId: params.examId });
+  async ({ params, request }) => {
+    const csv = await exportJoinLinks({ examId: params.examId, locale: requestLocale(request) });
     return new Response(csv, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
