@@ -1,17 +1,18 @@
 "use client";
 
 import { useLocale } from "next-intl";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
 import { formatNumber, formatPercent } from "@/lib/shared/format";
 
+import { fitLabels } from "./fit-labels";
 import styles from "./bar-chart.module.css";
 
 const HEIGHT = 200;
-/** Room one label under a bar needs, in CSS pixels. */
-const LABEL_WIDTH = 64;
+/** The labels' font under the bars, as drawn and as measured. */
+const AXIS_FONT = "12px system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', sans-serif";
 
 /** The palette of app/globals.css, read from the page so the canvas uses the same colours as the text. */
 function palette(element: HTMLElement) {
@@ -25,9 +26,9 @@ export type BarChartProps = {
   labels: readonly string[];
   /** One value per bar; null draws none. */
   values: readonly (number | null)[];
-  /** What the bars stand for, named in the legend beside the bar under the pointer ("Question"). */
+  /** What the bars stand for, named in the readout of the bar under the pointer ("Question"). */
   category: string;
-  /** The series' name in the legend ("Candidates"). */
+  /** The series' name in the readout ("Candidates"). */
   series: string;
   /** "percent": ratios 0..1 on a scale to 1; "count": whole numbers from 0 to the largest value. */
   kind: "count" | "percent";
@@ -37,13 +38,16 @@ export type BarChartProps = {
 
 /**
  * A bar chart drawn by uPlot (the proctor dashboard's chart library; see components/proctor/health-chart.tsx):
- * one bar per label, without animation, following its container's width (a phone's too). The canvas is an image
- * whose accessible name is `summary`, which names every value.
+ * one bar per label, without animation, following its container's width (a phone's too). The labels under the
+ * bars never overlap (measured in their font: fit-labels.ts). Below, the bar under the pointer is read out
+ * ("Score 0–0.4 · Candidates: 3"); with no bar under it, nothing (uPlot's own legend would show "—" for each).
+ * The canvas is an image whose accessible name is `summary`, which names every value.
  */
 export function BarChart({ labels, values, category, series, kind, summary }: BarChartProps) {
   const locale = useLocale();
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
+  const [readout, setReadout] = useState("");
   const shapeKey = JSON.stringify({ labels, category, series, kind, locale });
 
   useEffect(() => {
@@ -57,13 +61,34 @@ export function BarChart({ labels, values, category, series, kind, summary }: Ba
     const format = (value: number) =>
       shape.kind === "percent" ? formatPercent(value, shape.locale, 0) : formatNumber(value, shape.locale, 0);
     const colours = palette(container);
-    const axis = { stroke: colours.muted, grid: { stroke: colours.line, width: 1 }, ticks: { stroke: colours.line } };
+    const axis = {
+      stroke: colours.muted,
+      font: AXIS_FONT,
+      grid: { stroke: colours.line, width: 1 },
+      ticks: { stroke: colours.line },
+    };
+    const context = document.createElement("canvas").getContext("2d");
+    if (context) context.font = AXIS_FONT;
+    const measure = (text: string) => context?.measureText(text).width ?? text.length * 7;
     const plot = new uPlot(
       {
         width: Math.max(200, container.clientWidth),
         height: HEIGHT,
         cursor: { drag: { x: false, y: false }, points: { show: false } },
-        legend: { live: true },
+        legend: { show: false },
+        hooks: {
+          setCursor: [
+            (u) => {
+              const index = u.cursor.idx;
+              const value = index === null || index === undefined ? null : u.data[1]?.[index];
+              setReadout(
+                index === null || index === undefined || value === null || value === undefined
+                  ? ""
+                  : `${shape.category} ${names[index] ?? ""} · ${shape.series}: ${format(value)}`,
+              );
+            },
+          ],
+        },
         scales: {
           x: { time: false, range: () => [-0.5, names.length - 0.5] },
           y: {
@@ -86,12 +111,9 @@ export function BarChart({ labels, values, category, series, kind, summary }: Ba
           {
             ...axis,
             grid: { show: false },
-            // Every bar gets a tick; on a narrow chart only every n-th is labelled, so labels never overlap.
+            // Every bar gets a tick; labels as many as fit without overlapping, cut with "…" when too long.
             splits: () => names.map((_, index) => index),
-            values: (u, splits) => {
-              const step = Math.max(1, Math.ceil(names.length / Math.max(1, Math.floor(u.width / LABEL_WIDTH))));
-              return splits.map((index) => (index % step === 0 ? (names[index] ?? "") : ""));
-            },
+            values: (u) => fitLabels(names, u.bbox.width / uPlot.pxRatio / Math.max(1, names.length), measure),
           },
           {
             ...axis,
@@ -124,5 +146,13 @@ export function BarChart({ labels, values, category, series, kind, summary }: Ba
     plotRef.current?.setData([data.map((_, index) => index), data]);
   }, [valuesKey, shapeKey]);
 
-  return <div ref={containerRef} className={styles.chart} role="img" aria-label={summary} />;
+  return (
+    <div className={styles.frame}>
+      <div ref={containerRef} className={styles.chart} role="img" aria-label={summary} />
+      {/* What the pointer shows; the summary above already names every value for assistive technology. */}
+      <p className={styles.readout} aria-hidden="true">
+        {readout}
+      </p>
+    </div>
+  );
 }
