@@ -125,22 +125,27 @@ async function prepareDatabase(options: {
 function printLinks(options: { appUrl: string; seed: DemoSeed; secrets: DemoSecrets; databaseUrl: string }): void {
   const { appUrl, seed, secrets } = options;
   const rule = "─".repeat(78);
-  const nameWidth = Math.max(...seed.candidates.map((candidate) => candidate.name.length));
+  const nameWidth = Math.max(
+    ...seed.exams.flatMap((exam) => exam.candidates.map((candidate) => candidate.name.length)),
+  );
   const lines = [
     "",
     rule,
     `  Holdfast demo is running at ${appUrl}`,
-    `  Exam: "${seed.examTitle}" (${seed.isExamNew ? "created now" : "from an earlier run"})`,
     "",
     `  Admin      ${appUrl}/signin`,
     `             email ${seed.admin.email}   password ${secrets.DEMO_ADMIN_PASSWORD}`,
-    `  Proctor    ${appUrl}/signin?next=/proctor/exams/${seed.examId}   (the exam's live dashboard)`,
+    `  Proctor    ${appUrl}/signin?next=/proctor/exams/${seed.exams[0]!.examId}   (the first exam's live dashboard)`,
     `             email ${seed.proctor.email}   password ${secrets.DEMO_PROCTOR_PASSWORD}`,
-    "",
-    "  Candidates: each personal join link works on any device, as often as needed",
-    ...seed.candidates.flatMap((candidate) => [
-      `    ${candidate.name.padEnd(nameWidth)}  ${candidate.email}${candidate.extraSeconds > 0 ? `  (+${Math.round(candidate.extraSeconds / 60)} min extra time)` : ""}`,
-      `    ${" ".repeat(nameWidth)}  ${candidate.joinUrl}`,
+    ...seed.exams.flatMap((exam) => [
+      "",
+      `  Exam "${exam.examTitle}" (${exam.language === "zh-CN" ? "in Chinese" : "in English"}; ${exam.isExamNew ? "created now" : "from an earlier run"})`,
+      `    Live dashboard  ${appUrl}/proctor/exams/${exam.examId}`,
+      "    Candidates: each personal join link works on any device, as often as needed",
+      ...exam.candidates.flatMap((candidate) => [
+        `    ${candidate.name.padEnd(nameWidth)}  ${candidate.email}${candidate.extraSeconds > 0 ? `  (+${Math.round(candidate.extraSeconds / 60)} min extra time)` : ""}`,
+        `    ${" ".repeat(nameWidth)}  ${candidate.joinUrl}`,
+      ]),
     ]),
     "",
     `  API token  Authorization: Bearer ${secrets.ADMIN_API_TOKEN}`,
