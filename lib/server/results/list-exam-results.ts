@@ -1,9 +1,11 @@
 import "server-only";
 
+import type { AppLocale } from "@/lib/shared/i18n/locales";
 import type { CandidateResultRow, ExamResultsView } from "@/lib/shared/schemas/statistics";
 import { pointsToUnits, unitsToPoints } from "@/lib/shared/scoring/score-units";
 
 import { queryRows, sql } from "../db/sql";
+import { byName } from "../enrollments/list-candidates";
 
 type Row = {
   enrollment_id: string;
@@ -17,11 +19,11 @@ type Row = {
 
 /**
  * `GET /api/admin/exams/{examId}/results`: whether the results are released, and each enrolled candidate in
- * enrollment order with their status and current score (the results page's table; the same figures as
+ * the reader's order by name (then email) with their status and current score (the results page's table; the same figures as
  * results.csv). A submitted paper not scored yet has a null score and is not graded. Null when there is no such
  * exam.
  */
-export async function listExamResults(examId: string): Promise<ExamResultsView | null> {
+export async function listExamResults(examId: string, locale: AppLocale): Promise<ExamResultsView | null> {
   const [exam] = await queryRows<{ released_at: Date | null }>(
     sql`SELECT results_released_at AS released_at FROM exams WHERE id = ${examId}::uuid`,
   );
@@ -37,7 +39,7 @@ export async function listExamResults(examId: string): Promise<ExamResultsView |
         LEFT JOIN submissions s ON s.attempt_id = a.id
         LEFT JOIN results r ON r.attempt_id = a.id AND r.submission_id = s.id AND r.version > 0
         WHERE e.exam_id = ${examId}::uuid
-        ORDER BY e.id`,
+`,
   );
   return {
     examId,
@@ -45,7 +47,10 @@ export async function listExamResults(examId: string): Promise<ExamResultsView |
     maxScore: unitsToPoints(
       questions.reduce((sum, question) => sum + (question.ungraded ? 0 : pointsToUnits(question.points)), 0),
     ),
-    candidates: rows.map((row): CandidateResultRow => {
+    candidates: byName(
+      rows.map((row) => ({ ...row, id: row.enrollment_id })),
+      locale,
+    ).map((row): CandidateResultRow => {
       const isScored = row.status === "submitted" && row.score_units !== null;
       return {
         enrollmentId: row.enrollment_id,

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 
 import { ResultsNav } from "@/components/admin/results-nav";
 import { ResultsDashboard } from "@/components/admin/results/results-dashboard";
@@ -10,6 +10,7 @@ import { TimeZoneNote } from "@/components/i18n/time-zone-note";
 import { QueryProvider } from "@/components/proctor/query-provider";
 import { listExamResults } from "@/lib/server/results/list-exam-results";
 import { readExamStatistics } from "@/lib/server/results/read-exam-statistics";
+import { asAppLocale } from "@/lib/shared/i18n/locales";
 
 import { requireStaffExam } from "../staff-exam";
 
@@ -29,9 +30,10 @@ type Props = { params: Promise<{ examId: string }> };
 export default async function ExamResultsPage({ params }: Props) {
   const { examId } = await params;
   const { exam } = await requireStaffExam(examId, "admin");
+  const locale = asAppLocale(await getLocale());
   const [statistics, results, t] = await Promise.all([
     readExamStatistics(examId),
-    listExamResults(examId),
+    listExamResults(examId, locale),
     getTranslations("statistics.page"),
   ]);
   if (!statistics || !results) notFound();
