@@ -330,7 +330,8 @@ async function seed(options: {
       "a question of another exam",
       { questionId: (otherExam.questions[0] as FixtureQuestion).id, value: "a", version: 60 },
     ],
-    ["a null value", { questionId: single.id, value: null, version: 60 }],
+    // null clears an answer (valid); a boolean is no answer of any type.
+    ["a boolean value", { questionId: single.id, value: true, version: 60 }],
   ];
   const badPayloads = [];
   for (const [label, answer] of badAnswers)

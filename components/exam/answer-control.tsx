@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useId, useState, type ChangeEvent } from "react";
 
 import type { AnswerState, EditResult } from "@/lib/client/sync/sync-state";
+import { isBlankAnswer } from "@/lib/shared/answers";
 import { LIMITS } from "@/lib/shared/limits";
 import { numericAnswerText, readNumericAnswer, type NumericProblem } from "@/lib/shared/numeric-answer";
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
@@ -58,18 +59,19 @@ function ChoiceControl({ question, answer, isLocked, isHydrated, onEdit, describ
   const name = useId();
   const isMultiple = question.type === "multiple_choice";
   const options = question.options ?? [];
-  const selected = answer === undefined ? [] : Array.isArray(answer.value) ? answer.value : [String(answer.value)];
+  const value = answer?.value ?? null;
+  const selected = value === null ? [] : Array.isArray(value) ? value : [String(value)];
 
   function onChange(optionId: string, isChecked: boolean) {
     if (!isMultiple) {
       void onEdit(optionId);
       return;
     }
-    // In the question's own option order, so the same choice is always the same value.
+    // In the question's own option order, so the same choice is always the same value; none left is no answer.
     const next = options
       .filter((option) => (option.id === optionId ? isChecked : selected.includes(option.id)))
       .map((option) => option.id);
-    void onEdit(next);
+    void onEdit(next.length > 0 ? next : null);
   }
 
   return (
@@ -89,13 +91,24 @@ function ChoiceControl({ question, answer, isLocked, isHydrated, onEdit, describ
           </label>
         ))}
       </div>
+      {/* A chosen radio cannot be unchosen by itself: clearing is an edit like any other (value null). */}
+      {selected.length > 0 && !isLocked ? (
+        <button
+          type="button"
+          className={`button button--quiet ${styles.clear}`}
+          aria-label={t("clearLabel", { position: question.position })}
+          onClick={() => void onEdit(null)}
+        >
+          {t("clear")}
+        </button>
+      ) : null}
     </fieldset>
   );
 }
 
 /** The text a field shows for a stored value: numbers as plain digits that read back as the same number. */
 function asText(value: AnswerValue | undefined): string {
-  if (value === undefined) return "";
+  if (value === undefined || value === null) return "";
   if (typeof value === "number") return numericAnswerText(value);
   return Array.isArray(value) ? value.join(", ") : value;
 }
@@ -163,13 +176,18 @@ function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit,
   function onChange(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) {
     const next = event.currentTarget.value;
     setText(next);
+    // Emptied: no answer (null), the same whatever the type, where there was an answer to clear.
+    const hasValue = answer !== undefined && answer.value !== null;
     if (question.type !== "numeric") {
-      write(next, next);
+      if (next !== "") write(next, next);
+      else if (hasValue) write(null, "");
       return;
     }
-    // Only a number is an answer: empty or unreadable text writes nothing (never a 0, never a guess).
+    // Only a number is an answer; an emptied field clears it (null). Unreadable text writes nothing (never a 0,
+    // never a guess): the field says why, and what is still saved.
     const reading = readNumericAnswer(next);
     if (reading.kind === "number") write(reading.value, numericAnswerText(reading.value));
+    else if (reading.kind === "empty" && hasValue) write(null, "");
   }
 
   function onBlur() {
@@ -232,11 +250,13 @@ function TextControl({ question, answer, deviceId, isLocked, isHydrated, onEdit,
       withoutComma: written.replace(",", ""),
       withPoint: written.replace(",", "."),
     });
-    const saved =
-      answer !== undefined ? t("numeric.stillSaved", { value: asText(answer.value) }) : t("numeric.nothingSaved");
+    const saved = !isBlankAnswer(answer?.value)
+      ? t("numeric.stillSaved", { value: asText(answer?.value) })
+      : t("numeric.nothingSaved");
     note = t("numeric.problemAndSaved", { problem, saved });
-  } else if (!note && reading?.kind === "empty" && answer !== undefined) {
-    note = t("numeric.emptyKept", { value: asText(answer.value) });
+  } else if (!note && text === "" && answer !== undefined && answer.value === null && lastWritten === "") {
+    // Emptied here: say that the question has no answer now (it matters where wrong answers cost points).
+    note = t("cleared");
   }
 
   return (

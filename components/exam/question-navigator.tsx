@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { memo } from "react";
 
 import type { AnswerState } from "@/lib/client/sync/sync-state";
+import { isBlankAnswer } from "@/lib/shared/answers";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { Icon } from "./icons";
@@ -25,18 +26,25 @@ function sameMarks(before: Props, after: Props): boolean {
   if (before.questions !== after.questions || before.flagged !== after.flagged || before.onJump !== after.onJump)
     return false;
   return after.questions.every(
-    (question) => before.answers[question.id]?.status === after.answers[question.id]?.status,
+    (question) =>
+      before.answers[question.id]?.status === after.answers[question.id]?.status &&
+      isAnswered(before.answers[question.id]) === isAnswered(after.answers[question.id]),
   );
+}
+
+/** Answered: a value that says something (a cleared answer, null, is no answer). */
+function isAnswered(answer: AnswerState | undefined): answer is AnswerState {
+  return answer !== undefined && !isBlankAnswer(answer.value);
 }
 
 /** Numbered buttons, one per question, showing answered / flagged / not answered and the save state. */
 export const QuestionNavigator = memo(function QuestionNavigator({ questions, answers, flagged, onJump }: Props) {
   const t = useTranslations("exam.navigator");
-  const answeredCount = questions.filter((question) => answers[question.id] !== undefined).length;
+  const answeredCount = questions.filter((question) => isAnswered(answers[question.id])).length;
 
   /** Everything a numbered button says, for screen readers: "Question 2: answered, saved to server, flagged". */
   function describe(question: CandidateQuestion, answer: AnswerState | undefined, isFlagged: boolean): string {
-    const state = answer ? t(`answered.${answer.status}`) : t("notAnswered");
+    const state = isAnswered(answer) ? t(`answered.${answer.status}`) : t("notAnswered");
     return t(isFlagged ? "buttonFlagged" : "button", { position: question.position, state });
   }
 
@@ -50,7 +58,7 @@ export const QuestionNavigator = memo(function QuestionNavigator({ questions, an
         {questions.map((question) => {
           const answer = answers[question.id];
           const isFlagged = flagged.includes(question.id);
-          const kind = answer ? answer.status : "empty";
+          const kind = isAnswered(answer) ? answer.status : "empty";
           return (
             <li key={question.id}>
               <button

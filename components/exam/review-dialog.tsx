@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 
 import { useDescribeFailure } from "@/lib/client/i18n/use-describe-failure";
 import type { AnswerState, RecordedError, SubmitState } from "@/lib/client/sync/sync-state";
+import { isBlankAnswer } from "@/lib/shared/answers";
 import type { CandidateQuestion } from "@/lib/shared/schemas/exams";
 
 import { failureOf } from "./connection-banner";
@@ -71,7 +72,8 @@ export function ReviewDialog({
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
 
-  const unanswered = questions.filter((question) => answers[question.id] === undefined);
+  // A cleared answer (null) is no answer.
+  const unanswered = questions.filter((question) => isBlankAnswer(answers[question.id]?.value));
   const flaggedQuestions = questions.filter((question) => flagged.includes(question.id));
   const isSubmitting = submitState !== "unsubmitted";
 

@@ -46,7 +46,7 @@ test.describe("A candidate answering the exam", () => {
     });
   });
 
-  test("an empty number field is not an answer, and a decimal is kept exactly", async ({
+  test("an empty number field is not an answer, a decimal is kept exactly, and emptying it clears the answer", async ({
     page,
     createExam,
     enrollCandidate,
@@ -59,13 +59,56 @@ test.describe("A candidate answering the exam", () => {
     await numeric.fill("");
     await numeric.blur();
     await expect(question(page, 5).getByText("Not answered yet")).toBeVisible();
+    // Nothing to clear: nothing is sent.
+    expect(await serverAnswers(page.request, attemptId)).toEqual({});
 
     await numeric.fill("0.125");
     await expectSaved(page, [5]);
-    await numeric.fill("");
-    await expect(question(page, 5).getByText("your last number, 0.125, is still your answer")).toBeVisible();
-
     expect(await serverAnswers(page.request, attemptId)).toEqual({ [exam.questionIds[4]!]: 0.125 });
+
+    // Emptied: the old number is no longer the answer (it would count under negative marking); the clearing
+    // is an edit, saved like any other.
+    await numeric.fill("");
+    await expect(question(page, 5).getByText("Empty: this question has no answer now.")).toBeVisible();
+    await expect(question(page, 5).getByText("No answer: cleared, and saved to server")).toBeVisible();
+    expect(await serverAnswers(page.request, attemptId)).toEqual({ [exam.questionIds[4]!]: null });
+    await page.reload();
+    await expect(question(page, 5).getByLabel("Your answer")).toHaveValue("");
+    const navigator = page.getByRole("navigation", { name: "Question navigator" });
+    await expect(navigator.getByRole("button", { name: "Question 5: not answered" })).toBeVisible();
+  });
+
+  test("a chosen option is taken back with “Clear my answer”, offline too, and the paper submits it as no answer", async ({
+    page,
+    context,
+    createExam,
+    enrollCandidate,
+  }) => {
+    const exam = await createExam();
+    const candidate = await enrollCandidate(exam.id);
+    const attemptId = await openExam(page, candidate);
+    const single = question(page, 1);
+    await single.getByRole("radio", { name: "Network" }).check();
+    await question(page, 2).getByRole("checkbox").first().check();
+    await expectSaved(page, [1, 2]);
+
+    await context.setOffline(true);
+    await single.getByRole("button", { name: "Clear the answer to question 1" }).click();
+    await expect(single.getByRole("radio", { name: "Network" })).not.toBeChecked();
+    await expect(single.getByText("No answer: cleared on this device, waiting to send")).toBeVisible();
+    // Unchecking the last box of a multiple choice clears it too.
+    await question(page, 2).getByRole("checkbox").first().uncheck();
+    await context.setOffline(false);
+    await expect(single.getByText("No answer: cleared, and saved to server")).toBeVisible({ timeout: 15_000 });
+    await expect(question(page, 2).getByText("No answer: cleared, and saved to server")).toBeVisible();
+    expect(await serverAnswers(page.request, attemptId)).toEqual({
+      [exam.questionIds[0]!]: null,
+      [exam.questionIds[1]!]: null,
+    });
+
+    await page.getByRole("button", { name: "Review and submit" }).first().click();
+    const review = page.getByRole("dialog", { name: "Review and submit" });
+    await expect(review).toContainText("Not answered (5)");
   });
 
   test("flags a question, and the navigator and the review list show it", async ({

@@ -5,11 +5,24 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./text";
 type QuestionShape = { type: QuestionType; options?: Option[] | null };
 
 /**
+ * Whether a value says nothing: null (a cleared answer), text of only white space, or no option chosen. Such an
+ * answer scores 0 without a person, is not counted as answered, and is "no answer" wherever it is read.
+ */
+export function isBlankAnswer(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === "string") return value.trim() === "";
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+/**
  * Checks an answer value against its question (contract: "Limits"). Returns a message for the
  * candidate-facing 422, or null when the value is valid. Used by the server on every write and by the
- * client before it stores a draft, so both sides agree on what a valid answer is.
+ * client before it stores a draft, so both sides agree on what a valid answer is. `null` is valid for every
+ * question: it clears the answer.
  */
 export function answerValueProblem(question: QuestionShape, value: unknown): string | null {
+  if (value === null) return null;
   const optionIds = (question.options ?? []).map((option) => option.id);
   switch (question.type) {
     case "single_choice":

@@ -34,6 +34,12 @@ describe("answersDigest", () => {
   it("of an empty paper is the digest of {}", async () => {
     expect(await answersDigest([])).toBe(createHash("sha256").update("{}").digest("hex"));
   });
+
+  it("leaves a cleared answer (null) out, as if the question had never been answered", async () => {
+    const kept = { questionId: "q1", value: "ARP" };
+    expect(await answersDigest([kept, { questionId: "q2", value: null }])).toBe(await answersDigest([kept]));
+    expect(await answersDigest([{ questionId: "q2", value: null }])).toBe(await answersDigest([]));
+  });
 });
 
 describe("the server's SHA-256 and the browser's", () => {

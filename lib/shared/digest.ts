@@ -38,13 +38,14 @@ async function sha256Hex(text: string): Promise<string> {
 
 /**
  * The digest of an attempt's answers (contract: "digest"): SHA-256 hex of the canonical JSON of
- * `{ questionId: value }`, keys sorted, questions without an answer omitted. Computed identically by the
- * browser (before submit) and the server (of the frozen paper), so a difference means the paper the
- * server froze is not the one the device holds.
+ * `{ questionId: value }`, keys sorted, questions without an answer omitted (a cleared answer, `null`, is no
+ * answer: the paper reads as if the question had never been answered). Computed identically by the browser
+ * (before submit) and the server (of the frozen paper), so a difference means the paper the server froze is not
+ * the one the device holds.
  */
 export function answersDigest(answers: Iterable<{ questionId: string; value: AnswerValue }>): Promise<string> {
   const map: Record<string, AnswerValue> = {};
-  for (const answer of answers) map[answer.questionId] = answer.value;
+  for (const answer of answers) if (answer.value !== null) map[answer.questionId] = answer.value;
   return sha256Hex(canonicalJson(map));
 }
 

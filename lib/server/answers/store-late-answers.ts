@@ -3,6 +3,7 @@ import "server-only";
 import { AppError } from "@/lib/shared/errors";
 
 import { db } from "../db/client";
+import { Prisma } from "../db/generated/client.ts";
 import { isForeignKeyViolation } from "../db/errors";
 import { recordLateAnswers } from "../metrics/record-answer-outcomes";
 import type { ValidatedAnswer } from "./validate-delta";
@@ -25,7 +26,8 @@ export async function storeLateAnswers(
       data: options.answers.map((answer) => ({
         attemptId: options.attemptId,
         questionId: answer.questionId,
-        value: answer.value,
+        // A cleared answer is JSON null in the column (Prisma's JsonNull), not a missing value.
+        value: answer.value === null ? Prisma.JsonNull : answer.value,
         version: answer.version,
         deviceId: options.deviceId,
         clientEditedAt: answer.editedAt ? new Date(answer.editedAt) : null,

@@ -95,7 +95,9 @@ export async function loadCandidateFacts(options: {
         WHERE a.exam_id = ${examId}::uuid AND (${ids}::uuid[] IS NULL OR a.enrollment_id = ANY(${ids}::uuid[]))
       ),
       answered AS (
-        SELECT an.attempt_id, count(*)::int AS answered, max(an.saved_at) AS last_save_at
+        -- A cleared answer (JSON null) is a save, not an answer.
+        SELECT an.attempt_id, count(*) FILTER (WHERE jsonb_typeof(an.value) <> 'null')::int AS answered,
+               max(an.saved_at) AS last_save_at
         FROM answers an JOIN scope ON scope.id = an.attempt_id GROUP BY an.attempt_id
       ),
       late AS (

@@ -11,7 +11,8 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 export const UuidSchema = z.uuid({ message: "must be a UUID" });
 
-export type AnswerValue = string | number | string[];
+/** An answer's value; null is "no answer" (a cleared answer: versioned like any edit, scored as blank). */
+export type AnswerValue = string | number | string[] | null;
 
 export type StoredAnswer = {
   questionId: string;

@@ -12,7 +12,7 @@ const Base64urlSchema = z.string().regex(/^[A-Za-z0-9_-]+$/, "must be base64url"
 /** One answer inside the encrypted payload. Values are checked against the questions on upload. */
 export const EmergencyExportAnswerSchema = z.object({
   questionId: UuidSchema,
-  value: z.unknown().refine((value) => value !== undefined && value !== null, "is required"),
+  value: z.unknown().refine((value) => value !== undefined, "is required"),
   version: VersionSchema,
   /** The device's clock at the edit: kept with late answers, never trusted for order. */
   editedAt: z.iso.datetime({ offset: true }).optional(),

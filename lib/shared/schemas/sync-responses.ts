@@ -11,7 +11,8 @@ import type { AutosaveResponse, SubmitResponse } from "./sync";
  * two cannot drift apart silently. Hand-written readers, not zod: the exam page ships them (./reader.ts).
  */
 
-const AnswerValue = r.anyOf<string | number | string[]>(r.string, r.number, r.array(r.string));
+/** null: a cleared answer ("no answer"). */
+const AnswerValue = r.nullable(r.anyOf<string | number | string[]>(r.string, r.number, r.array(r.string)));
 const SUBMISSION_SOURCES = ["candidate", "proctor", "auto"] as const;
 
 export const AutosaveResponseSchema = r.object({

@@ -12,10 +12,13 @@ export const VersionSchema = z
   .min(1, "must be at least 1")
   .max(LIMITS.maxVersion, `must be at most ${LIMITS.maxVersion}`);
 
-/** One changed answer in a delta. The value's shape is checked against its question on the server. */
+/**
+ * One changed answer in a delta. The value's shape is checked against its question on the server; `null` clears
+ * the answer ("no answer"), an edit like any other: versioned, and scored as blank.
+ */
 export const AnswerDeltaItemSchema = z.object({
   questionId: UuidSchema,
-  value: z.unknown().refine((value) => value !== undefined && value !== null, "is required"),
+  value: z.unknown().refine((value) => value !== undefined, "is required"),
   version: VersionSchema,
   /** When the candidate made this edit, by the device's clock. Kept with late answers; never trusted for order. */
   editedAt: z.iso.datetime({ offset: true }).optional(),

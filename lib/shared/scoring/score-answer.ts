@@ -1,5 +1,6 @@
 import type { AnswerValue } from "@/lib/shared/schemas/attempts";
 import type { ChoiceScoring, QuestionType } from "@/lib/shared/schemas/exams";
+import { isBlankAnswer } from "@/lib/shared/answers";
 import { readNumericAnswer } from "@/lib/shared/numeric-answer";
 
 import { isWithinTolerance } from "./exact-decimal";
@@ -30,13 +31,13 @@ export type AutoScore =
 
 /**
  * The automatic score of one answer (issue 15, "Scoring"). `value` is the frozen answer, or undefined when the
- * candidate never answered. A blank answer (missing, empty or white-space text, no choice) scores 0 without a
- * person, whatever the type.
+ * candidate never answered. A blank answer (missing, cleared, empty or white-space text, no choice) scores 0
+ * without a person, whatever the type.
  */
 export function scoreAnswer(question: ScorableQuestion, value: AnswerValue | undefined): AutoScore {
   if (question.ungraded) return { kind: "ungraded" };
   const maxUnits = pointsToUnits(question.points);
-  if (value === undefined || isBlank(value)) return { kind: "scored", units: 0, maxUnits, reason: "blank" };
+  if (isBlankAnswer(value)) return { kind: "scored", units: 0, maxUnits, reason: "blank" };
   const scored = (units: number) =>
     ({
       kind: "scored",
@@ -91,14 +92,8 @@ export function scoreAnswer(question: ScorableQuestion, value: AnswerValue | und
   }
 }
 
-function isBlank(value: AnswerValue): boolean {
-  if (typeof value === "string") return value.trim() === "";
-  if (Array.isArray(value)) return value.length === 0;
-  return false;
-}
-
 /** A numeric answer stored as text (older clients): read exactly as the page reads it, else not a number. */
-function readNumber(value: AnswerValue): number | null {
+function readNumber(value: AnswerValue | undefined): number | null {
   if (typeof value !== "string") return null;
   const reading = readNumericAnswer(value);
   return reading.kind === "number" ? reading.value : null;

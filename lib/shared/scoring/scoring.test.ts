@@ -107,6 +107,8 @@ describe("scoreAnswer", () => {
     expect(scoreAnswer(single, "b")).toEqual({ kind: "scored", units: 20_000, maxUnits: 20_000, reason: "correct" });
     expect(scoreAnswer(single, "a")).toEqual({ kind: "scored", units: 0, maxUnits: 20_000, reason: "incorrect" });
     expect(scoreAnswer(single, undefined)).toEqual({ kind: "scored", units: 0, maxUnits: 20_000, reason: "blank" });
+    // A cleared answer (null) is blank too, never "incorrect".
+    expect(scoreAnswer(single, null)).toEqual({ kind: "scored", units: 0, maxUnits: 20_000, reason: "blank" });
   });
 
   it("multiple choice, partial credit (the default): right earns points/k, wrong costs the same, floored at 0", () => {
@@ -150,6 +152,7 @@ describe("scoreAnswer", () => {
     expect(scoreAnswer(numeric(20.5, null), "20,5")).toMatchObject({ units: 10_000 });
     expect(scoreAnswer(numeric(20.5, null), "abc")).toMatchObject({ units: 0, reason: "incorrect" });
     expect(scoreAnswer(numeric(20.5, null), "  ")).toMatchObject({ units: 0, reason: "blank" });
+    expect(scoreAnswer(numeric(20.5, null), null)).toMatchObject({ units: 0, reason: "blank" });
   });
 
   it("short text: a match earns the points; no match waits for a person; blank is 0", () => {

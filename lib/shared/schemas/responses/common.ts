@@ -9,7 +9,8 @@ import { ERROR_STATUS, type ErrorBody } from "@/lib/shared/errors";
 
 export const Instant = z.iso.datetime({ offset: true });
 export const EpochMs = z.number().int().describe("epoch milliseconds, server clock");
-export const AnswerValueSchema = z.union([z.string(), z.number(), z.array(z.string())]);
+/** null: a cleared answer ("no answer"), versioned like any other edit. */
+export const AnswerValueSchema = z.union([z.string(), z.number(), z.array(z.string())]).nullable();
 export const Count = z.number().int().min(0);
 
 /** `{ "error": { "code", "message", "details"? } }`: every refusal, every status. */

@@ -13,8 +13,11 @@ import {
   submit,
 } from "@/test-support/server/attempts";
 import { call } from "@/test-support/server/http";
+import { scoreNow } from "@/test-support/server/results";
+import { answersDigest } from "@/lib/shared/digest";
 import { compareEdits } from "@/lib/shared/versions";
 
+import { GET as getAttemptRoute } from "../route";
 import { POST as answersRoute } from "./route";
 
 async function paper(attemptId: string) {
@@ -85,6 +88,51 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
     ]);
     expect(old.body.revision).toBe(1);
     expect((await paper(attempt.attemptId))[question]!.value).toBe("new");
+  });
+
+  it("clears an answer with value null, versioned: a stale packet never brings the old value back, and the paper scores it blank", async () => {
+    const attempt = await startedAttempt();
+    const numeric = attempt.questions.find((question) => question.type === "numeric")!.id;
+    const single = attempt.questions.find((question) => question.type === "single_choice")!.id;
+    await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [
+        { questionId: numeric, value: 6, version: 1 },
+        { questionId: single, value: "b", version: 1 },
+      ],
+    });
+    const cleared = await autosave(attempt, {
+      deviceId: "laptop",
+      answers: [
+        { questionId: numeric, value: null, version: 2 },
+        { questionId: single, value: null, version: 2 },
+      ],
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.results.map((result: { status: string }) => result.status)).toEqual(["applied", "applied"]);
+    expect((await paper(attempt.attemptId))[numeric]).toMatchObject({ value: null, version: 2 });
+    // The older value arriving late (another device, a retry) is stale: the answer stays cleared.
+    const late = await autosave(attempt, {
+      deviceId: "phone",
+      answers: [{ questionId: numeric, value: 6, version: 1 }],
+    });
+    expect(late.body.results).toEqual([
+      { questionId: numeric, status: "stale", version: 2, value: null, deviceId: "laptop" },
+    ]);
+    // The attempt's view gives the cleared answer back as null, with its version.
+    const view = await call(getAttemptRoute, { params: { attemptId: attempt.attemptId }, cookie: attempt.cookie });
+    expect(view.body.answers).toEqual(
+      expect.arrayContaining([expect.objectContaining({ questionId: numeric, value: null, version: 2 })]),
+    );
+    // Submitted: the paper's digest is that of a paper without those two answers, and they score as blank.
+    const submitted = await submit(attempt, { deviceId: "laptop" }, randomUUID());
+    expect(submitted.status).toBe(200);
+    expect(submitted.body.digest).toBe(await answersDigest([]));
+    await scoreNow(attempt.attemptId);
+    const result = await db.result.findUniqueOrThrow({ where: { attemptId: attempt.attemptId } });
+    const questions = result.questions as { questionId: string; units: number; reason: string }[];
+    expect(questions.find((question) => question.questionId === numeric)).toMatchObject({ units: 0, reason: "blank" });
+    expect(questions.find((question) => question.questionId === single)).toMatchObject({ units: 0, reason: "blank" });
   });
 
   it("breaks a version tie by deviceId, byte-wise, whatever the database locale", async () => {
@@ -191,8 +239,9 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
         path: "deviceId",
       },
       {
-        name: "a null value",
-        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: null, version: 1 }] }),
+        // null is a cleared answer (tested below); a boolean is no answer of any type.
+        name: "a boolean value",
+        body: (q) => ({ deviceId: "d", answers: [{ questionId: q[2], value: true, version: 1 }] }),
         status: 422,
         code: "VALIDATION_FAILED",
         path: "answers.0.value",
