@@ -5,7 +5,8 @@ import { defineScreen } from "./registry";
 
 /**
  * An exam's webhooks: none yet, the add form's errors, the secret shown once; then (after a submit whose delivery
- * the receiver refuses) the dead letter in the deliveries, one delivery with its attempts, the endpoints again.
+ * the receiver refuses) the dead letter in the deliveries, one delivery with its attempts, the endpoints again
+ * (the refusing receiver's endpoint reads "Failing").
  */
 export default defineScreen({
   name: "webhooks",
@@ -78,8 +79,10 @@ export default defineScreen({
       act: async (page, { exam }) => {
         await page.goto(`/admin/exams/${exam.id}/webhooks`);
       },
-      ready: async (page) => {
+      ready: async (page, _data, { words }) => {
         await expect(page.getByTestId("webhook-count-dead")).toHaveText("1");
+        // The receiver refused its one delivery (a final 400, so the breaker stayed closed): not "healthy".
+        await expect(page.getByTestId("webhook-breaker")).toHaveText(words.webhooks.endpoints.breaker.failing);
       },
     },
   ],
