@@ -1,7 +1,7 @@
 import { expectExamReady, startAttempt } from "./candidate-steps";
 import { defineScreen } from "./registry";
 
-/** The exam page online, offline with an answer waiting, and its review dialog. */
+/** The exam page online, offline with answers waiting (one a chosen option, with its clear button), and its review dialog. */
 export default defineScreen({
   name: "exam-page",
   setup: async ({ createExam, enrollCandidate, joinAs, context, pick }) => {
@@ -15,6 +15,8 @@ export default defineScreen({
     {
       name: "offline",
       act: async (page, _data, { context, words, pick }) => {
+        // A chosen option, so the question shows "Clear my answer" too.
+        await page.getByRole("radio").first().check();
         await context.setOffline(true);
         await page
           .getByRole("textbox", { name: words.exam.answer.label })
