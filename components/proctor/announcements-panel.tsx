@@ -81,7 +81,7 @@ export function AnnouncementsPanel({ examId, selectedIds }: { examId: string; se
 
   const announcements = list.data?.announcements ?? [];
   const latest = announcements[0];
-  const isHeld = isConfirming || message.length > 0 || send.error !== null || formError !== null;
+  const isHeld = isConfirming || message.length > 0 || Boolean(send.error) || formError !== null;
 
   return (
     <section className={styles.panel} aria-labelledby={ids.title}>

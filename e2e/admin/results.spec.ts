@@ -96,14 +96,16 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       await expect(page.getByRole("img", { name: new RegExp(m.charts.histogram.slice(0, 2)) }).first()).toBeVisible();
       // The charts say nothing empty ("Score: — Candidates: —") while no bar is pointed at; pointing at the
       // histogram's first bar reads it out.
-      const charts = page.locator("figure");
+      const charts = page.locator("figure").filter({ has: page.getByRole("img") });
       await expect(charts.first()).toBeVisible();
       expect(await charts.allInnerTexts()).not.toContainEqual(expect.stringContaining("—"));
       const histogram = page.getByRole("img", { name: new RegExp(m.charts.histogram.slice(0, 2)) }).first();
+      const histogramFigure = page.locator("figure").filter({ has: histogram });
       const box = (await histogram.boundingBox())!;
-      await page.mouse.move(box.x + 70, box.y + box.height / 2);
-      await expect(charts.first()).toContainText(`${m.charts.histogramCategory} `);
-      await expect(charts.first()).toContainText(`${m.charts.histogramSeries}: `);
+      // hover() scrolls the chart into view first (the mouse moves within the window only).
+      await histogram.hover({ position: { x: 70, y: box.height / 2 } });
+      await expect(histogramFigure).toContainText(`${m.charts.histogramCategory} `);
+      await expect(histogramFigure).toContainText(`${m.charts.histogramSeries}: `);
 
       // The results.csv from the page's link: the same totals as on the screen.
       const [download] = await Promise.all([

@@ -119,7 +119,10 @@ for (const locale of ["en-US", "zh-CN"] as const) {
       expect(receiver.received.every((request) => request.answered === 500)).toBe(true);
 
       // Its page: the webhook-id the receiver saw, every attempt the receiver answered, the payload.
-      await rows.first().getByRole("link").click();
+      // The row names its exam and candidate too; its first link (the event) opens the delivery.
+      await expect(rows.first()).toContainText(exam.title);
+      await expect(rows.first()).toContainText(candidate.name);
+      await rows.first().getByRole("rowheader").getByRole("link").click();
       await expect(page).toHaveURL(/\/admin\/webhooks\/deliveries\/msg_/);
       const webhookId = receiver.received[0]!.webhookId;
       expect(webhookId).toMatch(/^msg_/);

@@ -1,7 +1,7 @@
 import { expect } from "../fixtures";
 import { defineScreen } from "./registry";
 
-/** The dashboard's announcements panel: one sent, a second one being confirmed. */
+/** The dashboard's announcements panel: folded with one sent (its line names it), then open, a second one being confirmed. */
 export default defineScreen({
   name: "proctor-announcements",
   roles: ["proctor"],
@@ -22,9 +22,11 @@ export default defineScreen({
     return { exam };
   },
   url: ({ exam }) => `/proctor/exams/${exam.id}`,
-  ready: async (page, _data, { words }) => {
-    const list = page.getByRole("list", { name: words.proctor.announcements.listLabel });
-    await expect(list.getByRole("listitem")).toHaveCount(1);
+  ready: async (page, _data, { words, pick }) => {
+    // Folded: one line says how many were sent and the latest, the list itself is not shown.
+    const panel = page.getByRole("region", { name: words.proctor.announcements.title, exact: true });
+    await expect(panel.locator("summary")).toContainText(pick("Question 3: read", "第 3 题："));
+    await expect(page.getByRole("list", { name: words.proctor.announcements.listLabel })).toBeHidden();
   },
   states: [
     {
@@ -34,6 +36,9 @@ export default defineScreen({
           .getByRole("region", { name: words.proctor.announcements.title, exact: true })
           .locator("summary")
           .click();
+        await expect(
+          page.getByRole("list", { name: words.proctor.announcements.listLabel }).getByRole("listitem"),
+        ).toHaveCount(1);
         await page
           .getByRole("textbox", { name: words.proctor.announcements.message })
           .fill(pick("10 minutes left.", "还剩 10 分钟。"));

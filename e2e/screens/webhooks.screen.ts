@@ -71,7 +71,8 @@ export default defineScreen({
     },
     {
       name: "delivery",
-      act: (page) => page.getByTestId("deliveries").getByRole("row").nth(1).getByRole("link").click(),
+      act: (page) =>
+        page.getByTestId("deliveries").getByRole("row").nth(1).getByRole("rowheader").getByRole("link").click(),
       ready: (page) => page.getByTestId("delivery-attempts"),
     },
     {
