@@ -91,7 +91,9 @@ function deltaItemIsLegal(item: unknown, questions: readonly FixtureQuestion[]):
       !/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(editedAt))
   )
     return false;
-  if (value === null || value === undefined) return false;
+  if (value === undefined) return false;
+  // The contract's clearing rule: `null` takes any question back to "no answer".
+  if (value === null) return true;
   if (hasUnstorableText(value)) return false;
   try {
     const options = question.optionIds.map((id) => ({ id, label: id }));
