@@ -111,7 +111,7 @@ type TestFixtures = {
   /** Enrolls one candidate and returns their personal join link. */
   enrollCandidate: (
     examId: string,
-    overrides?: { name?: string; email?: string; extraSeconds?: number },
+    overrides?: { name?: string; email?: string; extraSeconds?: number; externalId?: string },
   ) => Promise<Candidate>;
   /** Creates a staff user with a known password. */
   createStaff: (role: StaffUser["role"]) => Promise<StaffUser>;
@@ -179,6 +179,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         name: overrides.name ?? `Candidate ${tag}`,
         email: overrides.email ?? `candidate-${tag}@example.org`,
         extraSeconds: overrides.extraSeconds ?? 0,
+        ...(overrides.externalId !== undefined ? { externalId: overrides.externalId } : {}),
       };
       const response = await postAsClient(adminApi, `/api/admin/exams/${examId}/candidates`, {
         candidates: [candidate],

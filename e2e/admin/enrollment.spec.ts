@@ -124,6 +124,69 @@ for (const { locale, m, candidate: mc } of LANGUAGES) {
   });
 }
 
+for (const { locale, m } of LANGUAGES) {
+  test.describe(`A student number from the add form, ${locale}`, () => {
+    test.use({ locale });
+
+    test("is kept and shown, finds the candidate, and is refused beside its field when another has it", async ({
+      page,
+      context,
+      createExam,
+      createStaff,
+      signIn,
+      adminApi,
+    }) => {
+      const exam = await createExam();
+      await signIn(context, await createStaff("admin"));
+      const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+      await page.goto(`/admin/exams/${exam.id}/candidates`);
+
+      const add = async (name: string, email: string, externalId: string) => {
+        await page.getByLabel(m.add.name, { exact: true }).fill(name);
+        await page.getByLabel(m.add.email, { exact: true }).fill(email);
+        await page.getByLabel(m.add.externalId, { exact: true }).fill(externalId);
+        // Enter sends the form from the field (a click would land where the button was before the field's
+        // error, shown as the field loses focus, moved it down).
+        await page.getByLabel(m.add.externalId, { exact: true }).press("Enter");
+      };
+      await add("Ada Lovelace", `ada-${tag}@example.org`, "S-0042");
+      await expect(
+        page.getByRole("status").filter({ hasText: fill(m.add.added, { name: "Ada Lovelace" }) }),
+      ).toBeVisible();
+      const list = page.getByRole("region", { name: m.list.tableLabel });
+      await expect(list.getByRole("row").filter({ hasText: "Ada Lovelace" })).toContainText("S-0042");
+
+      // Another candidate with Ada's number: said beside the field, before anything is sent.
+      await add("Alan Turing", `alan-${tag}@example.org`, "S-0042");
+      const field = page.getByLabel(m.add.externalId, { exact: true });
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+      const taken = fill(m.add.errors.externalIdTaken, { name: "Ada Lovelace" });
+      await expect(field).toHaveAccessibleDescription(new RegExp(taken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      await expect(field).toBeFocused();
+      await field.fill("S-0043");
+      await field.press("Enter");
+      await expect(
+        page.getByRole("status").filter({ hasText: fill(m.add.added, { name: "Alan Turing" }) }),
+      ).toBeVisible();
+
+      // The search finds a candidate by number; the API and results.csv carry it.
+      await page.getByLabel(m.list.search).fill("s-0043");
+      await expect(list.getByRole("row")).toHaveCount(2);
+      await expect(list.getByRole("row").nth(1)).toContainText("Alan Turing");
+      const listed = (await (await adminApi.get(`/api/admin/exams/${exam.id}/candidates`)).json()) as {
+        candidates: { name: string; externalId: string | null }[];
+      };
+      expect(listed.candidates.map((candidate) => [candidate.name, candidate.externalId])).toEqual([
+        ["Ada Lovelace", "S-0042"],
+        ["Alan Turing", "S-0043"],
+      ]);
+      const csv = await (await adminApi.get(`/api/admin/exams/${exam.id}/results.csv`)).text();
+      expect(csv.split("\r\n")[0]).toMatch(/^\uFEFF?name,email,external_id,status,/);
+      expect(csv).toContain(`Ada Lovelace,ada-${tag}@example.org,S-0042,not_started`);
+    });
+  });
+}
+
 test.describe("Extra time from the candidates page, en-US", () => {
   test.use({ locale: "en-US" });
 

@@ -10,8 +10,8 @@ export default defineScreen({
   roles: ["admin"],
   setup: async ({ createExam, enrollCandidate, pick }) => {
     const exam = await createExam({ title: pick("Networking 101 — final exam", "网络基础 — 期末考试") });
-    const first = await enrollCandidate(exam.id, { name: "王伟", extraSeconds: 900 });
-    await enrollCandidate(exam.id, { name: "Grace Hopper" });
+    const first = await enrollCandidate(exam.id, { name: "王伟", extraSeconds: 900, externalId: "2026100042" });
+    await enrollCandidate(exam.id, { name: "Grace Hopper", externalId: "S-0007" });
     await enrollCandidate(exam.id, { name: "Ada Lovelace-Byron, Countess of a Very Long Name" });
     return { exam, first };
   },

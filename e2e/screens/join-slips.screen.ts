@@ -9,7 +9,12 @@ export default defineScreen({
     const exam = await createExam({ title: pick("Networking 101 — final exam", "网络基础 — 期末考试") });
     const names = ["王伟", "Grace Hopper", "Ada Lovelace-Byron, Countess of a Very Long Name"];
     for (const [index, name] of names.entries()) {
-      await enrollCandidate(exam.id, { name, extraSeconds: index === 0 ? 900 : 0 });
+      // The first two with a student number, which their slips show.
+      await enrollCandidate(exam.id, {
+        name,
+        extraSeconds: index === 0 ? 900 : 0,
+        ...(index < 2 ? { externalId: `2026-${index + 1}` } : {}),
+      });
     }
     return { exam, names };
   },
@@ -18,6 +23,7 @@ export default defineScreen({
     for (const name of names) {
       await expect(page.getByRole("img", { name: fill(words.enrollment.slips.qrLabel, { name }) })).toBeVisible();
     }
+    await expect(page.getByText(fill(words.enrollment.slips.externalId, { externalId: "2026-1" }))).toBeVisible();
   },
   states: [
     {

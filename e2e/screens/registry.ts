@@ -54,7 +54,7 @@ export type ScreenTools = {
   createExam: (overrides?: Partial<ExamInput>) => Promise<CreatedExam>;
   enrollCandidate: (
     examId: string,
-    overrides?: { name?: string; email?: string; extraSeconds?: number },
+    overrides?: { name?: string; email?: string; extraSeconds?: number; externalId?: string },
   ) => Promise<Candidate>;
   createStaff: (role: StaffUser["role"]) => Promise<StaffUser>;
   assignProctor: (examId: string, proctor: StaffUser) => Promise<void>;

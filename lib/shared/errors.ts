@@ -110,6 +110,8 @@ export const ERROR_STATUS = {
   CURRENT_PASSWORD_INCORRECT: 422,
   /** Another staff account already has this email. */
   STAFF_EMAIL_TAKEN: 409,
+  /** Another candidate of this exam already has this student number (`externalId`); nothing was enrolled. */
+  EXTERNAL_ID_TAKEN: 409,
   /** Disabling this admin would leave no active admin. */
   LAST_ADMIN: 409,
   /** An admin cannot disable their own account (another admin can). */

@@ -9,14 +9,14 @@ import { FormError, FormStatus } from "@/components/ui/form-error";
 import { useApiAction } from "@/components/ui/use-action";
 import { callApi } from "@/lib/client/call-api";
 import { LIMITS } from "@/lib/shared/limits";
-import { CandidateInputSchema } from "@/lib/shared/schemas/enrollments";
+import { CandidateInputSchema, EXTERNAL_ID_MAX_CHARS, ExternalIdSchema } from "@/lib/shared/schemas/enrollments";
 
 import styles from "./enrollment.module.css";
 
 const MAX_NAME = 200;
 const MAX_MINUTES = Math.floor(LIMITS.maxExtraSeconds / 60);
 
-type FieldName = "name" | "email" | "extraMinutes";
+type FieldName = "name" | "email" | "externalId" | "extraMinutes";
 
 /**
  * Adds one candidate through the JSON roster endpoint. Each field is checked as the admin leaves it and
@@ -28,14 +28,14 @@ export function AddCandidateForm({
   enrolled,
 }: {
   examId: string;
-  enrolled: { email: string; name: string }[];
+  enrolled: { email: string; name: string; externalId: string | null }[];
 }) {
   const t = useTranslations("enrollment.add");
   const router = useRouter();
-  const [values, setValues] = useState({ name: "", email: "", extraMinutes: "0" });
+  const [values, setValues] = useState({ name: "", email: "", externalId: "", extraMinutes: "0" });
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [status, setStatus] = useState("");
-  const add = useApiAction((candidate: { name: string; email: string; extraSeconds: number }) =>
+  const add = useApiAction((candidate: { name: string; email: string; externalId?: string; extraSeconds: number }) =>
     callApi(`/api/admin/exams/${examId}/candidates`, { method: "POST", json: { candidates: [candidate] } }),
   );
 
@@ -52,6 +52,15 @@ export function AddCandidateForm({
       const existing = enrolled.find((candidate) => candidate.email === parsed.data);
       return existing ? t("errors.alreadyEnrolled", { name: existing.name }) : undefined;
     }
+    if (field === "externalId") {
+      // Optional; when given, the server's rule, and not another candidate's number.
+      const raw = all.externalId.trim();
+      if (raw === "") return undefined;
+      if (!ExternalIdSchema.safeParse(raw).success)
+        return t("errors.externalIdInvalid", { max: EXTERNAL_ID_MAX_CHARS });
+      const holder = enrolled.find((candidate) => candidate.externalId === raw);
+      return holder ? t("errors.externalIdTaken", { name: holder.name }) : undefined;
+    }
     const minutes = all.extraMinutes.trim();
     if (!/^\d+$/.test(minutes) || Number(minutes) > MAX_MINUTES) return t("errors.extraInvalid", { max: MAX_MINUTES });
     return undefined;
@@ -65,9 +74,14 @@ export function AddCandidateForm({
     event.preventDefault();
     add.reset();
     setStatus("");
-    const found = { name: check("name"), email: check("email"), extraMinutes: check("extraMinutes") };
+    const found = {
+      name: check("name"),
+      email: check("email"),
+      externalId: check("externalId"),
+      extraMinutes: check("extraMinutes"),
+    };
     setErrors(found);
-    const firstInvalid = (["name", "email", "extraMinutes"] as const).find((field) => found[field]);
+    const firstInvalid = (["name", "email", "externalId", "extraMinutes"] as const).find((field) => found[field]);
     if (firstInvalid) {
       document.getElementById(`add-${firstInvalid}`)?.focus();
       return;
@@ -76,10 +90,11 @@ export function AddCandidateForm({
     const response = await add.run({
       name,
       email: values.email.trim(),
+      ...(values.externalId.trim() !== "" ? { externalId: values.externalId.trim() } : {}),
       extraSeconds: Number(values.extraMinutes.trim()) * 60,
     });
     if (!response.ok) return;
-    setValues({ name: "", email: "", extraMinutes: "0" });
+    setValues({ name: "", email: "", externalId: "", extraMinutes: "0" });
     setErrors({});
     setStatus(t("added", { name }));
     router.refresh();
@@ -107,6 +122,7 @@ export function AddCandidateForm({
       <div className={styles.addGrid}>
         {input("name", t("name"), "text", "off")}
         {input("email", t("email"), "email", "off")}
+        {input("externalId", t("externalId"), "text", "off")}
         {input("extraMinutes", t("extraMinutes"), "text", "off", "numeric")}
       </div>
       <FormError message={add.error} />

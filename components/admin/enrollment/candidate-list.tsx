@@ -52,7 +52,10 @@ export function CandidateList({
     needle === ""
       ? candidates
       : candidates.filter(
-          (candidate) => candidate.name.toLowerCase().includes(needle) || candidate.email.includes(needle),
+          (candidate) =>
+            candidate.name.toLowerCase().includes(needle) ||
+            candidate.email.includes(needle) ||
+            (candidate.externalId?.toLowerCase().includes(needle) ?? false),
         );
   const announce = (text: string, isError = false) => setAnnouncement({ text, isError });
 
@@ -89,6 +92,7 @@ export function CandidateList({
               <tr>
                 <th scope="col">{t("columns.name")}</th>
                 <th scope="col">{t("columns.email")}</th>
+                <th scope="col">{t("columns.externalId")}</th>
                 <th scope="col">{t("columns.extraTime")}</th>
                 <th scope="col">{t("columns.attempt")}</th>
                 <th scope="col">{t("columns.joinLink")}</th>
@@ -225,6 +229,9 @@ function CandidateRow({
       </th>
       <td data-label={t("columns.email")} className="email-cell">
         {candidate.email}
+      </td>
+      <td data-label={t("columns.externalId")}>
+        {candidate.externalId ?? <span className="muted">{t("noExternalId")}</span>}
       </td>
       <td data-label={t("columns.extraTime")}>
         {isEditing ? (

@@ -14,6 +14,7 @@ export const enrollmentRowsSelect = {
     id: true,
     name: true,
     email: true,
+    externalId: true,
     extraSeconds: true,
     tokenGeneration: true,
     joinRevokedAt: true,
@@ -58,6 +59,7 @@ export async function listCandidates(options: {
     id: enrollment.id,
     name: enrollment.name,
     email: enrollment.email,
+    externalId: enrollment.externalId,
     extraSeconds: enrollment.extraSeconds,
     joinLink: enrollment.joinRevokedAt
       ? { status: "revoked", revokedAt: enrollment.joinRevokedAt.toISOString(), generation: enrollment.tokenGeneration }

@@ -15,6 +15,7 @@ type Row = {
   id: string;
   name: string;
   email: string;
+  external_id: string | null;
   status: "in_progress" | "submitted" | null;
   submitted_at: Date | null;
   score_units: string | null;
@@ -24,7 +25,8 @@ type Row = {
 
 /**
  * `GET /api/admin/exams/{examId}/results.csv`: one row per enrolled candidate, by name in the reader's order (pinyin
- * for Chinese; lib/shared/i18n/name-order.ts), then email — `name`, `email`,
+ * for Chinese; lib/shared/i18n/name-order.ts), then email — `name`, `email`, `external_id` (the student number,
+ * empty when none),
  * `status` (not_started / in_progress / submitted), `submitted_at` (ISO 8601, UTC), `score`, `max_score`, `graded`
  * (true when no answer waits for a person), then `q<position>` per question with the points. Points are exact
  * decimals (at most four places). A submitted paper not scored yet (its job is still queued, a second or so) has
@@ -42,7 +44,7 @@ export async function exportResultsCsv(examId: string, locale: AppLocale): Promi
   const maxScore = formatUnits(
     questions.reduce((sum, question) => sum + (question.ungraded ? 0 : pointsToUnits(question.points)), 0),
   );
-  const header = ["name", "email", "status", "submitted_at", "score", "max_score", "graded"].concat(
+  const header = ["name", "email", "external_id", "status", "submitted_at", "score", "max_score", "graded"].concat(
     questions.map((question) => `q${question.position}`),
   );
 
@@ -66,7 +68,7 @@ export async function exportResultsCsv(examId: string, locale: AppLocale): Promi
       const ids = order.slice(next, next + CHUNK);
       next += ids.length;
       const rows = await queryRows<Row>(
-        sql`SELECT e.id::text AS id, e.name, e.email, a.status::text AS status, s.submitted_at,
+        sql`SELECT e.id::text AS id, e.name, e.email, e.external_id, a.status::text AS status, s.submitted_at,
                    r.score_units::text AS score_units, r.pending, r.questions
             FROM enrollments e
             LEFT JOIN attempts a ON a.enrollment_id = e.id
@@ -91,6 +93,7 @@ function csvRow(row: Row, questions: readonly { id: string }[], maxScore: string
   return [
     row.name,
     row.email,
+    row.external_id ?? "",
     row.status ?? "not_started",
     isSubmitted && row.submitted_at ? row.submitted_at.toISOString() : "",
     isScored ? formatUnits(Number(row.score_units)) : "",

@@ -26,7 +26,7 @@ export async function enqueueResultEvents(
   const statement = sql`INSERT INTO webhook_deliveries (id, endpoint_id, exam_id, event_type, attempt_id, submission_id,
                                         result_version, payload, occurred_at)
       SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, r.exam_id, ${options.eventType}, r.attempt_id, r.submission_id, r.version,
-             jsonb_build_object('examId', r.exam_id, 'attemptId', r.attempt_id, 'enrollmentId', e.id, 'candidate', jsonb_build_object('name', e.name, 'email', e.email),
+             jsonb_build_object('examId', r.exam_id, 'attemptId', r.attempt_id, 'enrollmentId', e.id, 'candidate', jsonb_build_object('name', e.name, 'email', e.email, 'externalId', e.external_id),
                                 'submissionId', r.submission_id, 'submittedAt', to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                                 'resultVersion', r.version, 'score', (r.score_units::numeric / 10000)::float8,
                                 'maxScore', (r.max_units::numeric / 10000)::float8, 'graded', r.pending = 0),

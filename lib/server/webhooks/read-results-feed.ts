@@ -12,6 +12,7 @@ type FeedRow = {
   enrollment_id: string;
   name: string;
   email: string;
+  external_id: string | null;
   submission_id: string;
   version: number;
   score: string;
@@ -37,7 +38,7 @@ export async function readResultsFeed(options: {
   const [afterXid, afterSeq] = options.after ? options.after.split("_") : ["0", "0"];
   const rows = await queryRows<FeedRow>(
     sql`SELECT v.feed_xid::text AS xid, v.feed_seq::text AS seq, v.attempt_id::text AS attempt_id,
-               e.id::text AS enrollment_id, e.name, e.email, v.submission_id::text AS submission_id, v.version,
+               e.id::text AS enrollment_id, e.name, e.email, e.external_id, v.submission_id::text AS submission_id, v.version,
                (v.score_units::numeric / 10000)::text AS score, (v.max_units::numeric / 10000)::text AS max_score,
                v.pending, v.cause, v.created_at
         FROM result_versions v
@@ -54,7 +55,7 @@ export async function readResultsFeed(options: {
     cursor: `${row.xid}_${row.seq}`,
     attemptId: row.attempt_id,
     enrollmentId: row.enrollment_id,
-    candidate: { name: row.name, email: row.email },
+    candidate: { name: row.name, email: row.email, externalId: row.external_id },
     submissionId: row.submission_id,
     resultVersion: row.version,
     score: Number(row.score),

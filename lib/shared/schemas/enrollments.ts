@@ -3,12 +3,29 @@ import { z } from "@/lib/shared/zod";
 import { LIMITS } from "../limits";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../text";
 
+/** The longest student number (`externalId`) kept: an office's id, not free text. */
+export const EXTERNAL_ID_MAX_CHARS = 64;
+
+/**
+ * A candidate's id in the office's own records (a student number), as written, trimmed: 1–64 characters, no line
+ * break or other control character. Unique within an exam.
+ */
+export const ExternalIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(EXTERNAL_ID_MAX_CHARS)
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "must not contain a line break or control character")
+  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+
 export const CandidateInputSchema = z.object({
   name: z.string().trim().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
   email: z
     .email()
     .max(320)
     .transform((email) => email.toLowerCase()),
+  /** Optional; enrolling an email again without it keeps the one it has. */
+  externalId: ExternalIdSchema.optional(),
   extraSeconds: z.number().int().min(0).max(LIMITS.maxExtraSeconds).default(0),
 });
 
@@ -89,6 +106,8 @@ export type EnrolledCandidateListItem = {
   id: string;
   name: string;
   email: string;
+  /** The office's student number, or null. */
+  externalId: string | null;
   extraSeconds: number;
   joinLink:
     | { status: "active"; url: string; generation: number }

@@ -157,7 +157,7 @@ export const ResultFeedItemSchema = z.object({
   cursor: z.string(),
   attemptId: z.string(),
   enrollmentId: z.string(),
-  candidate: z.object({ name: z.string(), email: z.string() }),
+  candidate: z.object({ name: z.string(), email: z.string(), externalId: z.string().nullable() }),
   submissionId: z.string(),
   resultVersion: z.number().int(),
   score: z.number(),

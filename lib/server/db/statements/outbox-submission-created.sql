@@ -5,7 +5,7 @@
 outbox AS (
   INSERT INTO webhook_deliveries (id, endpoint_id, exam_id, event_type, attempt_id, submission_id, payload, occurred_at)
   SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, a.exam_id, 'submission.created', a.id, s.id,
-         jsonb_build_object('examId', a.exam_id, 'attemptId', a.id, 'enrollmentId', e.id, 'candidate', jsonb_build_object('name', e.name, 'email', e.email),
+         jsonb_build_object('examId', a.exam_id, 'attemptId', a.id, 'enrollmentId', e.id, 'candidate', jsonb_build_object('name', e.name, 'email', e.email, 'externalId', e.external_id),
                             'submissionId', s.id, 'submittedAt', to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'submissionVersion', s.version),
          s.submitted_at
   FROM submission s

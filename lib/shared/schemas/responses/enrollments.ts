@@ -27,6 +27,7 @@ export const CandidateListSchema = z.object({
       id: UuidSchema,
       name: z.string(),
       email: z.string(),
+      externalId: z.string().nullable().describe("the office's own id for the candidate (a student number)"),
       extraSeconds: z.number().int().min(0),
       joinLink: JoinLinkSchema,
       attempt: z

@@ -60,7 +60,11 @@ export default async function ExamCandidatesPage({ params }: Props) {
               <h2 id="add-candidate-heading">{ta("title")}</h2>
               <AddCandidateForm
                 examId={exam.id}
-                enrolled={candidates.map((candidate) => ({ email: candidate.email, name: candidate.name }))}
+                enrolled={candidates.map((candidate) => ({
+                  email: candidate.email,
+                  name: candidate.name,
+                  externalId: candidate.externalId,
+                }))}
               />
             </section>
             <section className={styles.panel} aria-labelledby="csv-import-heading">

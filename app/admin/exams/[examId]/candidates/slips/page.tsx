@@ -61,6 +61,9 @@ export default async function JoinSlipsPage({ params }: Props) {
               <li key={slip.id} className={styles.slip}>
                 <p className={styles.label}>{t("candidate")}</p>
                 <p className={styles.name}>{slip.name}</p>
+                {slip.externalId ? (
+                  <p className={styles.externalId}>{t("externalId", { externalId: slip.externalId })}</p>
+                ) : null}
                 <p className={styles.label}>{t("exam")}</p>
                 <p className={styles.exam}>{exam.title}</p>
                 <div

@@ -66,6 +66,55 @@ describe("POST /api/admin/exams/{examId}/candidates", () => {
     expect(urls.size).toBe(10);
   });
 
+  it("keeps a student number per candidate, unique in the exam: taken is 409, twice in a request 422, nothing enrolled", async () => {
+    const exam = await createExam();
+    const suffix = uniqueSuffix();
+    const ada = `ada-${suffix}@example.test`;
+    const first = await enrollRaw(exam.id, [{ name: "Ada Lovelace", email: ada, externalId: "  S-001 " }]);
+    expect(first.status).toBe(201);
+    expect(first.body.candidates[0]).toMatchObject({ email: ada, externalId: "S-001" });
+    // The same email again without a number keeps it; with another, takes it.
+    const again = await enrollRaw(exam.id, [{ name: "Ada Lovelace", email: ada }]);
+    expect(again.body.candidates[0].externalId).toBe("S-001");
+
+    // Another email with Ada's number: 409, and the new candidate in the same request is not enrolled either.
+    const taken = await enrollRaw(exam.id, [
+      { name: "Grace Hopper", email: `grace-${suffix}@example.test` },
+      { name: "Alan Turing", email: `alan-${suffix}@example.test`, externalId: "S-001" },
+    ]);
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatchObject({ code: "EXTERNAL_ID_TAKEN", details: { externalIds: ["S-001"] } });
+    expect(await db.enrollment.count({ where: { examId: exam.id } })).toBe(1);
+
+    // One number for two emails in one request: 422 naming the later entry.
+    const twice = await enrollRaw(exam.id, [
+      { name: "Grace Hopper", email: `grace-${suffix}@example.test`, externalId: "S-002" },
+      { name: "Alan Turing", email: `alan-${suffix}@example.test`, externalId: "S-002" },
+    ]);
+    expect(twice.status).toBe(422);
+    expect(twice.body.error.details.issues[0].path).toBe("candidates.1.externalId");
+    for (const bad of ["", "a".repeat(65), "S\n001"]) {
+      const refused = await enrollRaw(exam.id, [
+        { name: "Grace", email: `grace-${suffix}@example.test`, externalId: bad },
+      ]);
+      expect(refused.status, JSON.stringify(bad)).toBe(422);
+    }
+    expect(await db.enrollment.count({ where: { examId: exam.id } })).toBe(1);
+
+    // The same number in another exam is another candidate's to have.
+    const other = await createExam();
+    expect((await enrollRaw(other.id, [{ name: "Ada Lovelace", email: ada, externalId: "S-001" }])).status).toBe(201);
+
+    // Two requests racing for one number with two emails: one enrolls, the other is 409; never two holders.
+    const race = await Promise.all(
+      ["x", "y"].map((who) =>
+        enrollRaw(exam.id, [{ name: `Racer ${who}`, email: `${who}-${suffix}@example.test`, externalId: "S-RACE" }]),
+      ),
+    );
+    expect(race.map((response) => response.status).sort()).toEqual([201, 409]);
+    expect(await db.enrollment.count({ where: { examId: exam.id, externalId: "S-RACE" } })).toBe(1);
+  });
+
   it("answers 404 for an unknown exam and 422 with paths for bad rows, enrolling nobody", async () => {
     const exam = await createExam();
     const before = await db.enrollment.count();

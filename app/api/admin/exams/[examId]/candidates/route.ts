@@ -22,6 +22,7 @@ const EnrolledCandidatesSchema = z.object({
       id: UuidSchema,
       name: z.string(),
       email: z.string(),
+      externalId: z.string().nullable(),
       extraSeconds: z.number().int().min(0),
       joinToken: z.string(),
       joinUrl: z.url(),
@@ -69,7 +70,9 @@ export const POST = route(
       description:
         "JSON: one entry per input entry, in input order, each with a personal join link (201). Enrolling an " +
         "email that is already enrolled is idempotent: the same enrollment and link, with the new name and " +
-        'extra time. `text/csv` (docs/admin-api.md, "Candidates CSV"): with `?dryRun=1` the preview, nothing ' +
+        "extra time (and student number, when given). An `externalId` (student number) is unique within the exam: " +
+        "one another candidate has is 409 EXTERNAL_ID_TAKEN, one given to two emails in the request 422, and " +
+        'nothing is enrolled. `text/csv` (docs/admin-api.md, "Candidates CSV"): with `?dryRun=1` the preview, nothing ' +
         "written (200); without it the whole file or nothing: 200 with `written: true`, or 422 VALIDATION_FAILED " +
         "with the preview in `error.details`. An import never changes a candidate already enrolled.",
       query: z.object({
@@ -83,6 +86,9 @@ export const POST = route(
         201: { description: "The enrolled candidates and their join links (JSON)", schema: EnrolledCandidatesSchema },
       },
       errorDetails: {
+        EXTERNAL_ID_TAKEN: z.object({
+          externalIds: z.array(z.string()).describe("the student numbers other candidates of the exam already have"),
+        }),
         VALIDATION_FAILED: z.union([
           z.object({ issues: z.array(z.object({ path: z.string(), message: z.string() })) }),
           CsvImportResultSchema.describe("a refused CSV file: the preview, errors and all"),

@@ -35,7 +35,7 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
       bearer: adminToken(),
       json: {
         candidates: [
-          { name: "张伟", email: `zhang-${randomUUID()}@example.test` },
+          { name: "张伟", email: `zhang-${randomUUID()}@example.test`, externalId: "S2026-0042" },
           { name: "=HYPERLINK(1)", email: `formula-${randomUUID()}@example.test` },
           { name: "Ada Lovelace", email: `ada-${randomUUID()}@example.test` },
         ],
@@ -77,6 +77,7 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
     expect(header).toEqual([
       "name",
       "email",
+      "external_id",
       "status",
       "submitted_at",
       "score",
@@ -94,6 +95,7 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
     expect(byName.get("张伟")).toEqual([
       "张伟",
       expect.stringContaining("zhang-"),
+      "S2026-0042",
       "submitted",
       expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       "3",
@@ -106,6 +108,7 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
       "1",
     ]);
     expect(byName.get("Ada Lovelace")?.slice(2)).toEqual([
+      "",
       "submitted",
       expect.any(String),
       "0",
@@ -118,7 +121,19 @@ describe("GET /api/admin/exams/{examId}/results.csv", () => {
       "0",
     ]);
     // A name a spreadsheet would run as a formula is kept as text.
-    expect(byName.get("'=HYPERLINK(1)")?.slice(2)).toEqual(["not_started", "", "", "10", "false", "", "", "", "", ""]);
+    expect(byName.get("'=HYPERLINK(1)")?.slice(2)).toEqual([
+      "",
+      "not_started",
+      "",
+      "",
+      "10",
+      "false",
+      "",
+      "",
+      "",
+      "",
+      "",
+    ]);
     expect(formula).toBeDefined();
 
     // The totals in the file are the stored results.

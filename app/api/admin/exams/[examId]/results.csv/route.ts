@@ -20,7 +20,8 @@ export const GET = route(
       summary: "Every enrolled candidate's result as CSV",
       description:
         "One row per enrolled candidate, by name in the reader's order (the holdfast_locale cookie or " +
-        "Accept-Language: pinyin order for Chinese), then email: name, email, status (not_started, in_progress, submitted), submitted_at, " +
+        "Accept-Language: pinyin order for Chinese), then email: name, email, external_id (the student number, empty when none), status (not_started, " +
+        "in_progress, submitted), submitted_at, " +
         "score, max_score, graded (true when no answer waits for a person), then q<position> per question with the " +
         "points (exact decimals, at most four places). UTF-8 with a byte order mark, CRLF, streamed.",
       responses: {
