@@ -303,7 +303,8 @@ function EndpointCard({
         <p className="notice notice--warn">{t("disabledGone")}</p>
       ) : null}
       <p className={styles.breakerText}>
-        <span className="muted">{t("breakerLabel")}: </span>
+        {/* The label carries its language's colon (": " or "："); the sentence follows it directly. */}
+        <span className="muted">{t("breakerLabel")}</span>
         {breakerText}
       </p>
       {endpoint.recoveredAt && health === "closed" ? (

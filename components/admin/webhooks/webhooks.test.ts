@@ -166,6 +166,9 @@ describe("WebhookEndpoints (server render)", () => {
     expect(html).toContain("连续失败 5 次后已暂停");
     expect(html).toContain("已停用：接收方返回了 410 Gone");
     expect(html).not.toContain("正常");
+    // The label's colon is Chinese, with no space after it.
+    expect(html).toContain("接收方：</span>");
+    expect(html).not.toContain("接收方: ");
     expect(html).toContain("投递失败：自上次成功以来，有 6 个投递成为死信");
     expect(html).toContain("添加端点");
   });
