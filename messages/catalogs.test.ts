@@ -2,23 +2,14 @@ import { describe, expect, it } from "vitest";
 
 import { LOCALES } from "@/lib/shared/i18n/locales";
 
+import { messageEntries } from "./entries";
 import { MESSAGES } from "./index";
 
 // Every locale has exactly the keys of English, with the same placeholders, so no page ever shows a key
 // or loses a value in one language.
 
-function flatten(value: unknown, prefix = ""): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof value === "string") {
-    out.set(prefix, value);
-    return out;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, child] of Object.entries(value)) {
-      for (const [k, v] of flatten(child, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
-    }
-  }
-  return out;
+function flatten(value: unknown): Map<string, string> {
+  return new Map(messageEntries(value));
 }
 
 /** The argument names of an ICU message (`{name}`, `{count, plural, …}`), not the words inside plural cases. */

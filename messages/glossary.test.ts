@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { describe, expect, it } from "vitest";
 
+import { messageEntries } from "./entries";
 import { MESSAGES } from "./index";
 
 // docs/i18n.md, "Glossary": one name per concept. The table's last column lists the second names a catalogue must
@@ -33,13 +34,6 @@ function glossary(): Term[] {
     });
 }
 
-/** Every message of a catalogue with its key. */
-function messages(value: unknown, prefix = ""): [string, string][] {
-  if (typeof value === "string") return [[prefix, value]];
-  if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) => messages(child, prefix ? `${prefix}.${key}` : key));
-}
-
 describe("the glossary (docs/i18n.md)", () => {
   const terms = glossary();
 
@@ -57,7 +51,7 @@ describe("the glossary (docs/i18n.md)", () => {
   });
 
   it("the Chinese catalogue uses one name per concept", () => {
-    const found = messages(MESSAGES["zh-CN"]).flatMap(([key, text]) =>
+    const found = messageEntries(MESSAGES["zh-CN"]).flatMap(([key, text]) =>
       terms.flatMap((term) =>
         term.avoid.filter((name) => text.includes(name)).map((name) => `${key}: "${name}" for ${term.chinese}`),
       ),

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { MESSAGES } from "@/messages";
+import { messageEntries } from "@/messages/entries";
 
 import { DEMO_EXAMS } from "./demo-exams";
-
-/** Every message of a catalogue. */
-function texts(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (typeof value !== "object" || value === null) return [];
-  return Object.values(value).flatMap(texts);
-}
 
 describe("the demo's exams", () => {
   it("are one in English and one in Chinese, each with every question type twice", () => {
@@ -29,7 +23,7 @@ describe("the demo's exams", () => {
     for (const { exam, language } of DEMO_EXAMS) {
       const quoted = [...(exam.rules ?? "").matchAll(/“([^”]+)”/g)].map((match) => match[1]!);
       expect(quoted.length, `${language}: the rules name the buttons`).toBeGreaterThanOrEqual(3);
-      const catalogue = new Set(texts(MESSAGES[language]));
+      const catalogue = new Set(messageEntries(MESSAGES[language]).map(([, text]) => text));
       for (const name of quoted)
         expect(catalogue.has(name), `${language}: “${name}” is a label on the page`).toBe(true);
     }
