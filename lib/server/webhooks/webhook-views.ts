@@ -23,7 +23,7 @@ type EndpointRow = {
   delivered: number;
   dead: number;
   cancelled: number;
-  dead_since_success: number;
+  dead_since_success: number | null;
   last_dead_at: Date | null;
   last_dead_status: number | null;
   last_dead_reason: NonNullable<WebhookEndpoint["lastDead"]>["reason"];
@@ -55,14 +55,15 @@ export async function readEndpoints(
         -- The deliveries that ended as dead letters after the endpoint's last success (when each died: its last
         -- attempt), and the latest of them: a receiver that refuses every delivery never opens the breaker (a
         -- final answer is not retried), so this is what says it is failing.
+        -- The newest such row, with how many there are (the window counts before LIMIT takes one).
         LEFT JOIN LATERAL (
-          SELECT count(*)::int AS count, (array_agg(x.died_at ORDER BY x.died_at DESC))[1] AS last_at,
-                 (array_agg(x.last_status ORDER BY x.died_at DESC))[1] AS last_status,
-                 (array_agg(x.dead_reason ORDER BY x.died_at DESC))[1] AS last_reason
+          SELECT count(*) OVER ()::int AS count, x.died_at AS last_at, x.last_status, x.dead_reason AS last_reason
           FROM (SELECT d.last_status, d.dead_reason,
                        coalesce((SELECT max(a.at) FROM webhook_attempts a WHERE a.delivery_id = d.id), d.created_at) AS died_at
                 FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'dead') x
           WHERE w.last_success_at IS NULL OR x.died_at > w.last_success_at
+          ORDER BY x.died_at DESC
+          LIMIT 1
         ) dead ON true
         WHERE w.deleted_at IS NULL
           AND (${examId}::uuid IS NULL OR w.exam_id = ${examId}::uuid)
@@ -85,7 +86,7 @@ export async function readEndpoints(
     },
     counts: { pending: row.pending, delivered: row.delivered, dead: row.dead, cancelled: row.cancelled },
     lastDead:
-      row.dead_since_success > 0 && row.last_dead_at
+      row.dead_since_success !== null && row.last_dead_at
         ? {
             count: row.dead_since_success,
             at: row.last_dead_at.toISOString(),
