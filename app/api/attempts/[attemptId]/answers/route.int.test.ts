@@ -572,12 +572,13 @@ describe("POST /api/attempts/{attemptId}/answers", () => {
 describe("convergence (guarantee 3), property-based through the real endpoint", () => {
   // Edit histories on 1–3 devices, cut into deltas as a device would send them, then delivered in any
   // order, any number of times. The final paper must hold, per question, the greatest (version,
-  // deviceId) of all edits sent; the revision must never decrease.
+  // deviceId) of all edits sent; the revision must never decrease. Some edits clear the answer (null): a clearing
+  // converges like any other edit, and an older value delivered after it never brings the answer back.
   const deviceIds = ["phone", "Laptop", "tab_2", "tab-1"];
   const editArb = fc.record({
     device: fc.nat({ max: 2 }),
     question: fc.nat({ max: 2 }),
-    text: fc.string({ maxLength: 8 }),
+    text: fc.option(fc.string({ maxLength: 8 }), { nil: null, freq: 4 }),
     cut: fc.boolean(),
   });
   const historyArb = fc.record({
@@ -597,7 +598,7 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
         });
         const questionIds = attempt.questions.map((q) => q.id);
 
-        type Edit = { questionId: string; value: string; version: number; deviceId: string };
+        type Edit = { questionId: string; value: string | null; version: number; deviceId: string };
         const clocks = devices.map(() => 0);
         const pending = devices.map(() => new Map<string, Edit>());
         const batches: { deviceId: string; answers: Edit[] }[] = [];
@@ -642,7 +643,7 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
           lastRevision = response.body.revision;
         }
 
-        const expected: Record<string, { value: string; version: number; deviceId: string }> = {};
+        const expected: Record<string, { value: string | null; version: number; deviceId: string }> = {};
         for (const edit of sent) {
           const current = expected[edit.questionId];
           if (!current || compareEdits(edit, current) > 0)
@@ -659,7 +660,8 @@ describe("convergence (guarantee 3), property-based through the real endpoint", 
     const question = attempt.questions[3]!.id;
     const deltas = Array.from({ length: 60 }, (_, i) => ({
       deviceId: ["a", "b", "c"][i % 3]!,
-      answers: [{ questionId: question, value: `v${i}`, version: (i % 20) + 1 }],
+      // Every seventh a clearing (null), racing the values.
+      answers: [{ questionId: question, value: i % 7 === 3 ? null : `v${i}`, version: (i % 20) + 1 }],
     }));
     const responses = await Promise.all(deltas.map((delta) => autosave(attempt, delta)));
     expect(responses.every((r) => r.status === 200)).toBe(true);
